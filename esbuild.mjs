@@ -1,0 +1,36 @@
+// Builds the bundles named in design.md. Native and heavy runtime packages stay external so the
+// platform-specific DuckDB binding is loaded from node_modules at run time.
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {esbuild.BuildOptions} */
+const common = {
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'info',
+  legalComments: 'none',
+};
+
+/** @type {esbuild.BuildOptions[]} */
+const builds = [
+  {
+    ...common,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['@duckdb/node-api'],
+    banner: { js: '#!/usr/bin/env node' },
+  },
+];
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,80 @@
+/**
+ * Seams inside the local service. The HTTP layer (routes, store, job runner) depends only on these
+ * interfaces; the DuckDB-backed ingestion and the analysis engine implement them. The engine issue
+ * swaps a new {@link AnalysisEngine} in without touching the HTTP layer.
+ */
+import type { Block, DataSource, FileRef, JobEvent, JobMode, LanguageType } from '../shared/domain';
+
+export interface ColumnInfo {
+  name: string;
+  /** DuckDB type name, e.g. BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP. */
+  type: string;
+}
+
+/** One DuckDB table made from a data source (a CSV gives one; an XLSX one per non-empty sheet). */
+export interface IngestedTable {
+  /** Quoted-safe DuckDB identifier, unique across the data directory. */
+  table: string;
+  /** Sheet name for spreadsheets. */
+  sheet?: string;
+  rowCount: number;
+  columns: ColumnInfo[];
+}
+
+export type IngestResult =
+  | { kind: 'tables'; tables: IngestedTable[] }
+  | { kind: 'text'; chars: number };
+
+/** Turns stored files into queryable tables or retrievable text. Implemented over DuckDB. */
+export interface DataStore {
+  /**
+   * Processes the file of a data source. Throws {@link IngestError} with a user-facing reason when
+   * the file cannot be processed; the caller marks the source `invalid` with that reason.
+   */
+  ingest(source: DataSource, filePath: string, signal: AbortSignal): Promise<IngestResult>;
+  /** What an earlier ingest produced, or undefined if the source was never (fully) ingested. */
+  describe(sourceId: string): Promise<IngestResult | undefined>;
+  /** The text of a text source (md, mdx, txt), for retrieval. */
+  readText(sourceId: string): Promise<string | undefined>;
+  /** Drops everything made from a source (on delete, or before a retry). */
+  drop(sourceId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class IngestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IngestError';
+  }
+}
+
+/** A previous turn of the session, for follow-up questions. */
+export interface PriorTurn {
+  question: string;
+  blocks: Block[];
+}
+
+export interface AnswerContext {
+  jobId: string;
+  question: string;
+  languageType: LanguageType;
+  jobMode: JobMode;
+  /** The selected, synched data sources with what ingestion made of them. */
+  sources: Array<{ source: DataSource; ingest: IngestResult }>;
+  /** Up to the session's `maxMessagesInContext` previous turns, oldest first. */
+  history: PriorTurn[];
+  /** Sends an event to the client (and into the stored answer). TASK and BLOCK events only. */
+  emit(event: JobEvent): void;
+  /** Stores a file the answer links to (TABLE csv, IMAGE png/svg) and returns its expiring URL. */
+  publishFile(name: string, contents: Uint8Array | string, contentType: string): Promise<FileRef>;
+  signal: AbortSignal;
+}
+
+export interface AnalysisEngine {
+  /**
+   * Answers the question by emitting Analyze-stage TASK steps and Respond-stage blocks (MESSAGE,
+   * CODE, TABLE, IMAGE, QUESTIONS, SOURCES). Throws only for unexpected failures; a question it
+   * cannot answer is answered with a MESSAGE that says so.
+   */
+  answer(ctx: AnswerContext): Promise<void>;
+}

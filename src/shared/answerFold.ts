@@ -1,0 +1,143 @@
+/**
+ * Folds job events into the one {@link Answer} shape. The streamed and the non-stream response go
+ * through the same fold, so the panel, history, the CLI and the tests see identical answers.
+ *
+ * The fold tolerates the real service's quirks (service-notes.md): TABLE/IMAGE re-sent in the
+ * Respond group are kept once (keyed by URL without its query, as presigned URLs differ only
+ * there), TASK `error` then `running` is a retry, MESSAGE fragments concatenate only until another
+ * block interrupts them (the non-stream response interleaves text with tables the same way).
+ */
+import type { Answer, AnswerGroup, Block, BlockPlace, JobEvent, JobResult, Stage } from './domain';
+
+function urlKey(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+/**
+ * Incremental fold. `push` is O(1) amortised per event, so a 100k-fragment stream stays linear;
+ * `snapshot` copies, so callers never observe later mutation.
+ */
+export class AnswerBuilder {
+  private jobId = '';
+  private title: string | undefined;
+  private state: Answer['state'] = 'streaming';
+  private error: Answer['error'];
+  private readonly groups: AnswerGroup[] = [];
+  private readonly byKey = new Map<string, AnswerGroup>();
+  private readonly seenFiles = new Set<string>();
+  private readonly triggers: Answer['triggers'] = [];
+  /** Unknown event kinds seen, for a debug log; never affects the answer. */
+  readonly unknown: Array<{ event: string; data: string }> = [];
+
+  push(e: JobEvent): void {
+    switch (e.kind) {
+      case 'JOB_ID':
+        this.jobId = e.jobId;
+        return;
+      case 'TITLE_GENERATION':
+        this.title = e.title;
+        return;
+      case 'TASK': {
+        const g = this.group(e.place.groupId, e.task.stage, e.task.name || e.place.groupName || '');
+        if (!g.name && e.task.name) g.name = e.task.name;
+        g.status = e.task.status;
+        if (e.task.status === 'error') g.errors = (g.errors ?? 0) + 1;
+        return;
+      }
+      case 'BLOCK':
+        this.addBlock(e.block);
+        return;
+      case 'TRIGGER':
+        this.triggers.push({ name: e.name, arguments: e.arguments });
+        return;
+      case 'ERROR':
+        this.fail(e.message, e.code);
+        return;
+      case 'END':
+        if (!e.ok) this.fail('the service ended the answer with an error');
+        else if (this.state === 'streaming') this.state = 'done';
+        return;
+      case 'UNKNOWN':
+        this.unknown.push({ event: e.event, data: e.data });
+        return;
+    }
+  }
+
+  /** Marks the answer failed (first error wins, so the root cause is what users see). */
+  fail(message: string, code?: number): void {
+    if (this.state !== 'error' && this.state !== 'cancelled') {
+      this.state = 'error';
+      this.error = code === undefined ? { message } : { message, code };
+    }
+  }
+
+  cancel(): void {
+    if (this.state === 'streaming') this.state = 'cancelled';
+  }
+
+  get finished(): boolean {
+    return this.state !== 'streaming';
+  }
+
+  snapshot(): Answer {
+    const a: Answer = {
+      jobId: this.jobId,
+      state: this.state,
+      groups: this.groups.map((g) => ({ ...g, blocks: g.blocks.map((b) => ({ ...b })) })),
+      triggers: this.triggers.map((t) => ({ ...t })),
+    };
+    if (this.title !== undefined) a.title = this.title;
+    if (this.error !== undefined) a.error = { ...this.error };
+    return a;
+  }
+
+  private group(id: string, stage: Stage, name: string): AnswerGroup {
+    const key = `${stage}\u0000${id}`;
+    let g = this.byKey.get(key);
+    if (!g) {
+      g = { id, name, stage, blocks: [] };
+      this.byKey.set(key, g);
+      this.groups.push(g);
+    }
+    return g;
+  }
+
+  private addBlock(block: Block): void {
+    if (block.type === 'TABLE' || block.type === 'IMAGE') {
+      const key = `${block.type}\u0000${urlKey(block.content.url)}`;
+      if (this.seenFiles.has(key)) return;
+      this.seenFiles.add(key);
+    }
+    const g = this.group(block.groupId, block.stage, block.groupName ?? '');
+    if (!g.name && block.groupName) g.name = block.groupName;
+    const last = g.blocks[g.blocks.length - 1];
+    if (block.type === 'MESSAGE' && last?.type === 'MESSAGE') {
+      last.content += block.content;
+      return;
+    }
+    g.blocks.push({ ...block } as Block);
+  }
+}
+
+/** The pure fold: events in, answer out. */
+export function foldEvents(events: Iterable<JobEvent>): Answer {
+  const b = new AnswerBuilder();
+  for (const e of events) b.push(e);
+  return b.snapshot();
+}
+
+/** The answer's blocks in the contract's non-stream order. */
+export function answerBlocks(answer: Answer): Block[] {
+  return answer.groups.flatMap((g) => g.blocks.map((b) => ({ ...b })));
+}
+
+/** A non-stream result (or a history record) as an Answer, through the same fold. */
+export function answerFromResult(result: JobResult): Answer {
+  const events: JobEvent[] = [{ kind: 'JOB_ID', jobId: result.jobId }];
+  for (const block of result.blocks) events.push({ kind: 'BLOCK', block });
+  events.push({ kind: 'END', ok: true });
+  return foldEvents(events);
+}
+
+export type { BlockPlace };

@@ -1,0 +1,310 @@
+/**
+ * v1 wire spelling of answer blocks and stream events. Decoders accept every variant the real
+ * service sends (camelCase and snake_case fields, `expiredAt` and `expires_at`, bare URL strings
+ * for history tables) and normalise them, so the fold and the renderers see one shape.
+ */
+import type { Block, BlockPlace, BlockType, FileRef, JobEvent, SourceRef, Stage, Task, TaskStatus } from './domain';
+import {
+  asArray, asObject, isObject, pick, readOptionalInteger, readOptionalString, readString, tryParseJson,
+  WireFormatError, type JsonObject,
+} from './json';
+
+const BLOCK_TYPES: readonly BlockType[] = ['MESSAGE', 'CODE', 'TABLE', 'IMAGE', 'SOURCES', 'QUESTIONS'];
+
+export function isBlockType(value: string): value is BlockType {
+  return (BLOCK_TYPES as readonly string[]).includes(value);
+}
+
+export function decodeStage(value: unknown): Stage {
+  return typeof value === 'string' && value.toLowerCase() === 'analyze' ? 'Analyze' : 'Respond';
+}
+
+function decodeTaskStatus(value: unknown): TaskStatus {
+  if (value === 'done' || value === 'error') return value;
+  return 'running';
+}
+
+/** Last path segment of a URL, for bare-URL tables in history that carry no name. */
+export function fileNameFromUrl(url: string): string {
+  try {
+    const segments = new URL(url).pathname.split('/').filter((s) => s.length > 0);
+    const last = segments[segments.length - 1];
+    return last ? decodeURIComponent(last) : 'file';
+  } catch {
+    return 'file';
+  }
+}
+
+export function decodeFileRef(raw: unknown, field: string): FileRef {
+  if (typeof raw === 'string') return { url: raw, name: fileNameFromUrl(raw) };
+  const o = asObject(raw, field);
+  const url = readString(o, 'url', `${field}.url`);
+  const name = readOptionalString(o, 'name', `${field}.name`) ?? fileNameFromUrl(url);
+  const expires = pick(o, 'expiredAt', 'expires_at', 'expiredTime');
+  const ref: FileRef = { url, name };
+  if (typeof expires === 'string' && expires.length > 0) ref.expiredAt = expires;
+  else if (typeof expires === 'number' && Number.isFinite(expires)) {
+    // Some payloads carry epoch seconds or milliseconds; normalise to ISO so expiry checks are uniform.
+    ref.expiredAt = new Date(expires < 1e12 ? expires * 1000 : expires).toISOString();
+  }
+  return ref;
+}
+
+function decodeSource(raw: unknown, field: string): SourceRef {
+  const o = asObject(raw, field);
+  const str = (...keys: string[]): string => {
+    const v = pick(o, ...keys);
+    return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+  };
+  const ref: SourceRef = {
+    source: str('source', 'fileName', 'file_name'),
+    datasourceId: str('datasourceId', 'datasource_id'),
+    datasetId: str('datasetId', 'dataset_id'),
+    fileType: str('fileType', 'file_type'),
+    externalId: str('externalId', 'external_id'),
+  };
+  const id = str('id');
+  if (id) ref.id = id;
+  const pageNo = pick(o, 'pageNo', 'page_no');
+  if (typeof pageNo === 'number' && Number.isFinite(pageNo)) ref.pageNo = pageNo;
+  const content = pick(o, 'content');
+  if (typeof content === 'string') ref.content = content;
+  return ref;
+}
+
+function decodeStrings(raw: unknown, field: string): string[] {
+  return asArray(raw, field).filter((q): q is string => typeof q === 'string');
+}
+
+/**
+ * Builds a block from its type, content and place, normalising the contract's fixed group ids:
+ * SOURCES always has group id '' and QUESTIONS '-1' with no group name (streams send -1 for both).
+ */
+export function makeBlock(type: BlockType, content: unknown, place: BlockPlace, field = 'content'): Block {
+  const base: BlockPlace = { groupId: place.groupId, stage: place.stage };
+  if (place.groupName !== undefined) base.groupName = place.groupName;
+  switch (type) {
+    case 'MESSAGE':
+    case 'CODE':
+      if (typeof content !== 'string') throw new WireFormatError(field, 'a string');
+      return { ...base, type, content };
+    case 'TABLE':
+    case 'IMAGE':
+      return { ...base, type, content: decodeFileRef(content, field) };
+    case 'SOURCES':
+      return {
+        ...base,
+        groupId: '',
+        type,
+        content: asArray(content, field).map((s, i) => decodeSource(s, `${field}[${i}]`)),
+      };
+    case 'QUESTIONS': {
+      const { groupName: _dropped, ...rest } = base;
+      return { ...rest, groupId: '-1', type, content: decodeStrings(content, field) };
+    }
+  }
+}
+
+function decodePlace(o: Record<string, unknown>): BlockPlace {
+  const gid = pick(o, 'groupId', 'group_id', 'id');
+  const gname = pick(o, 'groupName', 'group_name');
+  const place: BlockPlace = {
+    groupId: typeof gid === 'string' ? gid : typeof gid === 'number' ? String(gid) : '',
+    stage: decodeStage(o['stage']),
+  };
+  if (typeof gname === 'string') place.groupName = gname;
+  return place;
+}
+
+/** A block of a non-stream response or a history record. */
+export function decodeBlock(raw: unknown, field = 'block'): Block {
+  const o = asObject(raw, field);
+  const type = readString(o, 'type', `${field}.type`);
+  if (!isBlockType(type)) throw new WireFormatError(`${field}.type`, `one of ${BLOCK_TYPES.join(', ')}`);
+  return makeBlock(type, o['content'], decodePlace(o), `${field}.content`);
+}
+
+/** Decodes blocks, skipping unknown block types (a newer service may add some) but not bad ones. */
+export function decodeBlocks(raw: unknown, field = 'blocks'): Block[] {
+  const out: Block[] = [];
+  asArray(raw, field).forEach((b, i) => {
+    if (isObject(b) && typeof b['type'] === 'string' && !isBlockType(b['type'])) return;
+    out.push(decodeBlock(b, `${field}[${i}]`));
+  });
+  return out;
+}
+
+function encodeFileRef(ref: FileRef): JsonObject {
+  const o: JsonObject = { url: ref.url, name: ref.name };
+  if (ref.expiredAt !== undefined) o['expiredAt'] = ref.expiredAt;
+  return o;
+}
+
+function encodeSource(s: SourceRef): JsonObject {
+  const o: JsonObject = {
+    source: s.source, datasourceId: s.datasourceId, datasetId: s.datasetId, fileType: s.fileType,
+    externalId: s.externalId,
+  };
+  if (s.id !== undefined) o['id'] = s.id;
+  return o;
+}
+
+export function encodeBlockContent(block: Block): JsonObject[string] {
+  switch (block.type) {
+    case 'MESSAGE':
+    case 'CODE':
+      return block.content;
+    case 'TABLE':
+    case 'IMAGE':
+      return encodeFileRef(block.content);
+    case 'SOURCES':
+      return block.content.map(encodeSource);
+    case 'QUESTIONS':
+      return [...block.content];
+  }
+}
+
+/** The contract's non-stream block: {type, content, groupId, groupName, stage}. */
+export function encodeBlock(block: Block): JsonObject {
+  const o: JsonObject = { type: block.type, content: encodeBlockContent(block), groupId: block.groupId };
+  if (block.groupName !== undefined) o['groupName'] = block.groupName;
+  o['stage'] = block.stage;
+  return o;
+}
+
+// ---- stream events -------------------------------------------------------------------------
+
+/** One SSE frame before serialisation. */
+export interface SseFrame {
+  id?: string;
+  event: string;
+  data: string;
+}
+
+function deltaContent(o: Record<string, unknown>, field: string): unknown {
+  const choices = asArray(o['choices'], `${field}.choices`);
+  const first = asObject(choices[0], `${field}.choices[0]`);
+  const delta = asObject(first['delta'], `${field}.choices[0].delta`);
+  return delta['content'];
+}
+
+function decodeTask(content: unknown, place: BlockPlace, field: string): Task {
+  const c = asObject(content, field);
+  const task: Task = {
+    id: readOptionalString(c, 'id', `${field}.id`) ?? place.groupId,
+    name: readOptionalString(c, 'name', `${field}.name`) ?? place.groupName ?? '',
+    status: decodeTaskStatus(c['status']),
+    stage: c['stage'] === undefined ? place.stage : decodeStage(c['stage']),
+  };
+  const parent = pick(c, 'parentId', 'parent_id');
+  if (typeof parent === 'string' && parent.length > 0) task.parentId = parent;
+  if (isObject(c['properties'])) task.properties = c['properties'];
+  return task;
+}
+
+function decodeErrorContent(content: unknown): { message: string; code?: number } {
+  if (typeof content === 'string') return { message: content };
+  if (isObject(content)) {
+    const text = pick(content, 'code', 'message', 'msg');
+    const num = readOptionalIntegerSafe(content, 'errorCode') ?? readOptionalIntegerSafe(content, 'error_code');
+    const out: { message: string; code?: number } = { message: typeof text === 'string' ? text : 'the service reported an error' };
+    if (typeof text === 'number') out.code = text;
+    if (num !== undefined) out.code = num;
+    return out;
+  }
+  return { message: 'the service reported an error' };
+}
+
+function readOptionalIntegerSafe(o: Record<string, unknown>, key: string): number | undefined {
+  try {
+    return readOptionalInteger(o, key);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Decodes one SSE frame. Throws {@link WireFormatError} for malformed JSON or shapes of a known
+ * kind; unknown kinds come back as `UNKNOWN` so callers can log them and go on.
+ */
+export function decodeEvent(event: string, data: string, field = event): JobEvent {
+  switch (event) {
+    case 'JOB_ID':
+      return { kind: 'JOB_ID', jobId: data.trim() };
+    case 'TITLE_GENERATION':
+      return { kind: 'TITLE_GENERATION', title: data };
+    case 'END_MARK':
+      return { kind: 'END', ok: data.trim() !== '[ERROR]' };
+  }
+  const known = event === 'TASK' || event === 'TRIGGER' || event === 'ERROR' || isBlockType(event);
+  if (!known) return { kind: 'UNKNOWN', event, data };
+  const parsed = tryParseJson(data);
+  if (parsed === undefined) {
+    if (event === 'ERROR') return { kind: 'ERROR', message: data || 'the service reported an error' };
+    throw new WireFormatError(`${field} data`, 'JSON');
+  }
+  const o = asObject(parsed, `${field} data`);
+  const place = decodePlace(o);
+  const content = deltaContent(o, field);
+  if (event === 'TASK') return { kind: 'TASK', place, task: decodeTask(content, place, `${field}.content`) };
+  if (event === 'TRIGGER') {
+    const c = asObject(content, `${field}.content`);
+    const args = isObject(c['arguments']) ? c['arguments'] : {};
+    return { kind: 'TRIGGER', place, name: readOptionalString(c, 'name') ?? '', arguments: args };
+  }
+  if (event === 'ERROR') return { kind: 'ERROR', ...decodeErrorContent(content) };
+  if (!isBlockType(event)) return { kind: 'UNKNOWN', event, data };
+  return { kind: 'BLOCK', block: makeBlock(event, content, place, `${field}.content`) };
+}
+
+function frameData(place: BlockPlace, content: JsonObject[string], created: number): string {
+  const o: JsonObject = {
+    id: place.groupId,
+    model: 'team-data-local',
+    choices: [{ delta: { role: null, content }, index: 0, finish_reason: null }],
+    created,
+    groupId: place.groupId,
+    groupName: place.groupName ?? '',
+    stage: place.stage,
+  };
+  return JSON.stringify(o);
+}
+
+/** Encodes an event as the real service frames it (SOURCES and QUESTIONS with group id -1). */
+export function encodeEvent(e: JobEvent, created: number): SseFrame | undefined {
+  switch (e.kind) {
+    case 'JOB_ID':
+      return { event: 'JOB_ID', data: e.jobId };
+    case 'TITLE_GENERATION':
+      return { event: 'TITLE_GENERATION', data: e.title };
+    case 'END':
+      return { event: 'END_MARK', data: e.ok ? '[DONE]' : '[ERROR]' };
+    case 'UNKNOWN':
+      return undefined;
+    case 'ERROR':
+      return { event: 'ERROR', data: frameData({ groupId: '-1', stage: 'Respond' }, { code: e.message }, created) };
+    case 'TASK': {
+      const t: JsonObject = { name: e.task.name, id: e.task.id, status: e.task.status, stage: e.task.stage };
+      if (e.task.parentId !== undefined) t['parent_id'] = e.task.parentId;
+      t['properties'] = (e.task.properties ?? {}) as JsonObject;
+      return { id: e.place.groupId, event: 'TASK', data: frameData(e.place, t, created) };
+    }
+    case 'TRIGGER': {
+      const c: JsonObject = { name: e.name, arguments: e.arguments as JsonObject };
+      return { id: e.place.groupId, event: 'TRIGGER', data: frameData(e.place, c, created) };
+    }
+    case 'BLOCK': {
+      const b = e.block;
+      const place: BlockPlace = b.type === 'SOURCES' || b.type === 'QUESTIONS' ? { ...b, groupId: '-1' } : b;
+      return { id: place.groupId, event: b.type, data: frameData(place, encodeBlockContent(b), created) };
+    }
+  }
+}
+
+/** Serialises a frame exactly as the real service does: no space after the colon. */
+export function formatSseFrame(frame: SseFrame): string {
+  let out = frame.id !== undefined ? `id:${frame.id.replace(/[\r\n]/g, ' ')}\n` : '';
+  out += `event:${frame.event}\n`;
+  for (const line of frame.data.split(/\r\n|\r|\n/)) out += `data:${line}\n`;
+  return `${out}\n`;
+}

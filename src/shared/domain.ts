@@ -1,0 +1,212 @@
+/**
+ * Domain model shared by the client, the local service, the CLI and (later) the extension.
+ *
+ * These types are spelling-neutral: the wire spellings (v1 camelCase, v2 snake_case) live only in
+ * the codecs under `src/api/codec*.ts`. Nothing here imports node, DOM or vscode.
+ */
+
+export const LANGUAGE_TYPES = [
+  'AUTO', 'EN', 'ES', 'AR', 'PT', 'ID', 'JA', 'RU', 'HI', 'FR', 'DE', 'VI', 'TR', 'PL', 'IT', 'KO',
+  'ZH-CN', 'ZH-TW',
+] as const;
+export type LanguageType = (typeof LANGUAGE_TYPES)[number];
+
+export const JOB_MODES = ['AUTO', 'DATA_ANALYTICS'] as const;
+export type JobMode = (typeof JOB_MODES)[number];
+
+export const DATA_SOURCE_STATUSES = ['invalid', 'synching', 'synched'] as const;
+/** `invalid` = awaiting processing (or failed, then `error` says why). */
+export type DataSourceStatus = (typeof DATA_SOURCE_STATUSES)[number];
+
+/** Extensions the service accepts for data sources (lower case, with the dot). */
+export const SUPPORTED_EXTENSIONS = [
+  '.csv', '.tsv', '.md', '.mdx', '.json', '.txt', '.pdf', '.pptx', '.ppt', '.doc', '.docx', '.xls',
+  '.xlsx',
+] as const;
+export type SupportedExtension = (typeof SUPPORTED_EXTENSIONS)[number];
+
+export const DEFAULT_AGENT_ID = 'DATA_ANALYSIS_AGENT';
+export const MAX_SESSIONS = 150;
+export const MAX_TITLE_LENGTH = 128;
+export const MAX_QUESTION_LENGTH = 6000;
+export const MAX_TRACE_ID_LENGTH = 128;
+export const MAX_DATASOURCES_PER_JOB = 1000;
+export const DEFAULT_PAGE_SIZE = 10;
+
+export interface Dataset {
+  id: string;
+  name: string;
+  description: string;
+}
+
+export interface DataSource {
+  id: string;
+  datasetId: string;
+  name: string;
+  fileName: string;
+  type: 'FILE';
+  status: DataSourceStatus;
+  userId?: string;
+  /** Why processing failed; only on `invalid` sources that were tried (local service extra). */
+  error?: string;
+  /** Size in bytes, when known (v2 field; the local service always fills it). */
+  size?: number;
+}
+
+export interface Session {
+  id: string;
+  title: string;
+  languageType: LanguageType;
+  jobMode: JobMode;
+  maxMessagesInContext: number;
+  agentId: string;
+  userId?: string;
+}
+
+export interface Page<T> {
+  total: number;
+  pageNumber: number;
+  pageSize: number;
+  records: T[];
+}
+
+/** Processing summary of a dataset (GET /datasets/{id}/status). */
+export interface DatasetStatus {
+  datasetId: string;
+  total: number;
+  synched: number;
+  synching: number;
+  invalid: number;
+}
+
+/** What a dataset holds (GET /datasets/{id}/overview). */
+export interface DatasetOverview {
+  dataset: Dataset;
+  dataSourceCount: number;
+  totalBytes: number;
+  statuses: DatasetStatus;
+}
+
+export type Stage = 'Analyze' | 'Respond';
+export type TaskStatus = 'running' | 'done' | 'error';
+
+/** A TABLE or IMAGE file. `expiredAt` is absent when the service sent a bare URL (history). */
+export interface FileRef {
+  url: string;
+  name: string;
+  expiredAt?: string;
+}
+
+export interface SourceRef {
+  id?: string;
+  source: string;
+  datasourceId: string;
+  datasetId: string;
+  fileType: string;
+  externalId: string;
+  pageNo?: number;
+  content?: string;
+}
+
+/** Where a block sits in the answer. `groupName` is absent on QUESTIONS. */
+export interface BlockPlace {
+  groupId: string;
+  groupName?: string;
+  stage: Stage;
+}
+
+export type Block = BlockPlace &
+  (
+    | { type: 'MESSAGE'; content: string }
+    | { type: 'CODE'; content: string }
+    | { type: 'TABLE'; content: FileRef }
+    | { type: 'IMAGE'; content: FileRef }
+    | { type: 'SOURCES'; content: SourceRef[] }
+    | { type: 'QUESTIONS'; content: string[] }
+  );
+export type BlockType = Block['type'];
+
+/** A job answer as one response: the non-stream shape, and what a folded stream reduces to. */
+export interface JobResult {
+  jobId: string;
+  blocks: Block[];
+}
+
+/** A question turn in history: the question's own blocks (normally one MESSAGE). */
+export interface HistoryRecord {
+  jobId: string;
+  question: { blocks: Array<{ type: BlockType; content: unknown }> };
+  answer: { blocks: Block[] };
+}
+
+export interface Task {
+  id: string;
+  name: string;
+  status: TaskStatus;
+  stage: Stage;
+  parentId?: string;
+  properties?: Record<string, unknown>;
+}
+
+/**
+ * One decoded server-sent event. The codec turns wire frames into these; the fold turns these
+ * into an {@link Answer}; the local service emits these and the codec writes them as frames.
+ */
+export type JobEvent =
+  | { kind: 'JOB_ID'; jobId: string }
+  | { kind: 'TITLE_GENERATION'; title: string }
+  | { kind: 'TASK'; place: BlockPlace; task: Task }
+  /** A MESSAGE fragment, or a whole CODE/TABLE/IMAGE/QUESTIONS/SOURCES block. */
+  | { kind: 'BLOCK'; block: Block }
+  | { kind: 'TRIGGER'; place: BlockPlace; name: string; arguments: Record<string, unknown> }
+  | { kind: 'ERROR'; message: string; code?: number }
+  /** END_MARK: `[DONE]` (ok) or `[ERROR]`. */
+  | { kind: 'END'; ok: boolean }
+  | { kind: 'UNKNOWN'; event: string; data: string };
+
+export interface AnswerGroup {
+  id: string;
+  name: string;
+  stage: Stage;
+  /** From TASK events; absent for groups that never had a task (e.g. non-stream answers). */
+  status?: TaskStatus;
+  /** How many times a task of this group went to `error` (a later `running` is a retry). */
+  errors?: number;
+  blocks: Block[];
+}
+
+export type AnswerState = 'streaming' | 'done' | 'error' | 'cancelled';
+
+/** The one shape the panel, history and tests render, whether the job streamed or not. */
+export interface Answer {
+  jobId: string;
+  title?: string;
+  state: AnswerState;
+  groups: AnswerGroup[];
+  triggers: Array<{ name: string; arguments: Record<string, unknown> }>;
+  error?: { message: string; code?: number };
+}
+
+export interface JobRequest {
+  sessionId: string;
+  question: string;
+  datasetId?: string;
+  datasourceIdList?: string[];
+  languageType?: LanguageType;
+}
+
+export interface NewSession {
+  title?: string;
+  languageType?: LanguageType;
+  jobMode?: JobMode;
+  maxMessagesInContext?: number;
+  agentId?: string;
+  userId?: string;
+}
+
+export interface NewDataSource {
+  name?: string;
+  fileName: string;
+  url?: string;
+  fileKey?: string;
+}
