@@ -1,6 +1,9 @@
 // Builds the bundles named in design.md. Native and heavy runtime packages stay external so the
 // platform-specific DuckDB binding is loaded from node_modules at run time.
 import * as esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -25,6 +28,7 @@ const builds = [
     target: 'node20',
     external: ['@duckdb/node-api'],
     banner: { js: '#!/usr/bin/env node' },
+    define: { TEAM_DATA_VERSION: JSON.stringify(pkg.version) },
   },
 ];
 

@@ -1,0 +1,37 @@
+/**
+ * `npm run bench`: every benchmark, each printing ours vs a baseline measured in the same run.
+ * Select some with `npm run bench -- fold upload`.
+ */
+import type { BenchResult } from './types';
+
+type Suite = { name: string; run: () => Promise<BenchResult[]> };
+
+const suites: Suite[] = [
+  { name: 'fold', run: async () => (await import('./foldBench')).runFoldBench() },
+  { name: 'upload', run: async () => (await import('./uploadBench')).runUploadBench() },
+];
+
+function fmt(n: number): string {
+  return Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toPrecision(3);
+}
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const chosen = wanted.length > 0 ? suites.filter((s) => wanted.includes(s.name)) : suites;
+  let failed = 0;
+  for (const suite of chosen) {
+    process.stdout.write(`\n== ${suite.name}\n`);
+    for (const r of await suite.run()) {
+      if (!r.pass) failed++;
+      process.stdout.write(
+        `${r.pass ? 'PASS' : 'MISS'}  ${r.name}: ours ${fmt(r.ours)} ${r.unit}, baseline ${fmt(r.baseline)} ${r.unit}, ratio ${fmt(r.ratio)}x (target ${r.target})${r.note ? ` — ${r.note}` : ''}\n`,
+      );
+    }
+  }
+  process.stdout.write(`\n${failed === 0 ? 'all benchmarks met their targets' : `${failed} benchmark(s) missed their target`}\n`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

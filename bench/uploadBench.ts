@@ -1,0 +1,117 @@
+/**
+ * Upload of a large generated CSV to the local service: the client's peak RSS growth (it must
+ * stream, not buffer) and its throughput against `curl -F` sending the same file to the same
+ * endpoint, measured alternately in one run.
+ */
+import { execFile } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { promisify } from 'node:util';
+import { TeamDataClient } from '../src/api/index';
+import { startServiceProcess } from './localServiceProcess';
+import type { BenchResult } from './types';
+
+const run = promisify(execFile);
+
+/** Writes `bytes` of realistic CSV rows (varied values so nothing compresses or dedupes). */
+async function generateCsv(path: string, bytes: number): Promise<void> {
+  const existing = await stat(path).catch(() => undefined);
+  if (existing && existing.size >= bytes) return;
+  const out = createWriteStream(path);
+  out.write('order_id,order_date,region,channel,product,quantity,unit_price,revenue\n');
+  const regions = ['Europe', 'North America', 'Asia', 'South America', 'Africa', 'Oceania'];
+  const channels = ['online', 'retail', 'partner'];
+  let written = 0;
+  let id = 0;
+  let seed = 42;
+  const rand = (): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  while (written < bytes) {
+    let chunk = '';
+    for (let i = 0; i < 10_000; i++) {
+      id++;
+      const q = 1 + Math.floor(rand() * 20);
+      const p = (5 + rand() * 500).toFixed(2);
+      const day = 1 + Math.floor(rand() * 28);
+      const month = 1 + Math.floor(rand() * 12);
+      chunk += `${id},2024-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')},${regions[id % 6]},${channels[id % 3]},SKU-${Math.floor(rand() * 5000)},${q},${p},${(q * Number(p)).toFixed(2)}\n`;
+    }
+    written += Buffer.byteLength(chunk);
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+async function curlUpload(file: string, url: string, apiKey: string): Promise<number> {
+  const started = process.hrtime.bigint();
+  // The key goes in a header read from stdin-free args; this is a local throwaway key.
+  const { stdout } = await run('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code}', '-H', `x-pd-api-key: ${apiKey}`, '-F', `file=@${file}`, url], { maxBuffer: 1 << 20 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (stdout.trim() !== '200') throw new Error(`curl upload answered HTTP ${stdout}`);
+  return ms;
+}
+
+export async function runUploadBench(): Promise<BenchResult[]> {
+  const mb = Number(process.env['BENCH_UPLOAD_MB'] ?? '1024');
+  const dataRoot = join(__dirname, '.data');
+  await mkdir(dataRoot, { recursive: true });
+  const file = join(dataRoot, `upload-${mb}mb.csv`);
+  await generateCsv(file, mb * 1024 * 1024);
+  const size = (await stat(file)).size;
+  const serviceDir = await mkdtemp(join(tmpdir(), 'team-data-bench-'));
+  const apiKey = 'bench-local-key';
+  const service = await startServiceProcess(serviceDir, apiKey);
+  try {
+    const client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey, userId: 'bench' });
+    const url = `${service.baseUrl}/v1/team/file/upload-datasource?userId=bench`;
+    const ours: number[] = [];
+    const curl: number[] = [];
+    let peakGrowth = 0;
+    for (let round = 0; round < 2; round++) {
+      curl.push(await curlUpload(file, url, apiKey));
+      global.gc?.();
+      const before = process.memoryUsage().rss;
+      let peak = before;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+      }, 20);
+      const started = process.hrtime.bigint();
+      await client.files.upload(file, {});
+      ours.push(Number(process.hrtime.bigint() - started) / 1e6);
+      clearInterval(sampler);
+      peak = Math.max(peak, process.memoryUsage().rss);
+      peakGrowth = Math.max(peakGrowth, peak - before);
+    }
+    const best = (xs: number[]): number => Math.min(...xs);
+    const oursMBs = size / 1e6 / (best(ours) / 1000);
+    const curlMBs = size / 1e6 / (best(curl) / 1000);
+    const growthMB = peakGrowth / (1024 * 1024);
+    return [
+      {
+        name: `upload ${mb} MB CSV: throughput vs curl -F`, ours: oursMBs, baseline: curlMBs, ratio: oursMBs / curlMBs,
+        unit: 'MB/s', target: '>= 0.8x', pass: oursMBs / curlMBs >= 0.8,
+      },
+      {
+        name: `upload ${mb} MB CSV: client peak RSS growth`, ours: growthMB, baseline: size / (1024 * 1024),
+        ratio: growthMB / (size / (1024 * 1024)), unit: 'MiB (baseline = file size)', target: '< 100 MiB growth',
+        pass: growthMB < 100,
+      },
+    ];
+  } finally {
+    await service.stop();
+    await rm(serviceDir, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  runUploadBench().then((r) => console.log(JSON.stringify(r, null, 2)), (e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * Prints an answer to the terminal as it streams: step progress on stderr (so stdout stays the
+ * answer), message text as it arrives, code fences verbatim, tables as aligned text, charts saved
+ * to files. The same printer renders non-stream answers, fed the answer's blocks as events.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { downloadFile, describeUrl } from '../api/fileDownload';
+import type { Block, JobEvent } from '../shared/domain';
+import { parseCsv } from '../shared/csv';
+import { renderTextTable } from './textTable';
+
+export interface PrinterOptions {
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+  /** Folder for downloaded tables and charts. */
+  saveDir: string;
+  signal?: AbortSignal;
+}
+
+function urlKey(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+/** Strips terminal control sequences from service text so it cannot rewrite the screen. */
+export function printable(text: string): string {
+  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+}
+
+export class AnswerPrinter {
+  private readonly seenFiles = new Set<string>();
+  private inMessage = false;
+  private readonly runningTasks = new Map<string, string>();
+  /** Files written, for a closing summary and for tests. */
+  readonly saved: string[] = [];
+  /** Downloads happen in order so output is deterministic; each waits for the previous one. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: PrinterOptions) {}
+
+  handle(e: JobEvent): void {
+    this.queue = this.queue.then(() => this.print(e));
+  }
+
+  /** Resolves once everything handed in so far is printed. */
+  flush(): Promise<void> {
+    return this.queue;
+  }
+
+  private write(text: string): void {
+    this.opts.out.write(text);
+  }
+
+  private endMessage(): void {
+    if (this.inMessage) {
+      this.write('\n\n');
+      this.inMessage = false;
+    }
+  }
+
+  private async print(e: JobEvent): Promise<void> {
+    switch (e.kind) {
+      case 'TITLE_GENERATION':
+        this.opts.err.write(`Session: ${printable(e.title)}\n`);
+        return;
+      case 'TASK': {
+        const name = printable(e.task.name || e.place.groupName || 'step');
+        const key = `${e.task.stage}:${e.task.id}`;
+        if (e.task.status === 'running' && !this.runningTasks.has(key)) this.opts.err.write(`… ${name}\n`);
+        if (e.task.status === 'running') this.runningTasks.set(key, name);
+        if (e.task.status === 'done' && e.task.stage === 'Analyze') this.opts.err.write(`✓ ${name}\n`);
+        if (e.task.status === 'error') this.opts.err.write(`✗ ${name} (retrying if the service does)\n`);
+        if (e.task.status !== 'running') this.runningTasks.delete(key);
+        return;
+      }
+      case 'BLOCK':
+        await this.printBlock(e.block);
+        return;
+      case 'ERROR':
+        this.endMessage();
+        this.opts.err.write(`error from the service: ${printable(e.message)}\n`);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private async printBlock(b: Block): Promise<void> {
+    if (b.type === 'MESSAGE') {
+      this.write(printable(b.content));
+      this.inMessage = true;
+      return;
+    }
+    this.endMessage();
+    switch (b.type) {
+      case 'CODE':
+        this.write(`${printable(b.content).trimEnd()}\n\n`);
+        return;
+      case 'TABLE':
+      case 'IMAGE': {
+        const key = `${b.type}:${urlKey(b.content.url)}`;
+        if (this.seenFiles.has(key)) return;
+        this.seenFiles.add(key);
+        await this.printFile(b.type, b.content.url, b.content.name);
+        return;
+      }
+      case 'SOURCES': {
+        const names = [...new Set(b.content.map((s) => printable(s.source)).filter((s) => s !== ''))];
+        if (names.length > 0) this.write(`Sources: ${names.join(', ')}\n\n`);
+        return;
+      }
+      case 'QUESTIONS':
+        if (b.content.length > 0) this.write(`Try next:\n${b.content.map((q) => `  • ${printable(q)}`).join('\n')}\n\n`);
+        return;
+    }
+  }
+
+  private async printFile(type: 'TABLE' | 'IMAGE', url: string, name: string): Promise<void> {
+    let file;
+    try {
+      const dl: { signal?: AbortSignal; fileName: string } = { fileName: name };
+      if (this.opts.signal) dl.signal = this.opts.signal;
+      file = await downloadFile(url, this.opts.saveDir, dl);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      this.write(`[${type === 'TABLE' ? 'table' : 'chart'} ${printable(name)} at ${describeUrl(url)} could not be downloaded: ${why}]\n\n`);
+      return;
+    }
+    this.saved.push(file.path);
+    if (type === 'IMAGE') {
+      this.write(`Chart: ${printable(name)} saved to ${file.path}\n\n`);
+      return;
+    }
+    const rows = parseCsv(await readFile(file.path, 'utf8'));
+    this.write(`Table: ${printable(name)} (${Math.max(0, rows.length - 1).toLocaleString('en-US')} rows, saved to ${join(file.path)})\n`);
+    this.write(`${renderTextTable(rows)}\n\n`);
+  }
+}

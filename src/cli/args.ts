@@ -1,0 +1,115 @@
+/**
+ * Command-line parsing for `team-data`. Wraps node:util's parseArgs so every usage error becomes
+ * one clear line (the CLI never prints a stack trace for a user mistake).
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const USAGE = `Usage:
+  team-data serve [--port N] [--host 127.0.0.1] [--data-dir DIR] [--api-key KEY]
+      Start the embedded local service; prints its base URL and key.
+  team-data ask [FILE ...] --question TEXT [options]
+      Upload FILEs as data sources, ask a question and print the streamed answer.
+      --dataset ID        use (and, with FILEs, add to) this dataset
+      --session ID        ask in this session (default: a new session)
+      --no-stream         ask for the whole answer at once
+      --json              print {"jobId", "blocks"} (the service's non-stream shape)
+      --out DIR           where charts and tables are saved (default ./team-data-output)
+      --language CODE     output language (AUTO, EN, DE, ZH-CN, ...)
+      --base-url URL      hosted service (or TEAM_DATA_BASE_URL); default: embedded local service
+      --api-key KEY       (or TEAM_DATA_API_KEY)
+      --user-id ID        (or TEAM_DATA_USER_ID)
+      --data-dir DIR      data folder of the embedded service (or TEAM_DATA_DATA_DIR)
+  team-data --version | --help`;
+
+export interface ServeArgs {
+  command: 'serve';
+  port: number;
+  host: string;
+  dataDir?: string;
+  apiKey?: string;
+}
+
+export interface AskArgs {
+  command: 'ask';
+  files: string[];
+  question: string;
+  dataset?: string;
+  session?: string;
+  stream: boolean;
+  json: boolean;
+  out: string;
+  language?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  userId?: string;
+  dataDir?: string;
+}
+
+export type CliArgs = ServeArgs | AskArgs | { command: 'help' } | { command: 'version' };
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+function parse<O extends Options>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message.replace(/^.*?: /, '') : String(err));
+  }
+}
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
+  if (command === '--version' || command === '-v') return { command: 'version' };
+  if (command === 'serve') {
+    const { values, positionals } = parse(rest, {
+      port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'api-key': { type: 'string' },
+    });
+    if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals[0]})`);
+    const port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a number from 0 to 65535');
+    const out: ServeArgs = { command: 'serve', port, host: typeof values.host === 'string' ? values.host : '127.0.0.1' };
+    const dataDir = values['data-dir'] ?? env['TEAM_DATA_DATA_DIR'];
+    if (typeof dataDir === 'string') out.dataDir = dataDir;
+    const apiKey = values['api-key'] ?? env['TEAM_DATA_LOCAL_API_KEY'];
+    if (typeof apiKey === 'string') out.apiKey = apiKey;
+    return out;
+  }
+  if (command === 'ask') {
+    const { values, positionals } = parse(rest, {
+      question: { type: 'string', short: 'q' }, dataset: { type: 'string' }, session: { type: 'string' },
+      'no-stream': { type: 'boolean' }, json: { type: 'boolean' }, out: { type: 'string' },
+      language: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' },
+      'user-id': { type: 'string' }, 'data-dir': { type: 'string' },
+    });
+    const question = values.question;
+    if (typeof question !== 'string' || question.trim() === '') throw new UsageError('ask needs --question "..."');
+    const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+    const out: AskArgs = {
+      command: 'ask', files: positionals, question, stream: values['no-stream'] !== true, json: values.json === true,
+      out: str(values.out) ?? 'team-data-output',
+    };
+    const set = <K extends keyof AskArgs>(k: K, v: AskArgs[K] | undefined): void => {
+      if (v !== undefined) out[k] = v;
+    };
+    set('dataset', str(values.dataset));
+    set('session', str(values.session));
+    set('language', str(values.language)?.toUpperCase());
+    set('baseUrl', str(values['base-url']) ?? str(env['TEAM_DATA_BASE_URL']));
+    set('apiKey', str(values['api-key']) ?? str(env['TEAM_DATA_API_KEY']));
+    set('userId', str(values['user-id']) ?? str(env['TEAM_DATA_USER_ID']));
+    set('dataDir', str(values['data-dir']) ?? str(env['TEAM_DATA_DATA_DIR']));
+    if (out.baseUrl !== undefined && out.apiKey === undefined) {
+      throw new UsageError('--base-url needs an API key: pass --api-key or set TEAM_DATA_API_KEY');
+    }
+    return out;
+  }
+  throw new UsageError(`unknown command "${command}"`);
+}

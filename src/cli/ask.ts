@@ -1,0 +1,158 @@
+/**
+ * `team-data ask`: upload files as data sources, ask in a session, print the answer as it
+ * streams. Without a base URL it starts the embedded local service in-process, so the same client
+ * code path is exercised against local and hosted services alike.
+ */
+import { stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { userInfo } from 'node:os';
+import { TeamDataClient } from '../api/index';
+import { answerBlocks } from '../shared/answerFold';
+import { v1Codec } from '../shared/codecV1';
+import { LANGUAGE_TYPES, SUPPORTED_EXTENSIONS, type Answer, type JobRequest, type LanguageType } from '../shared/domain';
+import { fileExtension } from '../shared/fileNames';
+import { startLocalService } from '../server/localService';
+import { UsageError, type AskArgs } from './args';
+import { AnswerPrinter } from './answerPrinter';
+import { defaultDataDir, randomApiKey } from './dataDir';
+import { formatBytes, ProgressLine } from './progress';
+
+interface Io {
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}
+
+function localUserId(env: NodeJS.ProcessEnv): string {
+  try {
+    return env['TEAM_DATA_USER_ID'] ?? userInfo().username;
+  } catch {
+    return 'local-user';
+  }
+}
+
+async function checkFiles(files: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const f of files) {
+    const path = resolve(f);
+    const info = await stat(path).catch(() => undefined);
+    if (!info) throw new UsageError(`${f}: no such file`);
+    if (!info.isFile()) throw new UsageError(`${f}: not a file`);
+    const ext = fileExtension(path);
+    if (!(SUPPORTED_EXTENSIONS as readonly string[]).includes(ext)) {
+      throw new UsageError(`${f}: unsupported file type "${ext || 'none'}"; supported: ${SUPPORTED_EXTENSIONS.join(' ')}`);
+    }
+    if (info.size === 0) throw new UsageError(`${f}: the file is empty`);
+    out.push(path);
+  }
+  return out;
+}
+
+/** The dataset named after the current folder, created on first use (like the extension does). */
+async function defaultDataset(client: TeamDataClient, signal: AbortSignal): Promise<string> {
+  const name = basename(process.cwd()) || 'team-data';
+  for await (const d of client.datasets.iterate({ keyword: name, pageSize: 100 }, { signal })) {
+    if (d.name === name) return d.id;
+  }
+  const created = await client.datasets.create({ name, description: 'Files analyzed with the team-data CLI' }, { signal });
+  return created.id;
+}
+
+async function uploadAll(client: TeamDataClient, datasetId: string, paths: string[], io: Io): Promise<string[]> {
+  const ids: string[] = [];
+  const progress = new ProgressLine(io.err);
+  for (const path of paths) {
+    const name = basename(path);
+    const { fileKey } = await client.files.upload(path, {
+      signal: io.signal,
+      onProgress: (sent: number, total: number) => {
+        const pct = total > 0 ? Math.floor((sent / total) * 100) : 100;
+        progress.update(`Uploading ${name} ${pct}% (${formatBytes(sent)} of ${formatBytes(total)})`, sent === total);
+      },
+    });
+    progress.done(`Uploaded ${name}`);
+    const ds = await client.dataSources.create(datasetId, { fileName: name, fileKey }, { signal: io.signal });
+    const synched = await client.dataSources.waitUntilSynched(datasetId, ds.id, {
+      signal: io.signal,
+      intervalMs: 250,
+      onStatus: (s) => progress.update(`Processing ${name}: ${s.status === 'invalid' ? 'waiting' : s.status}`),
+    });
+    progress.done(`Ready: ${name} (${synched.status})`);
+    ids.push(ds.id);
+  }
+  return ids;
+}
+
+async function synchedSources(client: TeamDataClient, datasetId: string, signal: AbortSignal): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const s of client.dataSources.iterate(datasetId, { statuses: ['synched'], pageSize: 100 }, { signal })) ids.push(s.id);
+  return ids;
+}
+
+function languageOf(code: string | undefined): LanguageType | undefined {
+  if (code === undefined) return undefined;
+  if (!(LANGUAGE_TYPES as readonly string[]).includes(code)) {
+    throw new UsageError(`--language must be one of ${LANGUAGE_TYPES.join(', ')}`);
+  }
+  return code as LanguageType;
+}
+
+async function runAsk(client: TeamDataClient, args: AskArgs, io: Io): Promise<number> {
+  const language = languageOf(args.language);
+  const paths = await checkFiles(args.files);
+  let datasetId = args.dataset;
+  let sourceIds: string[] | undefined;
+  if (paths.length > 0) {
+    datasetId ??= await defaultDataset(client, io.signal);
+    sourceIds = await uploadAll(client, datasetId, paths, io);
+  } else if (datasetId !== undefined) {
+    sourceIds = await synchedSources(client, datasetId, io.signal);
+  }
+  let sessionId = args.session;
+  if (sessionId === undefined) {
+    const created = await client.sessions.create(
+      { title: args.question.slice(0, 30), ...(language ? { languageType: language } : {}) },
+      { signal: io.signal },
+    );
+    sessionId = created.id;
+  }
+  const req: JobRequest = { sessionId, question: args.question };
+  if (datasetId !== undefined) req.datasetId = datasetId;
+  if (sourceIds !== undefined) req.datasourceIdList = sourceIds;
+  if (language !== undefined) req.languageType = language;
+
+  const printer = new AnswerPrinter({ out: io.out, err: io.err, saveDir: resolve(args.out), signal: io.signal });
+  let answer: Answer;
+  if (args.stream) {
+    const stream = client.jobs.stream(req, { signal: io.signal });
+    for await (const ev of stream) {
+      if (!args.json) printer.handle(ev);
+      else if (ev.kind === 'TASK') printer.handle(ev);
+    }
+    answer = await stream.done;
+  } else {
+    answer = await client.jobs.run(req, { signal: io.signal });
+    if (!args.json) for (const block of answerBlocks(answer)) printer.handle({ kind: 'BLOCK', block });
+  }
+  await printer.flush();
+  if (args.json) {
+    io.out.write(`${JSON.stringify(v1Codec.encodeJobResult({ jobId: answer.jobId, blocks: answerBlocks(answer) }), null, 2)}\n`);
+  }
+  io.err.write(`Job ${answer.jobId} in session ${sessionId}${answer.state === 'done' ? '' : ` (${answer.state})`}\n`);
+  return answer.state === 'done' ? 0 : 1;
+}
+
+export async function ask(args: AskArgs, io: Io): Promise<number> {
+  if (args.baseUrl !== undefined) {
+    const client = new TeamDataClient({ baseUrl: args.baseUrl, apiKey: args.apiKey ?? '', ...(args.userId ? { userId: args.userId } : {}) });
+    return runAsk(client, args, io);
+  }
+  const service = await startLocalService({ dataDir: args.dataDir ?? defaultDataDir(io.env), apiKey: randomApiKey(), port: 0 });
+  try {
+    const client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, userId: args.userId ?? localUserId(io.env) });
+    return await runAsk(client, args, io);
+  } finally {
+    await service.close();
+  }
+}

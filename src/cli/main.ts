@@ -1,0 +1,60 @@
+/**
+ * Entry point of the `team-data` command. Turns every failure into one line on stderr and a
+ * non-zero exit code: 2 for usage errors, 130 when interrupted, 1 otherwise.
+ */
+import { parseCli, USAGE, UsageError } from './args';
+import { ask } from './ask';
+import { serve } from './serve';
+import { describeFailure } from './failure';
+
+declare const TEAM_DATA_VERSION: string | undefined;
+
+async function main(argv: string[]): Promise<number> {
+  const env = process.env;
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\nCancelling… (Ctrl+C again to quit at once)\n');
+    controller.abort();
+  };
+  try {
+    const args = parseCli(argv, env);
+    switch (args.command) {
+      case 'help':
+        process.stdout.write(`${USAGE}\n`);
+        return 0;
+      case 'version':
+        process.stdout.write(`${typeof TEAM_DATA_VERSION === 'string' ? TEAM_DATA_VERSION : 'dev'}\n`);
+        return 0;
+      case 'serve':
+        return await serve(args, env);
+      case 'ask':
+        process.on('SIGINT', onSigint);
+        return await ask(args, { out: process.stdout, err: process.stderr, env, signal: controller.signal });
+    }
+  } catch (err) {
+    if (controller.signal.aborted) {
+      process.stderr.write('team-data: cancelled\n');
+      return 130;
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`team-data: ${err.message}\nRun "team-data --help" for usage.\n`);
+      return 2;
+    }
+    process.stderr.write(`team-data: ${describeFailure(err)}\n`);
+    if (env['TEAM_DATA_DEBUG'] && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`team-data: ${describeFailure(err)}\n`);
+    process.exitCode = 1;
+  },
+);

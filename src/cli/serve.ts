@@ -1,0 +1,35 @@
+/**
+ * `team-data serve`: runs the embedded local service in the foreground until SIGINT/SIGTERM.
+ * Prints the base URL and key on stdout (one `KEY=value` per line, easy to eval or parse).
+ */
+import { startLocalService } from '../server/localService';
+import type { ServeArgs } from './args';
+import { defaultDataDir, randomApiKey } from './dataDir';
+
+export async function serve(args: ServeArgs, env: NodeJS.ProcessEnv): Promise<number> {
+  const dataDir = args.dataDir ?? defaultDataDir(env);
+  const apiKey = args.apiKey ?? randomApiKey();
+  const service = await startLocalService({
+    dataDir,
+    apiKey,
+    host: args.host,
+    port: args.port,
+    logger: (level, message) => {
+      if (level !== 'debug' || env['TEAM_DATA_DEBUG']) process.stderr.write(`[${level}] ${message}\n`);
+    },
+  });
+  process.stdout.write(`TEAM_DATA_BASE_URL=${service.baseUrl}\nTEAM_DATA_API_KEY=${service.apiKey}\n`);
+  process.stderr.write(`Local service listening on ${service.baseUrl} (data in ${dataDir}). Ctrl+C stops it.\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  process.stderr.write('Stopping…\n');
+  await service.close();
+  return 0;
+}
