@@ -112,7 +112,8 @@ function decodePlace(o: Record<string, unknown>): BlockPlace {
     groupId: typeof gid === 'string' ? gid : typeof gid === 'number' ? String(gid) : '',
     stage: decodeStage(o['stage']),
   };
-  if (typeof gname === 'string') place.groupName = gname;
+  // An empty name is the same as none; normalising here keeps stream and non-stream blocks equal.
+  if (typeof gname === 'string' && gname !== '') place.groupName = gname;
   return place;
 }
 
