@@ -39,6 +39,8 @@ export interface WireCodec {
   listQuery(resource: 'datasets' | 'sessions' | 'datasources' | 'history', q: ListQuery): Record<string, string>;
   /** The query name that carries the caller's user id. */
   readonly userIdParam: string;
+  /** The multipart field that carries the file of an upload. */
+  readonly uploadFileField: string;
 
   encodeDatasetBody(d: { name: string; description: string }): JsonObject;
   decodeDataset(raw: unknown): Dataset;

@@ -146,6 +146,7 @@ export const v1Codec: WireCodec = {
     jobs: '/v1/team/jobs',
   },
   userIdParam: 'userId',
+  uploadFileField: 'file',
   listQuery(resource, q: ListQuery) {
     const out: Record<string, string> = {};
     if (q.pageNumber !== undefined) out['pageNumber'] = String(q.pageNumber);
