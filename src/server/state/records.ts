@@ -1,0 +1,193 @@
+/**
+ * What the service persists about each resource. These carry internal fields (timestamps, where
+ * a source's file lives, retry counts) that never go on the wire; `to*` functions produce the
+ * domain objects the codec encodes. Persisted JSON is read back defensively: a record that does
+ * not have the expected shape is skipped rather than crashing the service at startup.
+ */
+import {
+  DATA_SOURCE_STATUSES, JOB_MODES, LANGUAGE_TYPES, type DataSource, type DataSourceStatus, type Dataset,
+  type JobMode, type LanguageType, type Session,
+} from '../../shared/domain';
+import { isObject } from '../../shared/json';
+
+export interface DatasetRecord {
+  id: string;
+  name: string;
+  description: string;
+  createdAt: number;
+  /** The dataset POST /datasources (without dataset) puts sources into. */
+  isDefault?: boolean;
+}
+
+export type SourceOrigin = { kind: 'upload'; fileKey: string } | { kind: 'url'; url: string };
+
+export interface SourceRecord {
+  id: string;
+  datasetId: string;
+  name: string;
+  fileName: string;
+  /** Lower-case extension with the dot, decided at create time. */
+  ext: string;
+  status: DataSourceStatus;
+  userId?: string;
+  error?: string;
+  size?: number;
+  origin: SourceOrigin;
+  /** Path of the source's file relative to the data dir, once it is there. */
+  file?: string;
+  /** Processing attempts started; a source that keeps crashing the service is given up on. */
+  attempts: number;
+  createdAt: number;
+}
+
+export interface SessionRecord {
+  id: string;
+  title: string;
+  languageType: LanguageType;
+  jobMode: JobMode;
+  maxMessagesInContext: number;
+  agentId: string;
+  userId?: string;
+  /** True while the title is a placeholder, so the first job's generated title may replace it. */
+  autoTitle: boolean;
+  createdAt: number;
+}
+
+export interface UploadRecord {
+  fileKey: string;
+  /** Generated name of the stored file under uploads/. */
+  storedName: string;
+  /** Sanitised original file name. */
+  fileName: string;
+  size: number;
+  userId?: string;
+  createdAt: number;
+}
+
+export interface PersistedState {
+  version: 1;
+  datasets: DatasetRecord[];
+  sources: SourceRecord[];
+  sessions: SessionRecord[];
+  uploads: UploadRecord[];
+}
+
+export function toDataset(r: DatasetRecord): Dataset {
+  return { id: r.id, name: r.name, description: r.description };
+}
+
+export function toDataSource(r: SourceRecord): DataSource {
+  const d: DataSource = {
+    id: r.id, datasetId: r.datasetId, name: r.name, fileName: r.fileName, type: 'FILE', status: r.status,
+  };
+  if (r.userId !== undefined) d.userId = r.userId;
+  if (r.error !== undefined) d.error = r.error;
+  if (r.size !== undefined) d.size = r.size;
+  return d;
+}
+
+export function toSession(r: SessionRecord): Session {
+  const s: Session = {
+    id: r.id, title: r.title, languageType: r.languageType, jobMode: r.jobMode,
+    maxMessagesInContext: r.maxMessagesInContext, agentId: r.agentId,
+  };
+  if (r.userId !== undefined) s.userId = r.userId;
+  return s;
+}
+
+// ---- defensive reading of persisted JSON ------------------------------------------------------
+
+type Obj = Record<string, unknown>;
+const str = (o: Obj, k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
+const num = (o: Obj, k: string): number | undefined =>
+  typeof o[k] === 'number' && Number.isFinite(o[k]) ? (o[k] as number) : undefined;
+function oneOf<T extends string>(v: unknown, values: readonly T[]): T | undefined {
+  return typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : undefined;
+}
+
+function readDataset(o: Obj): DatasetRecord | undefined {
+  const id = str(o, 'id');
+  if (id === undefined) return undefined;
+  const r: DatasetRecord = { id, name: str(o, 'name') ?? '', description: str(o, 'description') ?? '', createdAt: num(o, 'createdAt') ?? 0 };
+  if (o['isDefault'] === true) r.isDefault = true;
+  return r;
+}
+
+function readOrigin(v: unknown): SourceOrigin | undefined {
+  if (!isObject(v)) return undefined;
+  if (v['kind'] === 'upload' && typeof v['fileKey'] === 'string') return { kind: 'upload', fileKey: v['fileKey'] };
+  if (v['kind'] === 'url' && typeof v['url'] === 'string') return { kind: 'url', url: v['url'] };
+  return undefined;
+}
+
+function readSource(o: Obj): SourceRecord | undefined {
+  const id = str(o, 'id');
+  const datasetId = str(o, 'datasetId');
+  const origin = readOrigin(o['origin']);
+  if (id === undefined || datasetId === undefined || origin === undefined) return undefined;
+  const fileName = str(o, 'fileName') ?? '';
+  const r: SourceRecord = {
+    id, datasetId, name: str(o, 'name') ?? fileName, fileName, ext: str(o, 'ext') ?? '',
+    status: oneOf(o['status'], DATA_SOURCE_STATUSES) ?? 'invalid', origin, attempts: num(o, 'attempts') ?? 0,
+    createdAt: num(o, 'createdAt') ?? 0,
+  };
+  const userId = str(o, 'userId');
+  if (userId !== undefined) r.userId = userId;
+  const error = str(o, 'error');
+  if (error !== undefined) r.error = error;
+  const size = num(o, 'size');
+  if (size !== undefined) r.size = size;
+  const file = str(o, 'file');
+  if (file !== undefined) r.file = file;
+  return r;
+}
+
+function readSession(o: Obj): SessionRecord | undefined {
+  const id = str(o, 'id');
+  if (id === undefined) return undefined;
+  const ctx = num(o, 'maxMessagesInContext');
+  const r: SessionRecord = {
+    id, title: str(o, 'title') ?? '', languageType: oneOf(o['languageType'], LANGUAGE_TYPES) ?? 'AUTO',
+    jobMode: oneOf(o['jobMode'], JOB_MODES) ?? 'AUTO',
+    maxMessagesInContext: ctx !== undefined && Number.isInteger(ctx) && ctx >= 0 && ctx <= 10 ? ctx : 10,
+    agentId: str(o, 'agentId') ?? 'DATA_ANALYSIS_AGENT', autoTitle: o['autoTitle'] === true,
+    createdAt: num(o, 'createdAt') ?? 0,
+  };
+  const userId = str(o, 'userId');
+  if (userId !== undefined) r.userId = userId;
+  return r;
+}
+
+function readUpload(o: Obj): UploadRecord | undefined {
+  const fileKey = str(o, 'fileKey');
+  const storedName = str(o, 'storedName');
+  if (fileKey === undefined || storedName === undefined) return undefined;
+  const r: UploadRecord = {
+    fileKey, storedName, fileName: str(o, 'fileName') ?? 'file', size: num(o, 'size') ?? 0, createdAt: num(o, 'createdAt') ?? 0,
+  };
+  const userId = str(o, 'userId');
+  if (userId !== undefined) r.userId = userId;
+  return r;
+}
+
+function list<T>(v: unknown, read: (o: Obj) => T | undefined): T[] {
+  if (!Array.isArray(v)) return [];
+  const out: T[] = [];
+  for (const item of v) {
+    const r = isObject(item) ? read(item) : undefined;
+    if (r !== undefined) out.push(r);
+  }
+  return out;
+}
+
+/** Reads a persisted state document; unknown or damaged records are dropped. */
+export function readPersistedState(raw: unknown): PersistedState {
+  const o = isObject(raw) ? raw : {};
+  return {
+    version: 1,
+    datasets: list(o['datasets'], readDataset),
+    sources: list(o['sources'], readSource),
+    sessions: list(o['sessions'], readSession),
+    uploads: list(o['uploads'], readUpload),
+  };
+}
