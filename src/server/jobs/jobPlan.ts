@@ -1,0 +1,68 @@
+/**
+ * Turns a create-job request into a runnable plan, applying the contract's rules in the order a
+ * caller can act on: session exists, question length, source count, dataset and sources exist,
+ * sources synched. Every rejection is an ApiError with the real service's code.
+ */
+import type { DataSource, LanguageType } from '../../shared/domain';
+import { MAX_DATASOURCES_PER_JOB, MAX_QUESTION_LENGTH } from '../../shared/domain';
+import { ErrorCode } from '../../shared/errorCodes';
+import type { DecodedJobBody } from '../../shared/requestCodecV1';
+import type { IngestResult } from '../engine';
+import { ApiError, notFound } from '../http/envelope';
+import type { ServiceDeps } from '../serviceDeps';
+import { toDataSource, type SessionRecord, type SourceRecord } from '../state/records';
+
+export interface JobPlan {
+  session: SessionRecord;
+  question: string;
+  languageType: LanguageType;
+  sources: Array<{ source: DataSource; ingest: IngestResult }>;
+}
+
+function notSynched(names: string[]): ApiError {
+  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ', …' : '');
+  return new ApiError(ErrorCode.SOURCES_NOT_SYNCHED, `selected files are not synched yet (${shown}): wait until processing finishes`);
+}
+
+export async function planJob(deps: Pick<ServiceDeps, 'meta' | 'store'>, body: DecodedJobBody): Promise<JobPlan> {
+  const { meta, store } = deps;
+  const session = meta.sessions.get(body.sessionId);
+  if (!session) throw notFound('sessionId: session');
+  if (Array.from(body.question).length > MAX_QUESTION_LENGTH) {
+    throw new ApiError(ErrorCode.QUESTION_TOO_LONG, `question: longer than ${MAX_QUESTION_LENGTH} characters`);
+  }
+  const ids = body.datasourceIdList ?? [];
+  if (ids.length > MAX_DATASOURCES_PER_JOB) {
+    throw new ApiError(ErrorCode.TOO_MANY_FILES, `datasourceIdList: at most ${MAX_DATASOURCES_PER_JOB} data sources per job`);
+  }
+  if (body.datasetId !== undefined && !meta.datasets.has(body.datasetId)) throw notFound('datasetId: dataset');
+
+  let selected: SourceRecord[];
+  if (ids.length > 0) {
+    selected = [...new Set(ids)].map((id) => {
+      const s = meta.sources.get(id);
+      if (!s || (body.datasetId !== undefined && s.datasetId !== body.datasetId)) {
+        throw notFound(`datasourceIdList: data source ${id.slice(0, 64)}`);
+      }
+      return s;
+    });
+    const pending = selected.filter((s) => s.status !== 'synched');
+    if (pending.length > 0) throw notSynched(pending.map((s) => s.name));
+  } else if (body.datasetId !== undefined) {
+    // A dataset without a list means "its data": every source that is ready.
+    const all = meta.sourcesOf(body.datasetId);
+    selected = all.filter((s) => s.status === 'synched');
+    if (all.length > 0 && selected.length === 0) throw notSynched(all.map((s) => s.name));
+  } else {
+    selected = [];
+  }
+
+  const sources: JobPlan['sources'] = [];
+  for (const s of selected) {
+    const ingest = await store.describe(s.id);
+    // Synched in metadata but unknown to the store (its data was lost): not usable.
+    if (ingest === undefined) throw notSynched([s.name]);
+    sources.push({ source: toDataSource(s), ingest });
+  }
+  return { session, question: body.question, languageType: body.languageType ?? session.languageType, sources };
+}

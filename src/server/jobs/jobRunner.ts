@@ -1,0 +1,141 @@
+/**
+ * Runs a planned job: JOB_ID, TITLE_GENERATION (first job of a session), the engine's events,
+ * then END_MARK, or ERROR + `[ERROR]` when the engine fails. Every event goes through one
+ * AnswerBuilder, so the non-stream response and history hold exactly what the stream folded to.
+ * A job runs to completion even if its client disconnects; only shutdown aborts it.
+ */
+import { AnswerBuilder, answerBlocks } from '../../shared/answerFold';
+import type { Answer, Block, FileRef, JobEvent } from '../../shared/domain';
+import { ErrorCode, describeErrorCode } from '../../shared/errorCodes';
+import type { AnalysisEngine, PriorTurn } from '../engine';
+import { FileVault } from '../files/fileVault';
+import { newId } from '../ids';
+import type { HistoryStore } from '../state/historyStore';
+import type { Logger, MetaStore } from '../state/metaStore';
+import type { JobPlan } from './jobPlan';
+import { titleFromQuestion } from './title';
+
+export interface JobOutcome {
+  jobId: string;
+  answer: Answer;
+  blocks: Block[];
+  ok: boolean;
+}
+
+export interface JobRunnerOptions {
+  meta: MetaStore;
+  history: HistoryStore;
+  vault: FileVault;
+  engine: AnalysisEngine;
+  log: Logger;
+}
+
+export class JobRunner {
+  private readonly shutdown = new AbortController();
+  private readonly running = new Set<Promise<unknown>>();
+  /** Sessions with a job in flight, so two concurrent first jobs do not both generate a title. */
+  private readonly activeSessions = new Map<string, number>();
+
+  constructor(private readonly o: JobRunnerOptions) {}
+
+  /** Runs the job, calling `sink` with each event as it happens. Never rejects. */
+  run(plan: JobPlan, sink: (e: JobEvent) => void): Promise<JobOutcome> {
+    const p = this.execute(plan, sink);
+    this.running.add(p);
+    void p.finally(() => this.running.delete(p));
+    return p;
+  }
+
+  /** Aborts running jobs and waits for them to settle. */
+  async close(): Promise<void> {
+    this.shutdown.abort();
+    await Promise.all([...this.running].map((p) => p.catch(() => undefined)));
+  }
+
+  private async history(plan: JobPlan): Promise<PriorTurn[]> {
+    const n = plan.session.maxMessagesInContext;
+    if (n <= 0) return [];
+    const records = (await this.o.history.list(plan.session.id)).filter((r) => r.ok);
+    return records.slice(-n).map((r) => ({ question: r.question, blocks: this.o.vault.fresh(r.blocks) }));
+  }
+
+  private async execute(plan: JobPlan, sink: (e: JobEvent) => void): Promise<JobOutcome> {
+    const { meta, history, vault, engine, log } = this.o;
+    const jobId = newId();
+    const createdAt = Date.now();
+    const sid = plan.session.id;
+    const builder = new AnswerBuilder();
+    let open = true;
+    const emit = (e: JobEvent): void => {
+      builder.push(e);
+      try {
+        sink(e);
+      } catch (err) {
+        log('warn', `could not deliver a job event: ${String(err)}`);
+      }
+    };
+    const firstJob = (await history.list(sid)).length === 0 && !this.activeSessions.has(sid);
+    this.activeSessions.set(sid, (this.activeSessions.get(sid) ?? 0) + 1);
+    const published = new Map<string, string>();
+    let ok = true;
+    try {
+      emit({ kind: 'JOB_ID', jobId });
+      if (firstJob) {
+        const title = titleFromQuestion(plan.question);
+        emit({ kind: 'TITLE_GENERATION', title });
+        if (plan.session.autoTitle && meta.sessions.has(sid)) {
+          plan.session.title = title;
+          plan.session.autoTitle = false;
+          await meta.save();
+        }
+      }
+      const prior = await this.history(plan);
+      await engine.answer({
+        jobId,
+        question: plan.question,
+        languageType: plan.languageType,
+        jobMode: plan.session.jobMode,
+        sources: plan.sources,
+        history: prior,
+        signal: this.shutdown.signal,
+        emit: (e) => {
+          // The engine contributes steps and blocks; framing events are the runner's.
+          if (!open) return;
+          if (e.kind === 'TASK' || e.kind === 'BLOCK') emit(e);
+          else log('debug', `engine emitted a ${e.kind} event; ignored`);
+        },
+        publishFile: async (name, contents, contentType): Promise<FileRef> => {
+          const { id, ref } = await vault.publish(name, contents, contentType);
+          published.set(ref.url, id);
+          return ref;
+        },
+      });
+      open = false;
+      emit({ kind: 'END', ok: true });
+    } catch (err) {
+      open = false;
+      ok = false;
+      const shuttingDown = this.shutdown.signal.aborted;
+      if (!shuttingDown) log('error', `job failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      const message = shuttingDown ? 'the local service is shutting down' : describeErrorCode(ErrorCode.JOB_FAILED);
+      emit({ kind: 'ERROR', message, code: ErrorCode.JOB_FAILED });
+      emit({ kind: 'END', ok: false });
+    } finally {
+      const left = (this.activeSessions.get(sid) ?? 1) - 1;
+      if (left <= 0) this.activeSessions.delete(sid);
+      else this.activeSessions.set(sid, left);
+    }
+    const answer = builder.snapshot();
+    const blocks = answerBlocks(answer);
+    if (!this.shutdown.signal.aborted && meta.sessions.has(sid)) {
+      try {
+        await history.append({
+          jobId, sessionId: sid, question: plan.question, createdAt, ok, blocks: FileVault.toStored(blocks, published),
+        });
+      } catch (err) {
+        log('error', `could not store a finished job in history: ${String(err)}`);
+      }
+    }
+    return { jobId, answer, blocks, ok };
+  }
+}

@@ -1,0 +1,86 @@
+/** Datasets (team-owned): create, list with `name` keyword, modify, delete, status, overview. */
+import { v1Codec } from '../../shared/codecV1';
+import type { DatasetStatus } from '../../shared/domain';
+import { v1RequestCodec } from '../../shared/requestCodecV1';
+import { notFound } from '../http/envelope';
+import { patternOf, type RequestContext, type Router } from '../http/router';
+import { newId } from '../ids';
+import type { ServiceDeps } from '../serviceDeps';
+import { toDataset, type DatasetRecord } from '../state/records';
+import { removeSource } from './sourceLifecycle';
+import { contains, decode, decodeBody, idParam, newestFirst, paginate } from './routeKit';
+
+const P = v1Codec.paths;
+
+export function datasetOf(deps: ServiceDeps, ctx: RequestContext): DatasetRecord {
+  const d = deps.meta.datasets.get(idParam(ctx, 'datasetId'));
+  if (!d) throw notFound('dataset');
+  return d;
+}
+
+export function datasetStatus(deps: ServiceDeps, datasetId: string): DatasetStatus {
+  const s: DatasetStatus = { datasetId, total: 0, synched: 0, synching: 0, invalid: 0 };
+  for (const r of deps.meta.sourcesOf(datasetId)) {
+    s.total++;
+    s[r.status]++;
+  }
+  return s;
+}
+
+export function registerDatasetRoutes(router: Router, deps: ServiceDeps): void {
+  const { meta } = deps;
+
+  router.add('POST', P.datasets, async (ctx) => {
+    const body = await decodeBody(ctx, v1RequestCodec.decodeDatasetBody);
+    const rec: DatasetRecord = { id: newId(), name: body.name, description: body.description, createdAt: Date.now() };
+    meta.datasets.set(rec.id, rec);
+    await meta.save();
+    return { data: v1RequestCodec.encodeCreated(rec.id) };
+  });
+
+  router.add('GET', P.datasets, async (ctx) => {
+    const q = decode(() => v1RequestCodec.decodeListQuery('datasets', ctx.query));
+    let items = newestFirst(meta.datasets.values());
+    const k = q.keyword;
+    if (k !== undefined) items = items.filter((d) => contains(d.name, k) || contains(d.description, k));
+    const page = paginate(items.map(toDataset), q);
+    return { data: v1Codec.encodePage(page, v1Codec.encodeDataset) };
+  });
+
+  router.add('POST', patternOf(P.dataset(':datasetId')), async (ctx) => {
+    const d = datasetOf(deps, ctx);
+    decode(() => v1RequestCodec.userId(ctx.query));
+    const patch = await decodeBody(ctx, v1RequestCodec.decodeDatasetPatch);
+    if (patch.name !== undefined) d.name = patch.name;
+    if (patch.description !== undefined) d.description = patch.description;
+    await meta.save();
+    return { data: null };
+  });
+
+  router.add('DELETE', patternOf(P.dataset(':datasetId')), async (ctx) => {
+    const d = datasetOf(deps, ctx);
+    decode(() => v1RequestCodec.userId(ctx.query));
+    for (const s of meta.sourcesOf(d.id)) await removeSource(deps, s);
+    meta.datasets.delete(d.id);
+    await meta.save();
+    return { data: null };
+  });
+
+  router.add('GET', patternOf(P.datasetStatus(':datasetId')), async (ctx) => {
+    const d = datasetOf(deps, ctx);
+    return { data: v1Codec.encodeDatasetStatus(datasetStatus(deps, d.id)) };
+  });
+
+  router.add('GET', patternOf(P.datasetOverview(':datasetId')), async (ctx) => {
+    const d = datasetOf(deps, ctx);
+    const sources = meta.sourcesOf(d.id);
+    return {
+      data: v1Codec.encodeDatasetOverview({
+        dataset: toDataset(d),
+        dataSourceCount: sources.length,
+        totalBytes: sources.reduce((n, s) => n + (s.size ?? 0), 0),
+        statuses: datasetStatus(deps, d.id),
+      }),
+    };
+  });
+}

@@ -1,0 +1,29 @@
+/** POST /v1/team/jobs (and the prose alias /v1/job): validate, then stream or answer at once. */
+import { v1Codec } from '../../shared/codecV1';
+import { ErrorCode } from '../../shared/errorCodes';
+import { v1RequestCodec } from '../../shared/requestCodecV1';
+import { ApiError } from '../http/envelope';
+import type { Handler, Router } from '../http/router';
+import { planJob } from '../jobs/jobPlan';
+import { SseWriter } from '../jobs/sseWriter';
+import type { ServiceDeps } from '../serviceDeps';
+import { decodeBody } from './routeKit';
+
+export function registerJobRoutes(router: Router, deps: ServiceDeps): void {
+  const createJob: Handler = async (ctx) => {
+    const body = await decodeBody(ctx, v1RequestCodec.decodeJobBody);
+    const plan = await planJob(deps, body);
+    if (!body.stream) {
+      const outcome = await deps.jobs.run(plan, () => undefined);
+      if (!outcome.ok) throw new ApiError(ErrorCode.JOB_FAILED, outcome.answer.error?.message);
+      return { data: v1Codec.encodeJobResult({ jobId: outcome.jobId, blocks: outcome.blocks }) };
+    }
+    const sse = new SseWriter(ctx.res, deps.keepAliveMs);
+    sse.start(ctx.traceId);
+    await deps.jobs.run(plan, (e) => sse.send(e));
+    sse.end();
+    return 'handled';
+  };
+  router.add('POST', v1Codec.paths.jobs, createJob);
+  for (const alias of v1RequestCodec.aliases.jobs) router.add('POST', alias, createJob);
+}

@@ -1,0 +1,89 @@
+/**
+ * Creating and removing data sources, shared by the dataset-scoped and the dataset-less create
+ * routes and by dataset deletion. The file a source is made from is linked (not copied) from its
+ * upload, so a 1 GB upload costs no second gigabyte.
+ */
+import { copyFile, link, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ErrorCode } from '../../shared/errorCodes';
+import { fileExtension } from '../../shared/fileNames';
+import type { DecodedDataSourceBody } from '../../shared/requestCodecV1';
+import { ApiError } from '../http/envelope';
+import { isSupportedExtension, unsupportedExtension } from '../files/uploadHandler';
+import { newId } from '../ids';
+import { IngestQueue } from '../ingest/ingestQueue';
+import type { ServiceDeps } from '../serviceDeps';
+import { toDataSource, type SourceRecord } from '../state/records';
+import type { DataSource } from '../../shared/domain';
+
+function urlExtension(url: string): string {
+  try {
+    return fileExtension(decodeURIComponent(new URL(url).pathname));
+  } catch {
+    return '';
+  }
+}
+
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch {
+    await copyFile(from, to);
+  }
+}
+
+/**
+ * Creates a source and queues it for processing; returns it as created (status `invalid` =
+ * awaiting processing), before the queue moves it on.
+ */
+export async function createSource(
+  deps: ServiceDeps, datasetId: string, body: DecodedDataSourceBody, userId: string | undefined,
+): Promise<DataSource> {
+  const upload = body.fileKey !== undefined ? deps.meta.uploads.get(body.fileKey) : undefined;
+  if (body.fileKey !== undefined && upload === undefined) {
+    throw new ApiError(ErrorCode.NOT_FOUND, 'fileKey: no uploaded file with this key; upload the file first');
+  }
+  let ext = fileExtension(body.fileName);
+  if (ext === '' && upload) ext = fileExtension(upload.fileName);
+  if (ext === '' && body.url !== undefined) ext = urlExtension(body.url);
+  if (!isSupportedExtension(ext)) throw unsupportedExtension(ext);
+
+  const rec: SourceRecord = {
+    id: newId(),
+    datasetId,
+    name: body.name ?? body.fileName,
+    fileName: body.fileName,
+    ext,
+    status: 'invalid',
+    origin: upload ? { kind: 'upload', fileKey: upload.fileKey } : { kind: 'url', url: body.url ?? '' },
+    attempts: 0,
+    createdAt: Date.now(),
+  };
+  if (userId !== undefined) rec.userId = userId;
+  if (upload) {
+    const rel = IngestQueue.fileFor(rec);
+    try {
+      await linkOrCopy(join(deps.paths.uploadsDir, upload.storedName), join(deps.paths.root, rel));
+    } catch (e) {
+      deps.log('error', `could not take over an uploaded file: ${String(e)}`);
+      throw new ApiError(ErrorCode.CREATE_DATASOURCE_FAILED, 'failed to create the data source: the uploaded file is no longer available');
+    }
+    rec.file = rel;
+    rec.size = upload.size;
+  }
+  deps.meta.sources.set(rec.id, rec);
+  await deps.meta.save();
+  const created = toDataSource(rec);
+  deps.ingest.enqueue(rec.id);
+  return created;
+}
+
+/** Stops processing, drops the store's tables and deletes the file of a source. */
+export async function removeSource(deps: ServiceDeps, rec: SourceRecord): Promise<void> {
+  deps.meta.sources.delete(rec.id);
+  await deps.ingest.cancel(rec.id);
+  await deps.store.drop(rec.id).catch((e: unknown) => deps.log('warn', `could not drop tables of a deleted source: ${String(e)}`));
+  const rel = IngestQueue.fileFor(rec);
+  await unlink(join(deps.paths.root, rel)).catch(() => undefined);
+  await unlink(join(deps.paths.root, `${rel}.part`)).catch(() => undefined);
+}

@@ -1,0 +1,22 @@
+/** What routes and workers of the local service share; built once by `startLocalService`. */
+import type { AnalysisEngine, DataStore } from './engine';
+import type { FileVault } from './files/fileVault';
+import type { IngestQueue } from './ingest/ingestQueue';
+import type { JobRunner } from './jobs/jobRunner';
+import type { DataPaths } from './state/dataPaths';
+import type { HistoryStore } from './state/historyStore';
+import type { Logger, MetaStore } from './state/metaStore';
+
+export interface ServiceDeps {
+  meta: MetaStore;
+  history: HistoryStore;
+  vault: FileVault;
+  store: DataStore;
+  engine: AnalysisEngine;
+  ingest: IngestQueue;
+  jobs: JobRunner;
+  paths: DataPaths;
+  log: Logger;
+  maxUploadBytes: number;
+  keepAliveMs: number;
+}
