@@ -1,0 +1,158 @@
+/**
+ * The embedded local service: the contract's HTTP API over node:http, backed by a data directory
+ * (metadata, files) and a {@link DataStore}/{@link AnalysisEngine} pair (DuckDB by default).
+ * Listens on 127.0.0.1 and a random port unless told otherwise.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AnalysisEngine, DataStore } from './engine';
+import { FileVault } from './files/fileVault';
+import { createDispatcher } from './http/dispatcher';
+import { keyDigest } from './http/guard';
+import { Router } from './http/router';
+import { IngestQueue } from './ingest/ingestQueue';
+import { JobRunner } from './jobs/jobRunner';
+import { DEFAULT_KEEP_ALIVE_MS } from './jobs/sseWriter';
+import { registerDataSourceRoutes } from './routes/dataSourceRoutes';
+import { registerDatasetRoutes } from './routes/datasetRoutes';
+import { registerFileRoutes } from './routes/fileRoutes';
+import { registerJobRoutes } from './routes/jobRoutes';
+import { registerSessionRoutes } from './routes/sessionRoutes';
+import { registerUploadRoutes } from './routes/uploadRoutes';
+import type { ServiceDeps } from './serviceDeps';
+import { dataPaths, ensureDataDirs } from './state/dataPaths';
+import { HistoryStore } from './state/historyStore';
+import { MetaStore, type Logger } from './state/metaStore';
+
+export type { Logger };
+
+export interface LocalServiceOptions {
+  /** Directory holding everything the service keeps; created if missing. */
+  dataDir: string;
+  /** The key every API request must carry in `x-pd-api-key`. */
+  apiKey: string;
+  /** Interface to listen on; default 127.0.0.1. */
+  host?: string;
+  /** Port; 0 (default) picks a free one. */
+  port?: number;
+  /** Defaults to the DuckDB store over `dataDir`. */
+  store?: DataStore;
+  /** Defaults to the profile engine over the default store. */
+  engine?: AnalysisEngine;
+  logger?: Logger;
+  /** Largest accepted upload or URL download; default 8 GiB. */
+  maxUploadBytes?: number;
+  /** Lifetime of links to answer files; default 1 h. */
+  fileUrlTtlMs?: number;
+  /** Interval of `:keep-alive` comments in job streams; default 10 s. */
+  keepAliveMs?: number;
+  /** Data sources processed in parallel; default 2. */
+  ingestConcurrency?: number;
+}
+
+export interface LocalService {
+  /** `http://127.0.0.1:PORT` (no trailing slash); append `/v1/team/...`. */
+  baseUrl: string;
+  apiKey: string;
+  port: number;
+  /** Stops listening, aborts running work (interrupted sources resume on next start), flushes metadata. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_UPLOAD_BYTES = 8 * 1024 ** 3;
+const DEFAULT_FILE_URL_TTL_MS = 60 * 60 * 1000;
+const MIN_KEY_LENGTH = 8;
+
+async function defaultBackends(dataDir: string, o: LocalServiceOptions): Promise<{ store: DataStore; engine: AnalysisEngine; owned: DataStore | undefined }> {
+  if (o.store && o.engine) return { store: o.store, engine: o.engine, owned: undefined };
+  // Loaded lazily so callers that inject both never load the native DuckDB binding.
+  const { DuckDbStore } = await import('./duckdb/duckDbStore');
+  const { ProfileEngine } = await import('./profile/profileEngine');
+  if (o.store && !o.engine) {
+    if (!(o.store instanceof DuckDbStore)) throw new Error('an injected store needs an injected engine unless it is a DuckDbStore');
+    return { store: o.store, engine: new ProfileEngine(o.store), owned: undefined };
+  }
+  const duck = await DuckDbStore.open(dataDir);
+  return { store: duck, engine: o.engine ?? new ProfileEngine(duck), owned: duck };
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: Error): void => reject(e);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Starts the local service and resolves once it is listening. */
+export async function startLocalService(opts: LocalServiceOptions): Promise<LocalService> {
+  if (typeof opts.apiKey !== 'string' || opts.apiKey.length < MIN_KEY_LENGTH) {
+    throw new Error(`the local service needs an API key of at least ${MIN_KEY_LENGTH} characters`);
+  }
+  const host = opts.host ?? '127.0.0.1';
+  const log: Logger = opts.logger ?? (() => undefined);
+  const paths = dataPaths(opts.dataDir);
+  await ensureDataDirs(paths);
+  const meta = await MetaStore.load(paths.stateFile, log);
+  const history = new HistoryStore(paths.historyDir, log);
+  await history.init();
+  const vault = await FileVault.open(paths.filesDir, paths.secretFile, opts.fileUrlTtlMs ?? DEFAULT_FILE_URL_TTL_MS);
+  const { store, engine, owned } = await defaultBackends(opts.dataDir, opts);
+  const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}) };
+  const ingest = new IngestQueue(ingestOpts);
+  const jobs = new JobRunner({ meta, history, vault, engine, log });
+  const deps: ServiceDeps = {
+    meta, history, vault, store, engine, ingest, jobs, paths, log, maxUploadBytes,
+    keepAliveMs: opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+  };
+
+  const router = new Router();
+  registerDatasetRoutes(router, deps);
+  registerDataSourceRoutes(router, deps);
+  registerSessionRoutes(router, deps);
+  registerJobRoutes(router, deps);
+  registerUploadRoutes(router, deps);
+  const publicRouter = new Router();
+  registerFileRoutes(publicRouter, deps);
+
+  let port = 0;
+  const server = createServer(
+    createDispatcher({ router, publicRouter, keyDigest: keyDigest(opts.apiKey), host, port: () => port, log }),
+  );
+  // Large uploads and long streams must not hit Node's whole-request timeout; headers still must come quickly.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  server.keepAliveTimeout = 5_000;
+  try {
+    port = await listen(server, opts.port ?? 0, host);
+  } catch (e) {
+    await owned?.close().catch(() => undefined);
+    throw e;
+  }
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const baseUrl = `http://${urlHost}:${port}`;
+  vault.setBaseUrl(baseUrl);
+  await ingest.recover();
+  log('info', `local service listening on ${baseUrl}`);
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await jobs.close();
+      await ingest.close();
+      server.closeAllConnections();
+      await stopped;
+      await meta.flush();
+      await history.flush();
+      await owned?.close();
+    })();
+    return closing;
+  };
+  return { baseUrl, apiKey: opts.apiKey, port, close };
+}
