@@ -1,0 +1,178 @@
+/**
+ * Data sources of a dataset: create from a URL or an uploaded file key, list/iterate by status,
+ * get, delete, presign, and wait until processing finishes.
+ */
+import type { ListQuery } from '../shared/codec';
+import { DATA_SOURCE_STATUSES, type DataSource, type NewDataSource, type Page } from '../shared/domain';
+import { TeamDataError } from './errors';
+import type { CallOptions, UserCallOptions } from './options';
+import { checkListQuery, iteratePages, requireId, userIdOf, userQuery } from './paging';
+import { sleep } from './retry';
+import type { Transport } from './transport';
+
+export interface WaitOptions extends CallOptions {
+  /** First delay between polls (default 2000 ms, the official client's); grows 1.5x per poll. */
+  intervalMs?: number;
+  /** Longest delay between polls (default 10 000 ms, or `intervalMs` if larger). */
+  maxIntervalMs?: number;
+  /** Give up after this long with code `TIMEOUT` (default: wait as long as the source is not final). */
+  timeoutMs?: number;
+  /** Called with every polled state, including the final one. */
+  onStatus?: (ds: DataSource) => void;
+}
+
+function checkNew(d: NewDataSource): void {
+  if (typeof d?.fileName !== 'string' || d.fileName.trim() === '') {
+    throw new TeamDataError('INVALID_ARGUMENT', { message: 'a data source needs a fileName (preferably with its extension)' });
+  }
+  const hasUrl = typeof d.url === 'string' && d.url !== '';
+  const hasKey = typeof d.fileKey === 'string' && d.fileKey !== '';
+  if (hasUrl === hasKey) {
+    throw new TeamDataError('INVALID_ARGUMENT', { message: 'a data source needs exactly one of url and fileKey' });
+  }
+}
+
+function checkStatuses(q: ListQuery): void {
+  for (const s of q.statuses ?? []) {
+    if (!(DATA_SOURCE_STATUSES as readonly string[]).includes(s)) {
+      throw new TeamDataError('INVALID_ARGUMENT', { message: `unknown data source status "${s}": use ${DATA_SOURCE_STATUSES.join(', ')}` });
+    }
+  }
+}
+
+export class DataSourcesApi {
+  constructor(private readonly t: Transport) {}
+
+  /**
+   * Adds a data source to a dataset. Exactly one of `url` and `fileKey` (from `files.upload`).
+   * Needs a user id (client option or `opts.userId`), which the contract requires here.
+   */
+  create(datasetId: string, d: NewDataSource, opts?: UserCallOptions): Promise<DataSource> {
+    checkNew(d);
+    const userId = userIdOf(this.t, opts);
+    if (userId === undefined) {
+      throw new TeamDataError('INVALID_ARGUMENT', { message: 'creating a data source needs a userId (client option or call option)' });
+    }
+    const c = this.t.codec;
+    return this.t.call(
+      {
+        method: 'POST',
+        path: c.paths.datasources(requireId(datasetId, 'datasetId')),
+        query: { [c.userIdParam]: userId },
+        json: c.encodeDataSourceBody(d, userId),
+      },
+      opts,
+      (x) => c.decodeDataSource(x),
+    );
+  }
+
+  /** Adds a data source to a dataset the service creates for it (see the result's `datasetId`). */
+  createWithoutDataset(d: NewDataSource, opts?: UserCallOptions): Promise<DataSource> {
+    checkNew(d);
+    const c = this.t.codec;
+    return this.t.call(
+      {
+        method: 'POST',
+        path: c.paths.datasourcesWithoutDataset,
+        query: userQuery(this.t, opts),
+        json: c.encodeDataSourceBody(d, userIdOf(this.t, opts)),
+      },
+      opts,
+      (x) => c.decodeDataSource(x),
+    );
+  }
+
+  /** One page of a dataset's sources; `statuses` keeps sources in any of those states. */
+  list(datasetId: string, q: ListQuery = {}, opts?: CallOptions): Promise<Page<DataSource>> {
+    checkListQuery(q);
+    checkStatuses(q);
+    const c = this.t.codec;
+    return this.t.call(
+      { method: 'GET', path: c.paths.datasources(requireId(datasetId, 'datasetId')), query: c.listQuery('datasources', q) },
+      opts,
+      (x) => c.decodePage(x, (r) => c.decodeDataSource(r)),
+    );
+  }
+
+  /** Every source of the dataset matching `q`. */
+  iterate(datasetId: string, q: ListQuery = {}, opts?: CallOptions): AsyncIterable<DataSource> {
+    checkListQuery(q);
+    checkStatuses(q);
+    requireId(datasetId, 'datasetId');
+    return iteratePages((page) => this.list(datasetId, page, opts), q);
+  }
+
+  get(datasetId: string, id: string, opts?: CallOptions): Promise<DataSource> {
+    const c = this.t.codec;
+    return this.t.call(
+      { method: 'GET', path: c.paths.datasource(requireId(datasetId, 'datasetId'), requireId(id, 'datasourceId')) },
+      opts,
+      (x) => c.decodeDataSource(x),
+    );
+  }
+
+  async delete(datasetId: string, id: string, opts?: UserCallOptions): Promise<void> {
+    const c = this.t.codec;
+    await this.t.call(
+      {
+        method: 'DELETE',
+        path: c.paths.datasource(requireId(datasetId, 'datasetId'), requireId(id, 'datasourceId')),
+        query: userQuery(this.t, opts),
+      },
+      opts,
+      () => undefined,
+    );
+  }
+
+  /** A temporary download URL of the source's file. */
+  presign(datasetId: string, id: string, opts?: CallOptions): Promise<{ url: string; expiredAt?: string }> {
+    const c = this.t.codec;
+    return this.t.call(
+      { method: 'POST', path: c.paths.presign(requireId(datasetId, 'datasetId'), requireId(id, 'datasourceId')), json: {} },
+      opts,
+      (x) => c.decodePresign(x),
+    );
+  }
+
+  /**
+   * Polls until the source is `synched` and returns it. Rejects with `DATASOURCE_INVALID` (message
+   * and `serviceMessage` = the reason) when it ends `invalid` with an `error`, or goes from
+   * `synching` back to `invalid`; an `invalid` source without either is still awaiting processing.
+   */
+  async waitUntilSynched(datasetId: string, id: string, o: WaitOptions = {}): Promise<DataSource> {
+    requireId(datasetId, 'datasetId');
+    requireId(id, 'datasourceId');
+    const started = Date.now();
+    let interval = Math.max(1, o.intervalMs ?? 2000);
+    const maxInterval = Math.max(interval, o.maxIntervalMs ?? 10_000);
+    const callOpts: CallOptions = {};
+    if (o.signal) callOpts.signal = o.signal;
+    if (o.traceId !== undefined) callOpts.traceId = o.traceId;
+    let wasSynching = false;
+    for (;;) {
+      const ds = await this.get(datasetId, id, callOpts);
+      o.onStatus?.(ds);
+      if (ds.status === 'synched') return ds;
+      if (ds.status === 'invalid' && (ds.error !== undefined || wasSynching)) {
+        const reason = ds.error ?? 'processing failed';
+        throw new TeamDataError('DATASOURCE_INVALID', {
+          message: `${ds.name || ds.fileName || id} could not be processed: ${reason}`,
+          serviceMessage: reason,
+          operation: `GET ${this.t.codec.paths.datasource(datasetId, id)}`,
+        });
+      }
+      wasSynching ||= ds.status === 'synching';
+      const elapsed = Date.now() - started;
+      if (o.timeoutMs !== undefined && elapsed >= o.timeoutMs) {
+        throw new TeamDataError('TIMEOUT', { message: `${ds.name || ds.fileName || id} is still ${ds.status} after ${elapsed} ms` });
+      }
+      const wait = o.timeoutMs === undefined ? interval : Math.min(interval, o.timeoutMs - elapsed);
+      try {
+        await sleep(wait, o.signal);
+      } catch {
+        throw this.t.aborted(`waiting for data source ${id}`);
+      }
+      interval = Math.min(maxInterval, Math.round(interval * 1.5));
+    }
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Datasets: create, modify, list/iterate, delete, processing status and overview.
+ */
+import type { ListQuery } from '../shared/codec';
+import type { Dataset, DatasetOverview, DatasetStatus, Page } from '../shared/domain';
+import { TeamDataError } from './errors';
+import type { CallOptions, UserCallOptions } from './options';
+import { checkListQuery, iteratePages, requireId, userQuery } from './paging';
+import type { Transport } from './transport';
+
+export interface DatasetFields {
+  name: string;
+  description: string;
+}
+
+function checkFields(d: DatasetFields): void {
+  if (typeof d?.name !== 'string' || d.name.trim() === '') {
+    throw new TeamDataError('INVALID_ARGUMENT', { message: 'a dataset needs a non-empty name' });
+  }
+  if (typeof d.description !== 'string') {
+    throw new TeamDataError('INVALID_ARGUMENT', { message: 'a dataset description must be a string (may be empty)' });
+  }
+}
+
+export class DatasetsApi {
+  constructor(private readonly t: Transport) {}
+
+  /** Creates a dataset and returns its id. */
+  create(d: DatasetFields, opts?: CallOptions): Promise<{ id: string }> {
+    checkFields(d);
+    const c = this.t.codec;
+    return this.t.call({ method: 'POST', path: c.paths.datasets, json: c.encodeDatasetBody(d) }, opts, (x) => c.decodeCreated(x));
+  }
+
+  /** Renames a dataset or changes its description. */
+  async modify(id: string, d: DatasetFields, opts?: UserCallOptions): Promise<void> {
+    checkFields(d);
+    const c = this.t.codec;
+    await this.t.call(
+      { method: 'POST', path: c.paths.dataset(requireId(id, 'datasetId')), query: userQuery(this.t, opts), json: c.encodeDatasetBody(d) },
+      opts,
+      () => undefined,
+    );
+  }
+
+  /** One page of datasets; `keyword` matches name or description. */
+  list(q: ListQuery = {}, opts?: CallOptions): Promise<Page<Dataset>> {
+    checkListQuery(q);
+    const c = this.t.codec;
+    return this.t.call({ method: 'GET', path: c.paths.datasets, query: c.listQuery('datasets', q) }, opts, (x) =>
+      c.decodePage(x, (r) => c.decodeDataset(r)),
+    );
+  }
+
+  /** Every dataset matching `q`, fetching pages as the loop advances. */
+  iterate(q: ListQuery = {}, opts?: CallOptions): AsyncIterable<Dataset> {
+    checkListQuery(q);
+    return iteratePages((page) => this.list(page, opts), q);
+  }
+
+  /** Deletes a dataset with its data sources. */
+  async delete(id: string, opts?: UserCallOptions): Promise<void> {
+    const c = this.t.codec;
+    await this.t.call({ method: 'DELETE', path: c.paths.dataset(requireId(id, 'datasetId')), query: userQuery(this.t, opts) }, opts, () => undefined);
+  }
+
+  /** How many of the dataset's sources are synched, synching, invalid. */
+  status(id: string, opts?: CallOptions): Promise<DatasetStatus> {
+    const c = this.t.codec;
+    const datasetId = requireId(id, 'datasetId');
+    return this.t.call({ method: 'GET', path: c.paths.datasetStatus(datasetId) }, opts, (x) => c.decodeDatasetStatus(x, datasetId));
+  }
+
+  /** The dataset with its source count, stored bytes and statuses. */
+  overview(id: string, opts?: CallOptions): Promise<DatasetOverview> {
+    const c = this.t.codec;
+    return this.t.call({ method: 'GET', path: c.paths.datasetOverview(requireId(id, 'datasetId')) }, opts, (x) => c.decodeDatasetOverview(x));
+  }
+}
