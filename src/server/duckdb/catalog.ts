@@ -1,0 +1,146 @@
+/**
+ * The store's own bookkeeping inside DuckDB: what each source produced (so `describe` survives a
+ * restart) and the text of text sources. Writing the catalog row in the same transaction as the
+ * tables means a crash mid-ingest leaves either the old state or the new one, never a mix.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ColumnInfo, IngestedTable, IngestResult } from '../engine';
+import { asArray, asObject, readInteger, readOptionalString, readString, tryParseJson } from '../../shared/json';
+import { convertDateLikeColumns } from './dateColumns';
+import { belongsToPrefix, quoteIdent, tablePrefixFor } from './sqlText';
+
+const META = 'tda_meta';
+const CATALOG = `${META}.catalog`;
+const DOCUMENTS = `${META}.documents`;
+
+/** Creates the bookkeeping tables if missing. Idempotent. */
+export async function ensureCatalog(conn: DuckDBConnection): Promise<void> {
+  await conn.run(`CREATE SCHEMA IF NOT EXISTS ${META}`);
+  // No PRIMARY KEY: delete-then-insert of the same key in one transaction trips DuckDB's
+  // eager constraint check in some versions, and the store serialises work per source anyway.
+  await conn.run(`CREATE TABLE IF NOT EXISTS ${CATALOG} (source_id VARCHAR NOT NULL, result VARCHAR NOT NULL, ingested_at TIMESTAMPTZ NOT NULL)`);
+  await conn.run(`CREATE TABLE IF NOT EXISTS ${DOCUMENTS} (source_id VARCHAR NOT NULL, body VARCHAR NOT NULL)`);
+}
+
+/** What a build step made, before the catalog describes it. */
+export type Built =
+  | { kind: 'tables'; tables: Array<{ table: string; sheet?: string }> }
+  | { kind: 'text'; text: string };
+
+function parseResult(json: string): IngestResult | undefined {
+  try {
+    const o = asObject(tryParseJson(json), 'result');
+    if (o['kind'] === 'text') return { kind: 'text', chars: readInteger(o, 'chars') };
+    if (o['kind'] !== 'tables') return undefined;
+    const tables: IngestedTable[] = asArray(o['tables'], 'tables').map((raw, i) => {
+      const t = asObject(raw, `tables[${i}]`);
+      const columns: ColumnInfo[] = asArray(t['columns'], 'columns').map((c) => {
+        const co = asObject(c, 'column');
+        return { name: readString(co, 'name'), type: readString(co, 'type') };
+      });
+      const table: IngestedTable = { table: readString(t, 'table'), rowCount: readInteger(t, 'rowCount'), columns };
+      const sheet = readOptionalString(t, 'sheet');
+      if (sheet !== undefined) table.sheet = sheet;
+      return table;
+    });
+    return { kind: 'tables', tables };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The catalog entry of a source, or undefined if it was never (fully) ingested. */
+export async function readCatalog(conn: DuckDBConnection, sourceId: string): Promise<IngestResult | undefined> {
+  const reader = await conn.runAndReadAll(
+    `SELECT result FROM ${CATALOG} WHERE source_id = $1 ORDER BY ingested_at DESC LIMIT 1`, [sourceId],
+  );
+  const json = reader.getRows()[0]?.[0];
+  return typeof json === 'string' ? parseResult(json) : undefined;
+}
+
+export async function readDocument(conn: DuckDBConnection, sourceId: string): Promise<string | undefined> {
+  const reader = await conn.runAndReadAll(`SELECT body FROM ${DOCUMENTS} WHERE source_id = $1 LIMIT 1`, [sourceId]);
+  const body = reader.getRows()[0]?.[0];
+  return typeof body === 'string' ? body : undefined;
+}
+
+/** Columns (name and DuckDB type) and row count of a table. */
+export async function describeTable(conn: DuckDBConnection, table: string, sheet?: string): Promise<IngestedTable> {
+  const cols = await conn.runAndReadAll(
+    `SELECT column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $1 ORDER BY column_index`,
+    [table],
+  );
+  const columns = cols.getRows().map((r) => ({ name: String(r[0]), type: String(r[1]) }));
+  const count = await conn.runAndReadAll(`SELECT count(*) FROM ${quoteIdent(table)}`);
+  const out: IngestedTable = { table, rowCount: Number(count.getRows()[0]?.[0] ?? 0), columns };
+  if (sheet !== undefined) out.sheet = sheet;
+  return out;
+}
+
+/**
+ * Removes every object of a source inside the caller's transaction: the tables the catalog lists
+ * plus any table carrying the source's prefix (leftovers of an older layout or a lost catalog row).
+ */
+async function dropObjects(conn: DuckDBConnection, sourceId: string): Promise<void> {
+  const tables = new Set<string>();
+  const known = await readCatalog(conn, sourceId);
+  if (known?.kind === 'tables') for (const t of known.tables) tables.add(t.table);
+  const prefix = tablePrefixFor(sourceId);
+  const all = await conn.runAndReadAll(
+    `SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND starts_with(table_name, $1)`, [prefix],
+  );
+  for (const r of all.getRows()) {
+    const name = String(r[0]);
+    if (belongsToPrefix(name, prefix)) tables.add(name);
+  }
+  for (const t of tables) await conn.run(`DROP TABLE IF EXISTS ${quoteIdent(t)}`);
+  await conn.run(`DELETE FROM ${CATALOG} WHERE source_id = $1`, [sourceId]);
+  await conn.run(`DELETE FROM ${DOCUMENTS} WHERE source_id = $1`, [sourceId]);
+}
+
+async function inTransaction<T>(conn: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
+  await conn.run('BEGIN TRANSACTION');
+  try {
+    const out = await fn();
+    await conn.run('COMMIT');
+    return out;
+  } catch (err) {
+    try {
+      await conn.run('ROLLBACK');
+    } catch {
+      // The transaction may already be gone (interrupt, connection error); the original error matters.
+    }
+    throw err;
+  }
+}
+
+/** Drops everything made from a source, atomically. */
+export async function dropSource(conn: DuckDBConnection, sourceId: string): Promise<void> {
+  await inTransaction(conn, () => dropObjects(conn, sourceId));
+}
+
+/**
+ * Replaces a source's objects in one transaction: drop the old ones, run `build` (which creates the
+ * new tables or returns the text), refine and describe the tables, record the catalog entry, commit.
+ * On any error the transaction rolls back and the previous state stays as it was.
+ */
+export async function replaceSource(conn: DuckDBConnection, sourceId: string, build: () => Promise<Built>): Promise<IngestResult> {
+  return inTransaction(conn, async () => {
+    await dropObjects(conn, sourceId);
+    const built = await build();
+    let result: IngestResult;
+    if (built.kind === 'text') {
+      await conn.run(`INSERT INTO ${DOCUMENTS} VALUES ($1, $2)`, [sourceId, built.text]);
+      result = { kind: 'text', chars: built.text.length };
+    } else {
+      const tables: IngestedTable[] = [];
+      for (const t of built.tables) {
+        await convertDateLikeColumns(conn, t.table);
+        tables.push(await describeTable(conn, t.table, t.sheet));
+      }
+      result = { kind: 'tables', tables };
+    }
+    await conn.run(`INSERT INTO ${CATALOG} VALUES ($1, $2, now())`, [sourceId, JSON.stringify(result)]);
+    return result;
+  });
+}

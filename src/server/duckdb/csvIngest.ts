@@ -1,0 +1,98 @@
+/**
+ * CSV/TSV -> one DuckDB table, read entirely by DuckDB (`CREATE TABLE AS SELECT * FROM read_csv`):
+ * no row passes through JS, so ingestion runs at DuckDB's own speed.
+ *
+ * Options, and why:
+ * - `auto_detect` (default): delimiter, quoting, header and types are sniffed; real files vary.
+ *   TSV gets `delim='\t'` because a tab file with a single column would otherwise sniff as CSV.
+ * - `null_padding = true`: ragged rows (fewer fields than the header) become NULLs instead of
+ *   failing or confusing the header detection; extra fields get their own column.
+ * - `sample_size`: the default (20,480 rows) first, for speed. A value later in the file that does
+ *   not fit the sniffed type raises a conversion error; then the file is sniffed whole
+ *   (`sample_size = -1`, a second pass), and as a last resort every column is read as VARCHAR, so a
+ *   messy column degrades to text instead of failing the upload.
+ * - `strict_mode = false` only as a retry after a parse error (stray quotes and the like), since
+ *   the lenient mode can silently shift fields in well-formed files.
+ * - Not `ignore_errors`: it drops rows silently, and profiles must count every row.
+ * Non-UTF-8 files are transcoded (windows-1252 -> UTF-8) and read again.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { IngestError, type IngestResult } from '../engine';
+import { replaceSource } from './catalog';
+import { duckDbReason } from './fileKinds';
+import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
+import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
+
+interface CsvAttempt {
+  sampleAll: boolean;
+  allVarchar: boolean;
+  strict: boolean;
+}
+
+export interface DelimitedArgs {
+  conn: DuckDBConnection;
+  sourceId: string;
+  filePath: string;
+  fileName: string;
+  tab: boolean;
+  workDir: string;
+  signal: AbortSignal;
+}
+
+/** The `read_csv(...)` call for one attempt. Exported for the benchmark and tests. */
+export function readCsvCall(path: string, tab: boolean, a: CsvAttempt = { sampleAll: false, allVarchar: false, strict: true }): string {
+  const opts = [quoteLiteral(path), 'auto_detect = true', 'null_padding = true'];
+  if (tab) opts.push(`delim = '\\t'`);
+  if (a.sampleAll) opts.push('sample_size = -1');
+  if (a.allVarchar) opts.push('all_varchar = true');
+  if (!a.strict) opts.push('strict_mode = false');
+  return `read_csv(${opts.join(', ')})`;
+}
+
+function isConversionError(err: unknown): boolean {
+  const m = err instanceof Error ? err.message : String(err);
+  return /conversion error|could not convert|could not cast/i.test(m);
+}
+
+/** The next, more lenient attempt after `err`, or undefined when nothing is left to try. */
+function escalate(a: CsvAttempt, err: unknown): CsvAttempt | undefined {
+  if (isConversionError(err)) {
+    if (!a.sampleAll) return { ...a, sampleAll: true };
+    if (!a.allVarchar) return { ...a, allVarchar: true };
+    return undefined;
+  }
+  if (a.strict) return { ...a, strict: false };
+  return undefined;
+}
+
+/** Ingests a CSV or TSV file into the source's table, replacing what the source had. */
+export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult> {
+  const { conn, sourceId, fileName, tab, workDir, signal } = args;
+  const label = tab ? 'TSV' : 'CSV';
+  let input: PreparedInput = await prepareInput(args.filePath, fileName, label, workDir, signal);
+  const table = tableNameFor(sourceId);
+  try {
+    let attempt: CsvAttempt | undefined = { sampleAll: false, allVarchar: false, strict: true };
+    let lastError: unknown;
+    while (attempt !== undefined) {
+      const current: CsvAttempt = attempt;
+      try {
+        return await replaceSource(conn, sourceId, async () => {
+          await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readCsvCall(input.path, tab, current)}`);
+          return { kind: 'tables', tables: [{ table }] };
+        });
+      } catch (err) {
+        signal.throwIfAborted();
+        lastError = err;
+        if (isEncodingError(err) && !input.transcoded) {
+          input = await transcodeLegacy(input, workDir, signal);
+          continue;
+        }
+        attempt = escalate(current, err);
+      }
+    }
+    throw new IngestError(`could not read ${fileName} as ${label}: ${duckDbReason(lastError, input.path, fileName)}`);
+  } finally {
+    await input.cleanup();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Second chance for dates. DuckDB's CSV sniffer picks ONE date format per file, so a file with
+ * `03/15/2024` in one column and `15.03.2024` in another types the second as VARCHAR; spreadsheets
+ * and JSON often hold dates as text too. This pass turns a VARCHAR column into DATE or TIMESTAMP
+ * when every non-empty value parses with one of the common formats below.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quoteIdent, quoteLiteral } from './sqlText';
+
+/**
+ * Candidate formats, most specific first. Month-first slashes come before day-first ones (as in
+ * DuckDB's own sniffer): a column where every day is <= 12 is ambiguous and gets read month-first;
+ * any value with a day > 12 rules the month-first format out.
+ */
+const DATE_FORMATS = [
+  '%d.%m.%Y', '%m/%d/%Y', '%d/%m/%Y', '%Y/%m/%d', '%Y.%m.%d', '%d-%m-%Y', '%m-%d-%Y', '%Y-%m-%d',
+  '%d %b %Y', '%d-%b-%Y', '%b %d %Y', '%b %d, %Y', '%d %B %Y', '%B %d %Y', '%B %d, %Y',
+];
+const TIME_SUFFIXES = [' %H:%M:%S', ' %H:%M', 'T%H:%M:%S'];
+
+interface Candidate {
+  format: string;
+  withTime: boolean;
+}
+
+const CANDIDATES: Candidate[] = [
+  ...DATE_FORMATS.map((format) => ({ format, withTime: false })),
+  ...DATE_FORMATS.flatMap((d) => TIME_SUFFIXES.map((t) => ({ format: d + t, withTime: true }))),
+];
+
+/** Values looked at to pick a format; the winner is then checked against the whole column. */
+const SAMPLE_ROWS = 500;
+
+/**
+ * strptime's `%Y` also takes 1-3 digit years, which would turn version numbers like `1.2.3` into
+ * dates in year 3. Requiring a standalone 4-digit number keeps the pass to real calendar dates.
+ */
+function hasYear(expr: string): string {
+  return `regexp_matches(${expr}, '(^|[^0-9])[0-9]{4}([^0-9]|$)')`;
+}
+
+async function varcharColumns(conn: DuckDBConnection, table: string): Promise<string[]> {
+  const reader = await conn.runAndReadAll(
+    `SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $1 AND data_type = 'VARCHAR' ORDER BY column_index`,
+    [table],
+  );
+  return reader.getRows().map((r) => String(r[0]));
+}
+
+/**
+ * The first candidate format that parses every sampled value, if any. strptime needs a constant
+ * format, so each candidate is its own FILTER aggregate over the sample, all in one scan.
+ */
+async function pickFormat(conn: DuckDBConnection, table: string, column: string): Promise<Candidate | undefined> {
+  const col = quoteIdent(column);
+  const counts = CANDIDATES.map(
+    (c, i) => `count(*) FILTER (WHERE try_strptime(v, ${quoteLiteral(c.format)}) IS NOT NULL AND ${hasYear('v')}) AS f${i}`,
+  ).join(', ');
+  const reader = await conn.runAndReadAll(
+    `WITH s AS (SELECT trim(${col}) AS v FROM ${quoteIdent(table)} WHERE ${col} IS NOT NULL AND trim(${col}) <> '' LIMIT ${SAMPLE_ROWS})
+     SELECT count(*) AS n, ${counts} FROM s`,
+  );
+  const row = reader.getRows()[0] ?? [];
+  const n = Number(row[0] ?? 0);
+  if (n === 0) return undefined;
+  const index = CANDIDATES.findIndex((_c, i) => Number(row[i + 1] ?? -1) === n);
+  return index >= 0 ? CANDIDATES[index] : undefined;
+}
+
+/** True when every non-empty value of the column parses with the format. */
+async function allParse(conn: DuckDBConnection, table: string, column: string, format: string): Promise<boolean> {
+  const col = quoteIdent(column);
+  const reader = await conn.runAndReadAll(
+    `SELECT count(*) FROM ${quoteIdent(table)} WHERE ${col} IS NOT NULL AND trim(${col}) <> '' AND (try_strptime(trim(${col}), ${quoteLiteral(format)}) IS NULL OR NOT ${hasYear(col)})`,
+  );
+  return Number(reader.getRows()[0]?.[0] ?? 1) === 0;
+}
+
+/**
+ * Converts date-like VARCHAR columns of `table` in place (inside the caller's transaction).
+ * Returns the names of the converted columns.
+ */
+export async function convertDateLikeColumns(conn: DuckDBConnection, table: string): Promise<string[]> {
+  const converted: string[] = [];
+  for (const column of await varcharColumns(conn, table)) {
+    const pick = await pickFormat(conn, table, column);
+    if (pick === undefined || !(await allParse(conn, table, column, pick.format))) continue;
+    const col = quoteIdent(column);
+    const parsed = `try_strptime(trim(${col}), ${quoteLiteral(pick.format)})`;
+    const target = pick.withTime ? 'TIMESTAMP' : 'DATE';
+    // Empty strings become NULL: they were "no value" in the source, not an unparseable date.
+    await conn.run(
+      `ALTER TABLE ${quoteIdent(table)} ALTER ${col} SET DATA TYPE ${target} USING CASE WHEN trim(${col}) = '' THEN NULL ELSE CAST(${parsed} AS ${target}) END`,
+    );
+    converted.push(column);
+  }
+  return converted;
+}

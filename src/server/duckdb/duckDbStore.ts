@@ -1,0 +1,160 @@
+/**
+ * The local service's data store: one DuckDB database file in the data directory holding a table per
+ * ingested file (per sheet for workbooks), the text of text sources, and a catalog of what each
+ * source produced. Implements {@link DataStore} for the HTTP layer and offers {@link DuckDbStore.query}
+ * to analysis engines.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DataSource } from '../../shared/domain';
+import { IngestError, type DataStore, type IngestResult } from '../engine';
+import { dropSource, ensureCatalog, readCatalog, readDocument } from './catalog';
+import { ingestDelimited } from './csvIngest';
+import { fileKindOf } from './fileKinds';
+import { ingestJson } from './jsonIngest';
+import { abortError, armInterrupts, runQuery, type QueryOptions, type QueryParam, type QueryResult } from './queryRunner';
+import { ingestText } from './textIngest';
+import { ingestSpreadsheet } from './xlsxIngest';
+
+export type { QueryOptions, QueryParam, QueryResult } from './queryRunner';
+export { QueryError, QueryTimeoutError } from './queryRunner';
+
+/** File name of the database inside the data directory. */
+export const DATABASE_FILE = 'analysis.duckdb';
+/** Scratch directory (transcoded copies) inside the data directory; emptied on open. */
+const WORK_DIR = 'ingest-tmp';
+
+export class DuckDbStore implements DataStore {
+  /** Per-source queue: ingest, drop and describe of one source never interleave. */
+  private readonly locks = new Map<string, Promise<unknown>>();
+  private closed = false;
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly workDir: string,
+    /** Path of the database file. */
+    readonly databasePath: string,
+  ) {}
+
+  /**
+   * Opens (creating if needed) `<dataDir>/analysis.duckdb`. Extension auto-install and auto-load are
+   * off: the machine may have no internet, and json, parquet and icu are built in.
+   */
+  static async open(dataDir: string): Promise<DuckDbStore> {
+    await mkdir(dataDir, { recursive: true });
+    const workDir = join(dataDir, WORK_DIR);
+    await rm(workDir, { recursive: true, force: true });
+    await mkdir(workDir, { recursive: true });
+    const databasePath = join(dataDir, DATABASE_FILE);
+    let instance: DuckDBInstance;
+    try {
+      instance = await DuckDBInstance.create(databasePath, {
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+      });
+    } catch (err) {
+      const m = err instanceof Error ? err.message : String(err);
+      throw new Error(/lock/i.test(m)
+        ? `the database ${databasePath} is in use by another process (is another local service running on this data directory?)`
+        : `could not open the database ${databasePath}: ${m.split('\n')[0] ?? m}`);
+    }
+    const store = new DuckDbStore(instance, workDir, databasePath);
+    await store.withConnection((conn) => ensureCatalog(conn));
+    return store;
+  }
+
+  async ingest(source: DataSource, filePath: string, signal: AbortSignal): Promise<IngestResult> {
+    this.assertOpen();
+    if (signal.aborted) throw abortError(signal);
+    // The user's file name decides the format; the stored upload may have a generated name.
+    const fileName = source.fileName || source.name || filePath;
+    const kind = fileKindOf(/\.[A-Za-z0-9]+$/.test(fileName) ? fileName : filePath);
+    return this.serialized(source.id, () => this.withConnection(async (conn) => {
+      // The interrupt stops whichever DuckDB statement is running; no timeout: big files take time.
+      const guard = armInterrupts(conn, signal, undefined);
+      try {
+        const base = { conn, sourceId: source.id, filePath, fileName, signal };
+        switch (kind) {
+          case 'csv':
+          case 'tsv':
+            return await ingestDelimited({ ...base, tab: kind === 'tsv', workDir: this.workDir });
+          case 'json':
+            return await ingestJson({ ...base, workDir: this.workDir });
+          case 'spreadsheet':
+            return await ingestSpreadsheet(base);
+          case 'text':
+            return await ingestText(base);
+        }
+      } catch (err) {
+        if (signal.aborted) throw abortError(signal);
+        if (err instanceof IngestError) throw err;
+        const code = (err as NodeJS.ErrnoException | undefined)?.code;
+        if (code === 'ENOENT') throw new IngestError(`the uploaded file for ${fileName} is missing; upload it again`);
+        throw err;
+      } finally {
+        guard.dispose();
+      }
+    }));
+  }
+
+  async describe(sourceId: string): Promise<IngestResult | undefined> {
+    this.assertOpen();
+    return this.serialized(sourceId, () => this.withConnection((conn) => readCatalog(conn, sourceId)));
+  }
+
+  async readText(sourceId: string): Promise<string | undefined> {
+    this.assertOpen();
+    return this.serialized(sourceId, () => this.withConnection((conn) => readDocument(conn, sourceId)));
+  }
+
+  async drop(sourceId: string): Promise<void> {
+    this.assertOpen();
+    await this.serialized(sourceId, () => this.withConnection((conn) => dropSource(conn, sourceId)));
+  }
+
+  /**
+   * Runs SQL (one statement, or a script whose last statement's rows are returned) on its own
+   * connection. Values come back as plain JS: BIGINT as number when exact else string, DATE as
+   * `YYYY-MM-DD`, TIMESTAMP as ISO 8601, DECIMAL as number, nested types as arrays/objects.
+   * Rejects with `QueryTimeoutError` after `timeoutMs`, with the abort reason when `signal` aborts,
+   * and with `QueryError` (DuckDB's message) for bad SQL.
+   */
+  async query(sql: string, params?: readonly QueryParam[], options?: QueryOptions): Promise<QueryResult> {
+    this.assertOpen();
+    return runQuery(this.instance, sql, params, options);
+  }
+
+  /** Closes the database (checkpointing it). Later calls fail; closing twice is harmless. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.locks.values()]);
+    this.instance.closeSync();
+    await rm(this.workDir, { recursive: true, force: true });
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('the data store is closed');
+  }
+
+  private async withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    const conn = await this.instance.connect();
+    try {
+      return await fn(conn);
+    } finally {
+      conn.disconnectSync();
+    }
+  }
+
+  private serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.locks.get(key) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.locks.set(key, tail);
+    void tail.then(() => {
+      if (this.locks.get(key) === tail) this.locks.delete(key);
+    });
+    return run;
+  }
+}

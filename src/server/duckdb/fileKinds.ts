@@ -1,0 +1,62 @@
+/**
+ * Which ingestion path a file takes, decided by its extension (case-insensitive), and the plain
+ * reasons given for the formats the local service does not process yet.
+ */
+import { IngestError } from '../engine';
+
+export type FileKind = 'csv' | 'tsv' | 'json' | 'spreadsheet' | 'text';
+
+const KINDS: Record<string, FileKind> = {
+  '.csv': 'csv',
+  '.tsv': 'tsv',
+  '.json': 'json',
+  '.xlsx': 'spreadsheet',
+  '.xls': 'spreadsheet',
+  '.md': 'text',
+  '.mdx': 'text',
+  '.txt': 'text',
+};
+
+const NOT_YET: Record<string, string> = {
+  '.pdf': 'PDF files are not processed by the local service yet; export the data as CSV or XLSX',
+  '.doc': 'Word documents (.doc) are not processed by the local service yet; export the data as CSV or XLSX, or save the text as .txt or .md',
+  '.docx': 'Word documents (.docx) are not processed by the local service yet; export the data as CSV or XLSX, or save the text as .txt or .md',
+  '.ppt': 'PowerPoint files (.ppt) are not processed by the local service yet; export the data as CSV or XLSX',
+  '.pptx': 'PowerPoint files (.pptx) are not processed by the local service yet; export the data as CSV or XLSX',
+};
+
+/** Lower-case extension with the dot, or '' when the name has none. */
+export function extensionOf(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot).toLowerCase() : '';
+}
+
+/** The ingestion path for a file name; throws {@link IngestError} for anything it cannot process. */
+export function fileKindOf(fileName: string): FileKind {
+  const ext = extensionOf(fileName);
+  const kind = KINDS[ext];
+  if (kind !== undefined) return kind;
+  const reason = NOT_YET[ext];
+  if (reason !== undefined) throw new IngestError(reason);
+  throw new IngestError(
+    ext === ''
+      ? 'the file name has no extension, so its type is unknown; name it .csv, .tsv, .json, .xlsx, .xls, .md, .mdx or .txt'
+      : `${ext} files are not supported; use .csv, .tsv, .json, .xlsx, .xls, .md, .mdx or .txt`,
+  );
+}
+
+/**
+ * A DuckDB error as a short user-facing reason: first line only, with the server's file path replaced
+ * by the user's file name (paths of the data directory are nobody's business), length-capped.
+ */
+export function duckDbReason(err: unknown, filePath: string, fileName: string): string {
+  const raw = err instanceof Error ? err.message : String(err);
+  if (/not possible to automatically detect the CSV parsing dialect/i.test(raw)) {
+    return 'its delimiter, quoting and columns could not be detected (is it really a delimited text file?)';
+  }
+  let text = raw.split(/\r?\n/).find((l) => l.trim().length > 0) ?? raw;
+  if (filePath.length > 0) text = text.split(filePath).join(fileName);
+  text = text.replace(/^(Invalid Input|Conversion|Parser|Binder|IO) Error:\s*/i, '').trim();
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}

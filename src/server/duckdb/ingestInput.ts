@@ -1,0 +1,110 @@
+/**
+ * Gets a text file ready for one of DuckDB's readers: rejects empty and binary files with a clear
+ * reason, transcodes UTF-16 and legacy 8-bit encodings to UTF-8, and gives DuckDB a path it will not
+ * misread (its readers treat `*`, `?`, `[` and `{` as glob patterns).
+ */
+import { randomUUID } from 'node:crypto';
+import { copyFile, link, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { IngestError } from '../engine';
+import { isValidUtf8, readHead, sniffHead, transcodeToUtf8, type TextEncodingGuess } from './fileSniff';
+
+export interface PreparedInput {
+  /** The path DuckDB should read. */
+  path: string;
+  /** Whether `path` is already a UTF-8 copy made here (no further transcoding possible). */
+  transcoded: boolean;
+  /** Removes temporary copies. Safe to call twice. */
+  cleanup(): Promise<void>;
+}
+
+const GLOB_CHARS = /[*?[\]{}]/;
+
+/** A type label for messages: "CSV", "JSON". */
+export type InputLabel = string;
+
+function binaryReason(what: string, label: InputLabel, fileName: string): string {
+  return `${fileName} is not a ${label} text file: it looks like ${what}. Export the data as ${label} (UTF-8 text) and upload it again`;
+}
+
+/** Head bytes minus a possibly cut multi-byte character at the end, for a fair UTF-8 check. */
+function trimPartialUtf8(head: Buffer, whole: boolean): Buffer {
+  if (whole) return head;
+  let end = head.length;
+  // Step back over continuation bytes (10xxxxxx) and the lead byte that started them.
+  for (let i = 0; i < 4 && end > 0 && ((head[end - 1] ?? 0) & 0xc0) === 0x80; i++) end--;
+  if (end > 0 && ((head[end - 1] ?? 0) & 0x80) !== 0) end--;
+  return head.subarray(0, end);
+}
+
+/**
+ * Checks and normalises the input. Throws {@link IngestError} for empty, whitespace-only and binary
+ * files. `workDir` receives any temporary copy.
+ */
+export async function prepareInput(
+  filePath: string, fileName: string, label: InputLabel, workDir: string, signal: AbortSignal,
+): Promise<PreparedInput> {
+  const abs = resolve(filePath);
+  const size = (await stat(abs)).size;
+  const head = await readHead(abs);
+  const sniff = sniffHead(head);
+  if (sniff.kind === 'empty') throw new IngestError(`${fileName} is empty`);
+  if (sniff.kind === 'binary') throw new IngestError(binaryReason(sniff.what, label, fileName));
+  const whole = head.length >= size;
+  let encoding: TextEncodingGuess | 'windows-1252' = sniff.encoding;
+  if (encoding === 'utf-8' && !isValidUtf8(trimPartialUtf8(head, whole))) encoding = 'windows-1252';
+  if (whole && encoding === 'utf-8' && head.toString('utf-8').replace(/^\uFEFF/, '').trim().length === 0) {
+    throw new IngestError(`${fileName} contains no data (only blank lines)`);
+  }
+  const temps: string[] = [];
+  const cleanup = async (): Promise<void> => {
+    for (const t of temps.splice(0)) await rm(t, { force: true });
+  };
+  try {
+    if (encoding !== 'utf-8') {
+      const dst = join(workDir, `${randomUUID()}.txt`);
+      temps.push(dst);
+      await transcodeToUtf8(abs, dst, encoding, signal);
+      return { path: dst, transcoded: true, cleanup };
+    }
+    if (GLOB_CHARS.test(abs)) {
+      const dst = join(workDir, `${randomUUID()}.txt`);
+      temps.push(dst);
+      // A hard link costs nothing; a copy is the fallback across file systems.
+      await link(abs, dst).catch(() => copyFile(abs, dst));
+      return { path: dst, transcoded: false, cleanup };
+    }
+    return { path: abs, transcoded: false, cleanup };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+/**
+ * A windows-1252 -> UTF-8 copy of an input DuckDB found invalid UTF-8 in (past the sniffed head).
+ * The returned input owns both temporaries.
+ */
+export async function transcodeLegacy(input: PreparedInput, workDir: string, signal: AbortSignal): Promise<PreparedInput> {
+  const dst = join(workDir, `${randomUUID()}.txt`);
+  try {
+    await transcodeToUtf8(input.path, dst, 'windows-1252', signal);
+  } catch (err) {
+    await rm(dst, { force: true });
+    throw err;
+  }
+  return {
+    path: dst,
+    transcoded: true,
+    async cleanup() {
+      await rm(dst, { force: true });
+      await input.cleanup();
+    },
+  };
+}
+
+/** DuckDB's message for text that is not valid UTF-8. */
+export function isEncodingError(err: unknown): boolean {
+  const m = err instanceof Error ? err.message : String(err);
+  return /invalid unicode|not utf-8 encoded|invalid utf-?8|byte sequence mismatch/i.test(m);
+}

@@ -1,0 +1,71 @@
+/**
+ * JSON -> one DuckDB table via `read_json_auto`, read entirely by DuckDB. It accepts a top-level
+ * array of objects, a single object, or newline-delimited JSON; nested objects and arrays stay
+ * STRUCT/LIST (or JSON) columns, so nothing is flattened away. An array of scalars becomes one
+ * column named `json`, DuckDB's convention.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { IngestError, type IngestResult } from '../engine';
+import { replaceSource } from './catalog';
+import { duckDbReason } from './fileKinds';
+import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
+import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
+
+/**
+ * DuckDB's default limit on one JSON value is 16 MB; a single-object file or a big element could
+ * exceed it. 256 MB bounds memory while letting ordinary exports through.
+ */
+const MAX_OBJECT_BYTES = 256 * 1024 * 1024;
+
+export interface JsonArgs {
+  conn: DuckDBConnection;
+  sourceId: string;
+  filePath: string;
+  fileName: string;
+  workDir: string;
+  signal: AbortSignal;
+}
+
+/** The `read_json_auto(...)` call. `sampleAll` sniffs types over the whole file (second attempt). */
+export function readJsonCall(path: string, sampleAll: boolean): string {
+  const opts = [quoteLiteral(path), `maximum_object_size = ${MAX_OBJECT_BYTES}`];
+  if (sampleAll) opts.push('sample_size = -1');
+  return `read_json_auto(${opts.join(', ')})`;
+}
+
+function isConversionError(err: unknown): boolean {
+  const m = err instanceof Error ? err.message : String(err);
+  return /conversion error|could not convert|could not cast|failed to cast/i.test(m);
+}
+
+/** Ingests a JSON or NDJSON file into the source's table, replacing what the source had. */
+export async function ingestJson(args: JsonArgs): Promise<IngestResult> {
+  const { conn, sourceId, fileName, workDir, signal } = args;
+  let input: PreparedInput = await prepareInput(args.filePath, fileName, 'JSON', workDir, signal);
+  const table = tableNameFor(sourceId);
+  try {
+    let sampleAll = false;
+    for (;;) {
+      try {
+        return await replaceSource(conn, sourceId, async () => {
+          await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readJsonCall(input.path, sampleAll)}`);
+          return { kind: 'tables', tables: [{ table }] };
+        });
+      } catch (err) {
+        signal.throwIfAborted();
+        if (isEncodingError(err) && !input.transcoded) {
+          input = await transcodeLegacy(input, workDir, signal);
+          continue;
+        }
+        // Types sniffed from the first records may not fit later ones: sniff the whole file once.
+        if (isConversionError(err) && !sampleAll) {
+          sampleAll = true;
+          continue;
+        }
+        throw new IngestError(`could not read ${fileName} as JSON: ${duckDbReason(err, input.path, fileName)}`);
+      }
+    }
+  } finally {
+    await input.cleanup();
+  }
+}
