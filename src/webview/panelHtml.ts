@@ -1,0 +1,68 @@
+/**
+ * The answer panel's HTML document. Pure (no DOM, no vscode), so the extension host imports it
+ * and tests serve exactly the same document.
+ *
+ * The CSP is the whole security boundary of the page: scripts only by nonce (our bundle), styles,
+ * images and fonts only from the webview's own resource origin (`cspSource`), images also as
+ * `data:` (highlight-free, inline-free UI never needs more), nothing else — no `connect-src`, so
+ * the page cannot fetch, and no remote origin anywhere.
+ */
+
+export interface PanelHtmlOptions {
+  /** `webview.asWebviewUri(dist/webview.js)` */
+  scriptUri: string;
+  /** `webview.asWebviewUri(dist/webview.css)` */
+  styleUri: string;
+  /** `webview.cspSource` */
+  cspSource: string;
+  /** A fresh random value per render (base64 or hex, at least 16 characters). */
+  nonce: string;
+  /** The panel title (the session's), shown until the webview has rendered its own. */
+  title: string;
+}
+
+const NONCE = /^[A-Za-z0-9+/=_-]{16,128}$/;
+/** What `webview.cspSource` looks like: one or more origins / scheme sources, nothing that ends the directive. */
+const CSP_SOURCE = /^[A-Za-z0-9+.\-:/*_ ]{1,512}$/;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The Content-Security-Policy the panel runs under (also used by the browser tests). */
+export function panelCsp(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `font-src ${cspSource}`,
+  ].join('; ');
+}
+
+/**
+ * Builds the panel document. Throws when `nonce` or `cspSource` could smuggle extra CSP
+ * directives or markup (they come from the host, but a typo must not weaken the policy).
+ */
+export function renderPanelHtml(o: PanelHtmlOptions): string {
+  if (!NONCE.test(o.nonce)) throw new Error('renderPanelHtml: the nonce must be 16-128 base64/hex characters');
+  if (!CSP_SOURCE.test(o.cspSource) || /[;,'"]/.test(o.cspSource)) {
+    throw new Error('renderPanelHtml: cspSource is not a CSP source list');
+  }
+  const nonce = escapeHtml(o.nonce);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(panelCsp(o.cspSource, o.nonce))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${escapeHtml(o.styleUri)}">
+<title>${escapeHtml(o.title)}</title>
+</head>
+<body>
+<div id="app" class="app" data-state="loading"><p class="loading" role="status">Loading the answer panel…</p></div>
+<script nonce="${nonce}" src="${escapeHtml(o.scriptUri)}"></script>
+</body>
+</html>
+`;
+}
