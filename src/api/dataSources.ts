@@ -47,7 +47,7 @@ export class DataSourcesApi {
    * Adds a data source to a dataset. Exactly one of `url` and `fileKey` (from `files.upload`).
    * Needs a user id (client option or `opts.userId`), which the contract requires here.
    */
-  create(datasetId: string, d: NewDataSource, opts?: UserCallOptions): Promise<DataSource> {
+  async create(datasetId: string, d: NewDataSource, opts?: UserCallOptions): Promise<DataSource> {
     checkNew(d);
     const userId = userIdOf(this.t, opts);
     if (userId === undefined) {
@@ -67,7 +67,7 @@ export class DataSourcesApi {
   }
 
   /** Adds a data source to a dataset the service creates for it (see the result's `datasetId`). */
-  createWithoutDataset(d: NewDataSource, opts?: UserCallOptions): Promise<DataSource> {
+  async createWithoutDataset(d: NewDataSource, opts?: UserCallOptions): Promise<DataSource> {
     checkNew(d);
     const c = this.t.codec;
     return this.t.call(
@@ -83,7 +83,7 @@ export class DataSourcesApi {
   }
 
   /** One page of a dataset's sources; `statuses` keeps sources in any of those states. */
-  list(datasetId: string, q: ListQuery = {}, opts?: CallOptions): Promise<Page<DataSource>> {
+  async list(datasetId: string, q: ListQuery = {}, opts?: CallOptions): Promise<Page<DataSource>> {
     checkListQuery(q);
     checkStatuses(q);
     const c = this.t.codec;
@@ -96,13 +96,10 @@ export class DataSourcesApi {
 
   /** Every source of the dataset matching `q`. */
   iterate(datasetId: string, q: ListQuery = {}, opts?: CallOptions): AsyncIterable<DataSource> {
-    checkListQuery(q);
-    checkStatuses(q);
-    requireId(datasetId, 'datasetId');
     return iteratePages((page) => this.list(datasetId, page, opts), q);
   }
 
-  get(datasetId: string, id: string, opts?: CallOptions): Promise<DataSource> {
+  async get(datasetId: string, id: string, opts?: CallOptions): Promise<DataSource> {
     const c = this.t.codec;
     return this.t.call(
       { method: 'GET', path: c.paths.datasource(requireId(datasetId, 'datasetId'), requireId(id, 'datasourceId')) },
@@ -125,7 +122,7 @@ export class DataSourcesApi {
   }
 
   /** A temporary download URL of the source's file. */
-  presign(datasetId: string, id: string, opts?: CallOptions): Promise<{ url: string; expiredAt?: string }> {
+  async presign(datasetId: string, id: string, opts?: CallOptions): Promise<{ url: string; expiredAt?: string }> {
     const c = this.t.codec;
     return this.t.call(
       { method: 'POST', path: c.paths.presign(requireId(datasetId, 'datasetId'), requireId(id, 'datasourceId')), json: {} },

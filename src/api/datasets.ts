@@ -26,7 +26,7 @@ export class DatasetsApi {
   constructor(private readonly t: Transport) {}
 
   /** Creates a dataset and returns its id. */
-  create(d: DatasetFields, opts?: CallOptions): Promise<{ id: string }> {
+  async create(d: DatasetFields, opts?: CallOptions): Promise<{ id: string }> {
     checkFields(d);
     const c = this.t.codec;
     return this.t.call({ method: 'POST', path: c.paths.datasets, json: c.encodeDatasetBody(d) }, opts, (x) => c.decodeCreated(x));
@@ -44,7 +44,7 @@ export class DatasetsApi {
   }
 
   /** One page of datasets; `keyword` matches name or description. */
-  list(q: ListQuery = {}, opts?: CallOptions): Promise<Page<Dataset>> {
+  async list(q: ListQuery = {}, opts?: CallOptions): Promise<Page<Dataset>> {
     checkListQuery(q);
     const c = this.t.codec;
     return this.t.call({ method: 'GET', path: c.paths.datasets, query: c.listQuery('datasets', q) }, opts, (x) =>
@@ -54,7 +54,6 @@ export class DatasetsApi {
 
   /** Every dataset matching `q`, fetching pages as the loop advances. */
   iterate(q: ListQuery = {}, opts?: CallOptions): AsyncIterable<Dataset> {
-    checkListQuery(q);
     return iteratePages((page) => this.list(page, opts), q);
   }
 
@@ -65,14 +64,14 @@ export class DatasetsApi {
   }
 
   /** How many of the dataset's sources are synched, synching, invalid. */
-  status(id: string, opts?: CallOptions): Promise<DatasetStatus> {
+  async status(id: string, opts?: CallOptions): Promise<DatasetStatus> {
     const c = this.t.codec;
     const datasetId = requireId(id, 'datasetId');
     return this.t.call({ method: 'GET', path: c.paths.datasetStatus(datasetId) }, opts, (x) => c.decodeDatasetStatus(x, datasetId));
   }
 
   /** The dataset with its source count, stored bytes and statuses. */
-  overview(id: string, opts?: CallOptions): Promise<DatasetOverview> {
+  async overview(id: string, opts?: CallOptions): Promise<DatasetOverview> {
     const c = this.t.codec;
     return this.t.call({ method: 'GET', path: c.paths.datasetOverview(requireId(id, 'datasetId')) }, opts, (x) => c.decodeDatasetOverview(x));
   }

@@ -91,7 +91,9 @@ export class JobStream implements AsyncIterable<JobEvent> {
     else this.builder.fail(err.serviceMessage ?? err.message, typeof err.code === 'number' ? err.code : undefined);
   }
 
-  private push(e: JobEvent): void {
+  private push(event: JobEvent): void {
+    // Error text comes from the service and ends up in errors and logs: never let it carry the key.
+    const e: JobEvent = event.kind === 'ERROR' ? { ...event, message: this.deps.scrub(event.message) } : event;
     this.builder.push(e);
     if (e.kind === 'UNKNOWN') this.deps.log('debug', `${this.deps.operation}: ignoring unknown stream event "${e.event}"`);
     if (e.kind === 'ERROR') {

@@ -33,7 +33,7 @@ export class JobsApi {
   }
 
   /** Runs a job and waits for the whole answer (`stream: false`). */
-  run(req: JobRequest, opts?: CallOptions): Promise<Answer> {
+  async run(req: JobRequest, opts?: CallOptions): Promise<Answer> {
     checkJob(req);
     const c = this.t.codec;
     return this.t.call(this.spec(req, false), opts, (x) => answerFromResult(c.decodeJobResult(x)));

@@ -13,6 +13,7 @@ export const ITERATE_PAGE_SIZE = 100;
 /**
  * Yields every record from `q.pageNumber` (default 1) on. Stops at an empty page or once `total`
  * records have been seen, so a service that ignores the page number cannot loop it forever.
+ * Argument errors surface from the first `next()`, like any other failure of the loop.
  */
 export async function* iteratePages<T>(fetch: (q: ListQuery) => Promise<Page<T>>, q: ListQuery): AsyncGenerator<T, void, undefined> {
   const pageSize = q.pageSize ?? ITERATE_PAGE_SIZE;

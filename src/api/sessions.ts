@@ -20,7 +20,7 @@ export class SessionsApi {
   constructor(private readonly t: Transport) {}
 
   /** Opens a session; its user id is `s.userId`, else the call's or the client's. */
-  create(s: NewSession = {}, opts?: UserCallOptions): Promise<{ id: string }> {
+  async create(s: NewSession = {}, opts?: UserCallOptions): Promise<{ id: string }> {
     checkSession(s);
     const c = this.t.codec;
     const body: NewSession = { ...s };
@@ -45,7 +45,7 @@ export class SessionsApi {
     );
   }
 
-  get(id: string, opts?: UserCallOptions): Promise<Session> {
+  async get(id: string, opts?: UserCallOptions): Promise<Session> {
     const c = this.t.codec;
     return this.t.call({ method: 'GET', path: c.paths.session(requireId(id, 'sessionId')), query: userQuery(this.t, opts) }, opts, (x) =>
       c.decodeSession(x),
@@ -53,7 +53,7 @@ export class SessionsApi {
   }
 
   /** One page of the user's sessions; `keyword` matches titles. */
-  list(q: ListQuery = {}, opts?: UserCallOptions): Promise<Page<Session>> {
+  async list(q: ListQuery = {}, opts?: UserCallOptions): Promise<Page<Session>> {
     checkListQuery(q);
     const c = this.t.codec;
     return this.t.call({ method: 'GET', path: c.paths.sessions, query: c.listQuery('sessions', this.withUser(q, opts)) }, opts, (x) =>
@@ -62,7 +62,6 @@ export class SessionsApi {
   }
 
   iterate(q: ListQuery = {}, opts?: UserCallOptions): AsyncIterable<Session> {
-    checkListQuery(q);
     return iteratePages((page) => this.list(page, opts), q);
   }
 
@@ -72,7 +71,7 @@ export class SessionsApi {
   }
 
   /** One page of the session's past jobs (the service lists the newest first). */
-  history(id: string, q: ListQuery = {}, opts?: UserCallOptions): Promise<Page<HistoryRecord>> {
+  async history(id: string, q: ListQuery = {}, opts?: UserCallOptions): Promise<Page<HistoryRecord>> {
     checkListQuery(q);
     const c = this.t.codec;
     return this.t.call(
@@ -83,8 +82,6 @@ export class SessionsApi {
   }
 
   iterateHistory(id: string, q: ListQuery = {}, opts?: UserCallOptions): AsyncIterable<HistoryRecord> {
-    checkListQuery(q);
-    requireId(id, 'sessionId');
     return iteratePages((page) => this.history(id, page, opts), q);
   }
 
