@@ -124,10 +124,15 @@ export async function dropSource(conn: DuckDBConnection, sourceId: string): Prom
  * new tables or returns the text), refine and describe the tables, record the catalog entry, commit.
  * On any error the transaction rolls back and the previous state stays as it was.
  */
-export async function replaceSource(conn: DuckDBConnection, sourceId: string, build: () => Promise<Built>): Promise<IngestResult> {
+export async function replaceSource(
+  conn: DuckDBConnection, sourceId: string, signal: AbortSignal, build: () => Promise<Built>,
+): Promise<IngestResult> {
   return inTransaction(conn, async () => {
+    // An interrupt only stops a statement that is running; these checks cover the gaps between.
+    signal.throwIfAborted();
     await dropObjects(conn, sourceId);
     const built = await build();
+    signal.throwIfAborted();
     let result: IngestResult;
     if (built.kind === 'text') {
       await conn.run(`INSERT INTO ${DOCUMENTS} VALUES ($1, $2)`, [sourceId, built.text]);
@@ -141,6 +146,7 @@ export async function replaceSource(conn: DuckDBConnection, sourceId: string, bu
       result = { kind: 'tables', tables };
     }
     await conn.run(`INSERT INTO ${CATALOG} VALUES ($1, $2, now())`, [sourceId, JSON.stringify(result)]);
+    signal.throwIfAborted();
     return result;
   });
 }

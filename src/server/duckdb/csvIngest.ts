@@ -77,7 +77,7 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
     while (attempt !== undefined) {
       const current: CsvAttempt = attempt;
       try {
-        return await replaceSource(conn, sourceId, async () => {
+        return await replaceSource(conn, sourceId, signal, async () => {
           await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readCsvCall(input.path, tab, current)}`);
           return { kind: 'tables', tables: [{ table }] };
         });

@@ -97,6 +97,39 @@ export function isValidUtf8(bytes: Uint8Array): boolean {
 }
 
 /**
+ * windows-1252 bytes 0x80-0x9F (the rest is latin-1). Spelled out because Node 20's TextDecoder
+ * treats the 'windows-1252' label as plain latin-1 and would turn `€` into a control character.
+ * Unassigned bytes keep their latin-1 code point, as browsers do.
+ */
+const CP1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+
+/** Decodes windows-1252 bytes. Every byte sequence is valid, so this never fails. */
+export function decodeWindows1252(bytes: Uint8Array): string {
+  let out = '';
+  const CHUNK = 8192;
+  for (let start = 0; start < bytes.length; start += CHUNK) {
+    const end = Math.min(bytes.length, start + CHUNK);
+    const codes = new Array<number>(end - start);
+    for (let i = start; i < end; i++) {
+      const b = bytes[i] ?? 0;
+      codes[i - start] = b >= 0x80 && b <= 0x9f ? (CP1252_HIGH[b - 0x80] ?? b) : b;
+    }
+    out += String.fromCharCode(...codes);
+  }
+  return out;
+}
+
+/** A streaming decoder for the encodings this module transcodes from. */
+function streamDecoder(encoding: 'utf-16le' | 'utf-16be' | 'windows-1252'): (chunk?: Uint8Array) => string {
+  if (encoding === 'windows-1252') return (chunk) => (chunk ? decodeWindows1252(chunk) : '');
+  const decoder = new TextDecoder(encoding, { ignoreBOM: false });
+  return (chunk) => (chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode());
+}
+
+/**
  * Transcodes a file to UTF-8 in constant memory (streamed), dropping any BOM. DuckDB's readers then
  * see ordinary UTF-8 whatever the source encoding was. windows-1252 is the usual encoding of
  * "not UTF-8" files from spreadsheets on Windows (a superset of latin-1 for printable text).
@@ -104,13 +137,13 @@ export function isValidUtf8(bytes: Uint8Array): boolean {
 export async function transcodeToUtf8(
   src: string, dst: string, encoding: 'utf-16le' | 'utf-16be' | 'windows-1252', signal?: AbortSignal,
 ): Promise<void> {
-  const decoder = new TextDecoder(encoding, { ignoreBOM: false });
+  const decode = streamDecoder(encoding);
   const toUtf8 = new Transform({
     transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-      done(null, Buffer.from(decoder.decode(chunk, { stream: true }), 'utf-8'));
+      done(null, Buffer.from(decode(chunk), 'utf-8'));
     },
     flush(done: TransformCallback): void {
-      done(null, Buffer.from(decoder.decode(), 'utf-8'));
+      done(null, Buffer.from(decode(), 'utf-8'));
     },
   });
   await pipeline(createReadStream(src), toUtf8, createWriteStream(dst), signal ? { signal } : {});

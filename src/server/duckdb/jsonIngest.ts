@@ -47,7 +47,7 @@ export async function ingestJson(args: JsonArgs): Promise<IngestResult> {
     let sampleAll = false;
     for (;;) {
       try {
-        return await replaceSource(conn, sourceId, async () => {
+        return await replaceSource(conn, sourceId, signal, async () => {
           await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readJsonCall(input.path, sampleAll)}`);
           return { kind: 'tables', tables: [{ table }] };
         });

@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult } from '../engine';
 import { replaceSource } from './catalog';
-import { sniffHead } from './fileSniff';
+import { decodeWindows1252, sniffHead } from './fileSniff';
 
 /** Documents are held in memory for retrieval; bigger text belongs in a real document store. */
 export const MAX_TEXT_BYTES = 64 * 1024 * 1024;
@@ -17,6 +17,7 @@ export interface TextArgs {
   sourceId: string;
   filePath: string;
   fileName: string;
+  signal: AbortSignal;
 }
 
 /** Decodes text bytes (BOM-aware, UTF-8 with a windows-1252 fallback) without the BOM. */
@@ -26,13 +27,13 @@ export function decodeText(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
+    return decodeWindows1252(bytes);
   }
 }
 
 /** Ingests a text file as a document, replacing what the source had. */
 export async function ingestText(args: TextArgs): Promise<IngestResult> {
-  const { conn, sourceId, filePath, fileName } = args;
+  const { conn, sourceId, filePath, fileName, signal } = args;
   const size = (await stat(filePath)).size;
   if (size === 0) throw new IngestError(`${fileName} is empty`);
   if (size > MAX_TEXT_BYTES) {
@@ -50,5 +51,5 @@ export async function ingestText(args: TextArgs): Promise<IngestResult> {
   // NUL cannot be stored in a VARCHAR and never means anything in prose.
   text = text.replace(/\u0000/g, '');
   if (text.trim().length === 0) throw new IngestError(`${fileName} contains no text`);
-  return replaceSource(conn, sourceId, async () => ({ kind: 'text', text }));
+  return replaceSource(conn, sourceId, signal, async () => ({ kind: 'text', text }));
 }

@@ -171,7 +171,7 @@ export async function ingestSpreadsheet(args: SpreadsheetArgs): Promise<IngestRe
   });
   if (sheets.length === 0) throw new IngestError(`${fileName} has no data: every sheet is empty`);
 
-  return replaceSource(conn, sourceId, async () => {
+  return replaceSource(conn, sourceId, signal, async () => {
     const made: Array<{ table: string; sheet: string }> = [];
     for (const s of sheets) {
       const table = tableNameFor(sourceId, { index: s.index, name: s.name });

@@ -2,7 +2,7 @@
  * The local service's analysis engine until the natural-language engine lands: whatever the
  * question, it answers with a genuine profile of the selected data, computed by DuckDB. The event
  * sequence follows the real service: Analyze-stage steps (TASK running -> CODE, TABLE -> TASK done),
- * then the Respond group (MESSAGE fragments, QUESTIONS, TASK done), then SOURCES.
+ * then the Respond group (TASK running, MESSAGE fragments, QUESTIONS, TASK done), then SOURCES.
  */
 import type { Block, BlockPlace, DataSource, SourceRef, TaskStatus } from '../../shared/domain';
 import type { AnalysisEngine, AnswerContext, IngestedTable } from '../engine';
@@ -143,8 +143,9 @@ export class ProfileEngine implements AnalysisEngine {
     return text;
   }
 
-  /** The Respond group: the summary as streamed fragments, follow-ups, the closing TASK, SOURCES. */
+  /** The Respond group (TASK running, MESSAGE fragments, QUESTIONS, TASK done), then SOURCES. */
   private respond(ctx: AnswerContext, markdown: string, questions: string[]): void {
+    this.task(ctx, RESPOND, 'running');
     for (const piece of fragments(markdown)) this.block(ctx, { ...RESPOND, type: 'MESSAGE', content: piece });
     if (questions.length > 0) this.block(ctx, { groupId: '-1', stage: 'Respond', type: 'QUESTIONS', content: questions });
     this.task(ctx, RESPOND, 'done');
