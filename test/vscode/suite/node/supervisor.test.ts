@@ -1,0 +1,178 @@
+/**
+ * The local-service supervisor in plain Node, against the real CLI (`team-data serve`) built into
+ * out/test: start, health check through the real client, the key never in argv or the log,
+ * restart with backoff after a crash, hung-process detection, clean stop, and the clear errors
+ * for a missing build and a DuckDB binding that cannot load.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
+import { TeamDataClient } from '../../../../src/api/index';
+import { LocalServiceError, LocalServiceSupervisor, type LocalEndpoint, type SupervisorOptions, type SupervisorState } from '../../../../src/extension/localService/supervisor';
+import { classifyServeLine, looksLikeNativeLoadFailure } from '../../../../src/extension/localService/serveOutput';
+
+const repo = resolve(__dirname, '../../../..');
+const cliPath = join(repo, 'out', 'test', 'cli.js');
+
+async function healthCheck(endpoint: LocalEndpoint, signal: AbortSignal): Promise<void> {
+  const client = new TeamDataClient({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, userId: 'test', retry: { attempts: 1 } });
+  await client.datasets.list({ pageSize: 1 }, { signal });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('local service supervisor (real child process)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  const lines: string[] = [];
+  const supervisors: LocalServiceSupervisor[] = [];
+
+  function make(extra: Partial<SupervisorOptions> = {}): LocalServiceSupervisor {
+    const s = new LocalServiceSupervisor({
+      cliPath,
+      dataDir: join(dir, `data-${supervisors.length}`),
+      nodePath: process.execPath,
+      log: (level, message) => lines.push(`${level} ${message}`),
+      healthCheck,
+      healthIntervalMs: 0,
+      backoff: { baseMs: 50, maxMs: 200 },
+      ...extra,
+    });
+    supervisors.push(s);
+    return s;
+  }
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'td-supervisor-'));
+    await esbuild.build({
+      entryPoints: [join(repo, 'src/cli/main.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['@duckdb/node-api'],
+      outfile: cliPath,
+      define: { TEAM_DATA_VERSION: '"test"' },
+      logLevel: 'warning',
+    });
+  });
+
+  afterEach(async () => {
+    await Promise.all(supervisors.splice(0).map((s) => s.stop()));
+  });
+
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts on first use, answers real requests, and keeps the key out of argv and the log', async () => {
+    const s = make();
+    assert.equal(s.state, 'stopped');
+    const [a, b] = await Promise.all([s.ensureStarted(), s.ensureStarted()]);
+    assert.deepEqual(a, b, 'concurrent callers share one start');
+    assert.match(a.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(s.state, 'running');
+    const pid = s.pid;
+    assert.ok(pid);
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    assert.ok(!argv.includes(a.apiKey), 'the key must not be on the command line');
+    assert.ok(argv.includes('serve'));
+    const client = new TeamDataClient({ baseUrl: a.baseUrl, apiKey: a.apiKey, userId: 'u1' });
+    const { id } = await client.datasets.create({ name: 'supervised', description: '' });
+    assert.ok(id);
+    const wrongKey = new TeamDataClient({ baseUrl: a.baseUrl, apiKey: 'not-the-key', userId: 'u1', retry: { attempts: 1 } });
+    await assert.rejects(wrongKey.datasets.list({}), (e: { code?: unknown }) => e.code === 1004);
+    assert.ok(lines.some((l) => l.includes('ready at')), lines.join('\n'));
+    assert.ok(!lines.some((l) => l.includes(a.apiKey)), 'the key reached the log');
+    assert.ok(!lines.some((l) => l.includes('TEAM_DATA_API_KEY')), 'the key line reached the log');
+  });
+
+  it('restarts with backoff after the child dies, with a fresh port and key', async () => {
+    const s = make();
+    const states: SupervisorState[] = [];
+    s.onDidChangeState((st) => states.push(st));
+    const first = await s.ensureStarted();
+    const pid = s.pid as number;
+    process.kill(pid, 'SIGKILL');
+    await until('restart', () => s.state === 'running' && s.pid !== pid && s.pid !== undefined);
+    const second = s.endpoint as LocalEndpoint;
+    assert.notEqual(second.apiKey, first.apiKey);
+    assert.ok(states.includes('restarting'), states.join(','));
+    await healthCheck(second, new AbortController().signal);
+    assert.ok(lines.some((l) => /killed by SIGKILL; restarting/.test(l)), lines.join('\n'));
+  });
+
+  it('kills and replaces a child that stops answering its health checks', async () => {
+    let failing = false;
+    const s = make({
+      healthIntervalMs: 100,
+      healthCheck: async (e, signal) => {
+        if (failing) throw new Error('simulated hang');
+        await healthCheck(e, signal);
+      },
+    });
+    await s.ensureStarted();
+    const pid = s.pid as number;
+    failing = true;
+    await until('the hung child to be killed', () => !alive(pid));
+    failing = false;
+    await until('a replacement', () => s.state === 'running' && s.pid !== undefined && s.pid !== pid);
+  });
+
+  it('stops the child on stop() and refuses later use', async () => {
+    const s = make();
+    await s.ensureStarted();
+    const pid = s.pid as number;
+    await s.stop();
+    assert.equal(alive(pid), false);
+    assert.equal(s.state, 'stopped');
+    await assert.rejects(s.ensureStarted(), (e: unknown) => e instanceof LocalServiceError && e.kind === 'stopped');
+  });
+
+  it('says the service is not built when the CLI bundle is missing', async () => {
+    const s = make({ cliPath: join(dir, 'missing', 'cli.js') });
+    await assert.rejects(s.ensureStarted(), (e: unknown) => e instanceof LocalServiceError && e.kind === 'missing' && /npm run build/.test(e.message));
+    assert.equal(s.state, 'failed');
+  });
+
+  it('reports a DuckDB binding that cannot load as a platform problem, not a crash loop', async () => {
+    // A stand-in for a CLI whose native module fails to load: prints Node's real error shape.
+    const fakeCli = join(dir, 'brokenCli.js');
+    writeFileSync(fakeCli, "process.stderr.write(\"Error: Cannot find module '@duckdb/node-bindings-linux-x64/duckdb.node'\\n\"); process.exit(1);\n");
+    const s = make({ cliPath: fakeCli });
+    await assert.rejects(s.ensureStarted(), (e: unknown) => e instanceof LocalServiceError && e.kind === 'native' && /hosted service still works/.test(e.message));
+    assert.equal(s.state, 'failed');
+  });
+});
+
+describe('serve output parsing', () => {
+  it('takes the loopback base URL and drops the key line', () => {
+    assert.deepEqual(classifyServeLine('TEAM_DATA_BASE_URL=http://127.0.0.1:4321'), { kind: 'baseUrl', url: 'http://127.0.0.1:4321' });
+    assert.deepEqual(classifyServeLine('TEAM_DATA_API_KEY=abc'), { kind: 'secret' });
+    assert.deepEqual(classifyServeLine('TEAM_DATA_BASE_URL=http://evil.example:80'), { kind: 'text', text: 'TEAM_DATA_BASE_URL=http://evil.example:80' });
+    assert.equal(classifyServeLine('TEAM_DATA_BASE_URL=http://user:pw@127.0.0.1:1').kind, 'text');
+  });
+
+  it('recognises native load failures only when DuckDB is involved', () => {
+    assert.ok(looksLikeNativeLoadFailure("Error: Cannot find module '@duckdb/node-bindings-linux-x64'"));
+    assert.ok(looksLikeNativeLoadFailure('duckdb.node: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.38` not found'));
+    assert.ok(!looksLikeNativeLoadFailure("Error: Cannot find module 'undici'"));
+  });
+});
