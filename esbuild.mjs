@@ -30,6 +30,16 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
     define: { TEAM_DATA_VERSION: JSON.stringify(pkg.version) },
   },
+  {
+    // The VS Code extension: `vscode` is provided by the extension host at run time.
+    ...common,
+    entryPoints: { extension: 'src/extension/extension.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', '@duckdb/node-api'],
+  },
 ];
 
 if (watch) {

@@ -1,0 +1,51 @@
+/**
+ * The extension's settings, read in one place and validated, so a hand-edited settings.json with
+ * a wrong type degrades to the default instead of reaching the service.
+ */
+import * as vscode from 'vscode';
+import { JOB_MODES, LANGUAGE_TYPES, type JobMode, type LanguageType } from '../shared/domain';
+
+export const CONFIG_SECTION = 'teamData';
+
+export interface Settings {
+  /** Hosted service base URL; empty means the embedded local service. */
+  baseUrl: string;
+  userId: string;
+  apiVersion: 'v1';
+  language: LanguageType;
+  jobMode: JobMode;
+  maxMessagesInContext: number;
+  requestTimeoutSeconds: number;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+}
+
+function intIn(value: unknown, min: number, max: number, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.round(value))) : fallback;
+}
+
+export function readSettings(): Settings {
+  const c = vscode.workspace.getConfiguration(CONFIG_SECTION);
+  const baseUrl = c.get<unknown>('baseUrl');
+  const userId = c.get<unknown>('userId');
+  return {
+    baseUrl: typeof baseUrl === 'string' ? baseUrl.trim() : '',
+    userId: typeof userId === 'string' ? userId.trim() : '',
+    apiVersion: 'v1',
+    language: oneOf(c.get('language'), LANGUAGE_TYPES, 'AUTO'),
+    jobMode: oneOf(c.get('jobMode'), JOB_MODES, 'AUTO'),
+    maxMessagesInContext: intIn(c.get('maxMessagesInContext'), 0, 10, 10),
+    requestTimeoutSeconds: intIn(c.get('requestTimeoutSeconds'), 1, 3600, 30),
+  };
+}
+
+/** Writes a setting where the user most likely expects it: the global (user) scope. */
+export async function updateSetting(key: 'baseUrl' | 'userId', value: string | undefined): Promise<void> {
+  await vscode.workspace.getConfiguration(CONFIG_SECTION).update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
+  return ['baseUrl', 'userId', 'apiVersion', 'requestTimeoutSeconds'].some((k) => e.affectsConfiguration(`${CONFIG_SECTION}.${k}`));
+}

@@ -1,0 +1,64 @@
+/**
+ * Entry point. Small on purpose: build the services, register the command table in one loop,
+ * hook settings changes, and return the API the extension-host tests use. Every disposable is
+ * owned by `context.subscriptions`.
+ */
+import * as vscode from 'vscode';
+import { commandTable, guarded } from './commands/commandTable';
+import { affectsConnection } from './config';
+import { createServices, type Services } from './services';
+import { describeFailure } from './ui/failures';
+import type { UiPrompts } from './ui/prompts';
+
+/** What `activate` returns: test hooks, not a public API for other extensions. */
+export interface TeamDataExtensionApi {
+  services: Services;
+  /** Replaces the UI prompts (confirm dialogs, inputs, picks); undefined restores the real ones. */
+  usePrompts(prompts: UiPrompts | undefined): void;
+}
+
+let active: Services | undefined;
+
+export function activate(context: vscode.ExtensionContext): TeamDataExtensionApi {
+  let s: Services;
+  try {
+    s = createServices(context);
+  } catch (err) {
+    // Without services nothing works; say so plainly rather than leaving silent dead commands.
+    void vscode.window.showErrorMessage(describeFailure('start Team Data Analysis', err).message);
+    throw err;
+  }
+  active = s;
+  for (const entry of commandTable(s)) context.subscriptions.push(vscode.commands.registerCommand(entry.id, guarded(s, entry)));
+  s.notifier.bind({
+    signIn: () => vscode.commands.executeCommand('teamData.signIn'),
+    showLogs: () => s.log.show(),
+    openSettings: () => vscode.commands.executeCommand('teamData.openSettings'),
+    deleteOldSessions: () => vscode.commands.executeCommand('teamData.deleteOldSessions'),
+  });
+  context.subscriptions.push(
+    s.panels.registerSerializer(),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!affectsConnection(e)) return;
+      void s.connection.refresh();
+      s.datasets.refresh();
+      s.sessions.refresh();
+    }),
+    s.connection.onDidChange((info) => {
+      void vscode.commands.executeCommand('setContext', 'teamData.mode', info.mode);
+      void vscode.commands.executeCommand('setContext', 'teamData.signedIn', info.signedIn);
+    }),
+  );
+  void vscode.commands.executeCommand('setContext', 'teamData.mode', s.connection.info.mode);
+  void vscode.commands.executeCommand('setContext', 'teamData.signedIn', s.connection.info.signedIn);
+  s.log.info(`Team Data Analysis ${String(context.extension.packageJSON?.version ?? '')} activated (${s.connection.info.mode} service)`);
+  return { services: s, usePrompts: (p) => s.prompts.use(p) };
+}
+
+/** Stops the local service (VS Code waits for the returned promise, briefly). */
+export async function deactivate(): Promise<void> {
+  const s = active;
+  active = undefined;
+  s?.jobs.cancelAll();
+  await s?.supervisor.stop();
+}

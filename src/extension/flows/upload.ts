@@ -1,0 +1,146 @@
+/**
+ * Adds files to a dataset: reuse of unchanged files, streamed upload from disk (never through
+ * `openTextDocument`, so a 2 GB CSV works), data source creation and waiting until processed,
+ * all under one cancellable progress notification.
+ */
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { isTeamDataError, type TeamDataClient } from '../../api/index';
+import { ErrorCode } from '../../shared/errorCodes';
+import { SUPPORTED_EXTENSIONS, type DataSource, type Dataset } from '../../shared/domain';
+import { fileExtension } from '../../shared/fileNames';
+import type { Services } from '../services';
+import { fingerprint } from './fileReuse';
+
+export interface FileOutcome {
+  file: vscode.Uri;
+  dataSource?: DataSource;
+  /** True when an earlier upload of the unchanged file was reused. */
+  reused?: boolean;
+  error?: unknown;
+}
+
+/** File URIs the service accepts, from an Explorer/editor command's `(uri, uris)` arguments. */
+export function supportedFiles(uris: readonly vscode.Uri[]): { files: vscode.Uri[]; skipped: vscode.Uri[] } {
+  const files: vscode.Uri[] = [];
+  const skipped: vscode.Uri[] = [];
+  const seen = new Set<string>();
+  for (const u of uris) {
+    if (seen.has(u.toString())) continue;
+    seen.add(u.toString());
+    const ok = u.scheme === 'file' && (SUPPORTED_EXTENSIONS as readonly string[]).includes(fileExtension(u.fsPath));
+    (ok ? files : skipped).push(u);
+  }
+  return { files, skipped };
+}
+
+export const SUPPORTED_FILTER: Record<string, string[]> = {
+  'Data files': SUPPORTED_EXTENSIONS.map((e) => e.slice(1)),
+};
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+/** A remembered data source that still exists and is not failed, waited for if still processing. */
+async function reusable(s: Services, client: TeamDataClient, dataset: Dataset, file: vscode.Uri, signal: AbortSignal): Promise<DataSource | undefined> {
+  const scope = s.connection.identity();
+  const id = await s.reuse.lookup(scope, dataset.id, file.fsPath, signal).catch(() => undefined);
+  if (!id) return undefined;
+  try {
+    const ds = await client.dataSources.get(dataset.id, id, { signal });
+    if (ds.status === 'synched') return ds;
+    if (ds.status === 'synching' || (ds.status === 'invalid' && !ds.error)) return ds;
+  } catch (err) {
+    if (!isTeamDataError(err) || err.code !== ErrorCode.NOT_FOUND) throw err;
+  }
+  await s.reuse.forget(scope, dataset.id, file.fsPath);
+  return undefined;
+}
+
+/**
+ * Uploads `files` into `dataset` and waits until each is processed. Failures of single files are
+ * collected, not thrown, so one bad file does not lose the others; cancelling stops everything.
+ */
+export async function addFilesToDataset(s: Services, client: TeamDataClient, dataset: Dataset, files: readonly vscode.Uri[]): Promise<FileOutcome[]> {
+  const scope = s.connection.identity();
+  const title = files.length === 1 ? `Adding ${basename(files[0]?.fsPath ?? '')} to “${dataset.name}”` : `Adding ${files.length} files to “${dataset.name}”`;
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    const ac = new AbortController();
+    const sub = token.onCancellationRequested(() => ac.abort());
+    const outcomes: FileOutcome[] = [];
+    // Progress is shared across files by bytes, so one big file dominates as it should.
+    const sizes = await Promise.all(files.map((f) => vscode.workspace.fs.stat(f).then((st) => st.size, () => 0)));
+    const totalBytes = Math.max(1, sizes.reduce((a, b) => a + b, 0));
+    let reported = 0;
+    const advanceTo = (fraction: number, message: string): void => {
+      const target = Math.min(100, Math.max(reported, fraction * 100));
+      progress.report({ increment: target - reported, message });
+      reported = target;
+    };
+    let doneBytes = 0;
+    try {
+      for (const [i, file] of files.entries()) {
+        const name = basename(file.fsPath);
+        const size = sizes[i] ?? 0;
+        if (ac.signal.aborted) break;
+        try {
+          advanceTo(doneBytes / totalBytes, `${name}: checking…`);
+          let ds = await reusable(s, client, dataset, file, ac.signal);
+          const reused = ds !== undefined;
+          if (!ds) {
+            const fp = await fingerprint(file.fsPath, ac.signal);
+            const { fileKey } = await client.files.upload(file.fsPath, {
+              signal: ac.signal,
+              onProgress: (sent, total) => {
+                const pct = total > 0 ? Math.floor((sent / total) * 100) : 100;
+                advanceTo((doneBytes + sent) / totalBytes, `${name}: uploading ${pct}% (${formatBytes(sent)} of ${formatBytes(total)})`);
+              },
+            });
+            ds = await client.dataSources.create(dataset.id, { name, fileName: name, fileKey }, { signal: ac.signal });
+            s.log.info(`Uploaded ${name} to dataset ${dataset.id} as data source ${ds.id}`);
+            await s.reuse.remember(scope, dataset.id, file.fsPath, fp, ds.id);
+          } else {
+            s.log.info(`Reusing data source ${ds.id} for unchanged ${name}`);
+          }
+          void s.datasets.refreshDataset(dataset.id);
+          if (ds.status !== 'synched') {
+            advanceTo((doneBytes + size) / totalBytes, `${name}: processing…`);
+            ds = await client.dataSources.waitUntilSynched(dataset.id, ds.id, {
+              signal: ac.signal,
+              intervalMs: 500,
+              maxIntervalMs: 5000,
+              onStatus: (x) => advanceTo((doneBytes + size) / totalBytes, `${name}: ${x.status === 'synching' ? 'processing…' : 'waiting to be processed…'}`),
+            }).catch(async (err: unknown) => {
+              if (isTeamDataError(err) && err.code === 'DATASOURCE_INVALID') await s.reuse.forget(scope, dataset.id, file.fsPath);
+              throw err;
+            });
+          }
+          outcomes.push({ file, dataSource: ds, reused });
+        } catch (err) {
+          outcomes.push({ file, error: err });
+          if (ac.signal.aborted) break;
+        }
+        doneBytes += size;
+        advanceTo(doneBytes / totalBytes, `${name}: ready`);
+      }
+    } finally {
+      sub.dispose();
+      void s.datasets.refreshDataset(dataset.id);
+    }
+    return outcomes;
+  });
+}
+
+/** Reports the files that failed (one notification for all), returns the ones that worked. */
+export function reportOutcomes(s: Services, outcomes: readonly FileOutcome[]): DataSource[] {
+  const ok: DataSource[] = [];
+  for (const o of outcomes) {
+    if (o.dataSource) ok.push(o.dataSource);
+    else if (o.error !== undefined) s.notifier.failure(`add ${basename(o.file.fsPath)}`, o.error);
+  }
+  return ok;
+}

@@ -1,0 +1,309 @@
+/**
+ * One answer panel per session: hosts the webview bundle (src/webview) over the typed protocol
+ * (src/shared/protocol.ts). The host owns the conversation; the webview only renders. Nothing is
+ * posted before the webview's `ready`, and `init` then carries the whole state, so a webview that
+ * reloads (or resyncs after a bad patch) always catches up.
+ */
+import * as vscode from 'vscode';
+import { answerFromResult } from '../../shared/answerFold';
+import type { Answer, Block, HistoryRecord } from '../../shared/domain';
+import { DEFAULT_PANEL_SETTINGS, PROTOCOL_VERSION, fileKeyOf, type HostToWebview, type PanelInit, type ThemeKind, type Turn, type WebviewToHost } from '../../shared/protocol';
+import { isWebviewToHost } from '../../shared/protocolGuards';
+import { readSettings } from '../config';
+import { questionOf } from '../trees/nodes';
+import type { Services } from '../services';
+import { describeFailure } from '../ui/failures';
+import { AnswerFileCache, readTableText, type FileBlock } from './fileCache';
+import { handleAction } from './panelActions';
+import { failedAnswer, runTurn, type TurnHandle } from './turnRunner';
+
+export const ANSWER_VIEW_TYPE = 'teamData.answer';
+/** Past jobs loaded into a panel when it opens (the official web client loads 100 too). */
+const HISTORY_LIMIT = 100;
+
+export interface JobScope {
+  datasetId?: string;
+  datasourceIdList?: string[];
+}
+
+export function themeKind(kind: vscode.ColorThemeKind): ThemeKind {
+  switch (kind) {
+    case vscode.ColorThemeKind.Light:
+      return 'light';
+    case vscode.ColorThemeKind.HighContrast:
+      return 'highContrast';
+    case vscode.ColorThemeKind.HighContrastLight:
+      return 'highContrastLight';
+    default:
+      return 'dark';
+  }
+}
+
+/** History records (newest first on the wire) as turns, oldest first. */
+export function turnsFromHistory(records: readonly HistoryRecord[]): Turn[] {
+  return [...records].reverse().map((r) => ({
+    id: `h:${r.jobId}`,
+    question: questionOf(r),
+    answer: answerFromResult({ jobId: r.jobId, blocks: r.answer.blocks }),
+    fromHistory: true,
+  }));
+}
+
+export class AnswerPanel implements vscode.Disposable {
+  private turns: Turn[] = [];
+  private ready = false;
+  private title: string;
+  private busyLabel: string | undefined;
+  private scrollToJobId: string | undefined;
+  private readonly running = new Map<string, TurnHandle>();
+  private readonly requested = new Set<string>();
+  private scope: JobScope = {};
+  private turnCounter = 0;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposed = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposed.event;
+  /** Settles when the session's history is in `turns` (or failed to load). */
+  readonly historyLoaded: Promise<void>;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly sessionId: string,
+    private readonly s: Services,
+    readonly files: AnswerFileCache,
+    html: string,
+    title: string,
+  ) {
+    this.title = title;
+    panel.webview.html = html;
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
+      vscode.window.onDidChangeActiveColorTheme((t) => this.post({ type: 'theme', theme: themeKind(t.kind) })),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    this.historyLoaded = this.loadHistory();
+  }
+
+  /** The conversation as the host holds it (the tests read it). */
+  get conversation(): readonly Turn[] {
+    return this.turns;
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  reveal(scrollToJobId?: string): void {
+    this.panel.reveal(undefined, false);
+    if (scrollToJobId) {
+      this.scrollToJobId = scrollToJobId;
+      this.post({ type: 'scrollTo', jobId: scrollToJobId });
+    }
+  }
+
+  setTitle(title: string): void {
+    this.title = title;
+    this.panel.title = title;
+    this.post({ type: 'title', title });
+  }
+
+  setBusy(label: string | undefined): void {
+    this.busyLabel = label;
+    this.post(label === undefined ? { type: 'busy', busy: false } : { type: 'busy', busy: true, label });
+  }
+
+  /** Asks `question` in this session and streams the answer in; resolves with the final answer. */
+  async ask(question: string, scope?: JobScope): Promise<Answer> {
+    if (scope) this.scope = scope;
+    await this.historyLoaded;
+    const turn: Turn = { id: `t${++this.turnCounter}`, question, answer: { jobId: '', state: 'streaming', groups: [], triggers: [] } };
+    this.turns.push(turn);
+    this.post({ type: 'turn', turn });
+    return this.start(turn);
+  }
+
+  private async start(turn: Turn): Promise<Answer> {
+    let client;
+    try {
+      client = await this.s.connection.client();
+    } catch (err) {
+      const report = describeFailure('ask the question', err);
+      this.s.log.error(report.logLine);
+      turn.answer = failedAnswer(report.message);
+      this.post({ type: 'turn', turn });
+      return turn.answer;
+    }
+    const req = { sessionId: this.sessionId, question: turn.question, languageType: readSettings().language, ...this.scope };
+    const handle = runTurn(client, req, turn.answer, {
+      patch: (patch) => this.post({ type: 'answerPatch', turnId: turn.id, patch }),
+      resend: (answer) => {
+        turn.answer = answer;
+        this.post({ type: 'turn', turn });
+      },
+      title: (title) => {
+        this.setTitle(title);
+        void this.s.sessions.refreshSession(this.sessionId);
+      },
+      progress: (answer) => {
+        turn.answer = answer;
+        this.fetchFiles(turn);
+      },
+      log: (level, message) => this.s.log.write(level, message),
+    }, this.s.jobs);
+    this.running.set(turn.id, handle);
+    const answer = await handle.done;
+    this.running.delete(turn.id);
+    turn.answer = answer;
+    void this.s.sessions.refreshSession(this.sessionId);
+    return answer;
+  }
+
+  cancel(turnId?: string): void {
+    if (turnId) this.running.get(turnId)?.cancel();
+    else for (const h of this.running.values()) h.cancel();
+  }
+
+  private async retry(turnId: string): Promise<void> {
+    const turn = this.turns.find((t) => t.id === turnId);
+    if (!turn || this.running.has(turnId)) return;
+    turn.answer = { jobId: '', state: 'streaming', groups: [], triggers: [] };
+    this.post({ type: 'turn', turn });
+    await this.start(turn);
+  }
+
+  private async loadHistory(): Promise<void> {
+    try {
+      const client = await this.s.connection.client();
+      const records: HistoryRecord[] = [];
+      for await (const r of client.sessions.iterateHistory(this.sessionId, { pageSize: HISTORY_LIMIT })) {
+        records.push(r);
+        if (records.length >= HISTORY_LIMIT) break;
+      }
+      this.turns = [...turnsFromHistory(records), ...this.turns];
+      this.post({ type: 'conversation', title: this.title, sessionId: this.sessionId, turns: this.turns });
+      for (const t of this.turns) this.fetchFiles(t);
+    } catch (err) {
+      const report = describeFailure('load the session history', err);
+      this.s.log.warn(report.logLine);
+      this.post({ type: 'notice', notice: { level: 'error', message: report.message } });
+    }
+  }
+
+  /** Starts downloads of the turn's TABLE/IMAGE files not requested yet; posts each when ready. */
+  private fetchFiles(turn: Turn): void {
+    const blocks: Block[] = turn.answer.groups.flatMap((g) => g.blocks);
+    for (const b of blocks) {
+      if (b.type !== 'TABLE' && b.type !== 'IMAGE') continue;
+      const key = fileKeyOf(b);
+      const reqKey = `${turn.id}|${key}`;
+      if (this.requested.has(reqKey)) continue;
+      this.requested.add(reqKey);
+      void this.sendFile(turn.id, b, key);
+    }
+  }
+
+  private async sendFile(turnId: string, block: FileBlock, fileKey: string): Promise<void> {
+    const result = await this.files.get(block);
+    if (block.type === 'TABLE') {
+      if (result.status !== 'ready') {
+        this.post({ type: 'tableData', turnId, fileKey, data: result });
+        return;
+      }
+      try {
+        const { csv, truncated } = await readTableText(result.file.path);
+        this.post({ type: 'tableData', turnId, fileKey, data: { status: 'ready', csv, ...(truncated ? { truncated } : {}), ...(result.file.fromCache ? { fromCache: true } : {}) } });
+      } catch (err) {
+        this.post({ type: 'tableData', turnId, fileKey, data: { status: 'error', message: `could not read the table: ${err instanceof Error ? err.message : String(err)}` } });
+      }
+      return;
+    }
+    if (result.status !== 'ready') {
+      this.post({ type: 'imageData', turnId, fileKey, data: result });
+      return;
+    }
+    const uri = this.panel.webview.asWebviewUri(vscode.Uri.file(result.file.path)).toString();
+    this.post({ type: 'imageData', turnId, fileKey, data: { status: 'ready', uri, ...(result.file.fromCache ? { fromCache: true } : {}) } });
+  }
+
+  /** The block of a turn by its file key (for the table/image actions). */
+  fileBlock(turnId: string, fileKey: string): FileBlock | undefined {
+    const turn = this.turns.find((t) => t.id === turnId);
+    for (const g of turn?.answer.groups ?? []) {
+      for (const b of g.blocks) if ((b.type === 'TABLE' || b.type === 'IMAGE') && fileKeyOf(b) === fileKey) return b;
+    }
+    return undefined;
+  }
+
+  private initState(): PanelInit {
+    const init: PanelInit = {
+      title: this.title,
+      sessionId: this.sessionId,
+      turns: this.turns,
+      settings: DEFAULT_PANEL_SETTINGS,
+      theme: themeKind(vscode.window.activeColorTheme.kind),
+      busy: this.busyLabel !== undefined,
+      resourceRoots: [this.panel.webview.asWebviewUri(vscode.Uri.file(this.files.root)).toString()],
+    };
+    if (this.busyLabel !== undefined) init.busyLabel = this.busyLabel;
+    if (this.scrollToJobId) init.scrollToJobId = this.scrollToJobId;
+    return init;
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    if (!isWebviewToHost(raw)) {
+      this.s.log.warn('Answer panel: ignored a malformed message from the webview');
+      return;
+    }
+    const m: WebviewToHost = raw;
+    switch (m.type) {
+      case 'ready':
+        if (m.protocolVersion !== PROTOCOL_VERSION) this.s.log.warn(`Answer panel: webview protocol ${m.protocolVersion}, host ${PROTOCOL_VERSION}`);
+        this.ready = true;
+        void this.panel.webview.postMessage({ type: 'init', protocolVersion: PROTOCOL_VERSION, state: this.initState() } satisfies HostToWebview);
+        for (const t of this.turns) {
+          // A re-init must resend file data the webview lost with its DOM.
+          for (const key of [...this.requested]) if (key.startsWith(`${t.id}|`)) this.requested.delete(key);
+          this.fetchFiles(t);
+        }
+        return;
+      case 'ask':
+      case 'askFollowUp':
+        void this.ask(m.question);
+        return;
+      case 'cancel':
+        this.cancel(m.turnId);
+        return;
+      case 'retry':
+        void this.retry(m.turnId);
+        return;
+      case 'uiState':
+        return;
+      case 'webviewError':
+        this.s.log.warn(`Answer panel (webview): ${m.message}`);
+        return;
+      default:
+        await handleAction(this.s, this, m).catch((err: unknown) => this.s.notifier.failure('complete the action', err));
+    }
+  }
+
+  /** Posts to the webview once it is ready; earlier state reaches it through `init`. */
+  post(message: HostToWebview): void {
+    if (!this.ready) return;
+    void this.panel.webview.postMessage(message).then(undefined, () => undefined);
+  }
+
+  /** Closes the panel (the webview goes away; running jobs are cancelled). */
+  close(): void {
+    this.panel.dispose();
+  }
+
+  private isDisposed = false;
+
+  dispose(): void {
+    if (this.isDisposed) return;
+    this.isDisposed = true;
+    this.cancel();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.disposed.fire();
+    this.disposed.dispose();
+  }
+}

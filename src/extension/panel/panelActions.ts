@@ -1,0 +1,107 @@
+/**
+ * What the panel's buttons do on the host side: links (opened externally after a scheme check),
+ * code (editor, cursor, clipboard), tables and images (from the local copy), sources (revealed in
+ * the Datasets tree). Everything that reaches here passed the protocol's validators, but its
+ * content is still the service's: untrusted.
+ */
+import { copyFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { safeFileName } from '../../shared/fileNames';
+import type { WebviewToHost } from '../../shared/protocol';
+import type { Services } from '../services';
+import type { AnswerPanel } from './answerPanel';
+
+type ActionMessage = Exclude<WebviewToHost, { type: 'ready' | 'ask' | 'askFollowUp' | 'cancel' | 'retry' | 'uiState' | 'webviewError' }>;
+
+/** Fence labels to VS Code language ids, for "Open in Editor". */
+const LANGUAGE_IDS: Record<string, string> = {
+  py: 'python', python: 'python', sql: 'sql', js: 'javascript', javascript: 'javascript', ts: 'typescript',
+  typescript: 'typescript', json: 'json', sh: 'shellscript', bash: 'shellscript', shell: 'shellscript', r: 'r',
+  yaml: 'yaml', yml: 'yaml', csv: 'csv', md: 'markdown', markdown: 'markdown',
+};
+
+export function languageId(fence: string): string {
+  return LANGUAGE_IDS[fence.trim().toLowerCase()] ?? 'plaintext';
+}
+
+/** Only web links leave the editor: `javascript:`, `file:`, `command:` and friends never open. */
+export function isSafeExternalLink(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+async function saveCopy(s: Services, source: string, suggested: string, filters: Record<string, string[]>): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const name = safeFileName(suggested);
+  const target = await vscode.window.showSaveDialog({ ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}), filters, saveLabel: 'Save' });
+  if (!target) return;
+  await copyFile(source, target.fsPath);
+  s.log.info(`Saved ${name} to ${target.fsPath}`);
+}
+
+export async function handleAction(s: Services, panel: AnswerPanel, m: ActionMessage): Promise<void> {
+  switch (m.type) {
+    case 'openLink':
+      if (!isSafeExternalLink(m.url)) {
+        s.notifier.warn('That link was not opened: only http and https links open from answers.');
+        return;
+      }
+      await vscode.env.openExternal(vscode.Uri.parse(m.url, true));
+      return;
+    case 'openCode': {
+      const doc = await vscode.workspace.openTextDocument({ content: m.code, language: languageId(m.language) });
+      await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+      return;
+    }
+    case 'insertCode': {
+      const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme !== 'output') ?? vscode.window.activeTextEditor;
+      if (!editor) {
+        s.notifier.info('Open an editor first: the code is inserted at its cursor.');
+        return;
+      }
+      await editor.edit((b) => {
+        for (const sel of editor.selections) b.replace(sel, m.code);
+      });
+      return;
+    }
+    case 'copyText':
+      await vscode.env.clipboard.writeText(m.text);
+      return;
+    case 'copyTable':
+      await vscode.env.clipboard.writeText(m.tsv);
+      return;
+    case 'openTableAsCsv':
+    case 'saveTable':
+    case 'saveImage': {
+      const block = panel.fileBlock(m.turnId, m.fileKey);
+      if (!block) return;
+      const got = await panel.files.get(block);
+      if (got.status !== 'ready') {
+        s.notifier.warn(got.status === 'expired' ? 'The link of that file expired and no copy was kept.' : got.message);
+        return;
+      }
+      if (m.type === 'openTableAsCsv') {
+        const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(got.file.path));
+        await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+        return;
+      }
+      const filters: Record<string, string[]> = block.type === 'TABLE' ? { CSV: ['csv'] } : { Images: ['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp'] };
+      await saveCopy(s, got.file.path, block.content.name || (block.type === 'TABLE' ? 'table.csv' : 'image.png'), filters);
+      return;
+    }
+    case 'revealSource': {
+      const node = await s.datasets.findDataSource(m.source.datasetId, m.source.datasourceId).catch(() => undefined);
+      if (!node) {
+        s.notifier.info(`The data source “${m.source.source}” is not in the Datasets view (it may have been deleted).`);
+        return;
+      }
+      await vscode.commands.executeCommand('workbench.view.extension.teamData');
+      await s.datasetsView.reveal(node, { select: true, focus: true, expand: true });
+      return;
+    }
+  }
+}

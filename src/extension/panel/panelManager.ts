@@ -1,0 +1,128 @@
+/**
+ * Opens, finds and restores answer panels (one per session). The webview gets only what it
+ * needs: scripts enabled, resources limited to the bundle and the answer-file cache, and HTML from
+ * the webview package's own builder with a fresh nonce and a strict CSP.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { Answer } from '../../shared/domain';
+import { isPersistedUiState } from '../../shared/protocolGuards';
+import { renderPanelHtml } from '../../webview/panelHtml';
+import type { Services } from '../services';
+import { ANSWER_VIEW_TYPE, AnswerPanel, type JobScope } from './answerPanel';
+import { AnswerFileCache } from './fileCache';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export class PanelManager implements vscode.Disposable {
+  private readonly panels = new Map<string, AnswerPanel>();
+  private readonly cache: AnswerFileCache;
+  private readonly distUri: vscode.Uri;
+  private lastActive: string | undefined;
+
+  constructor(private readonly s: Services) {
+    this.cache = new AnswerFileCache(join(s.context.globalStorageUri.fsPath, 'answer-files'));
+    this.distUri = vscode.Uri.joinPath(s.context.extensionUri, 'dist');
+  }
+
+  /** Registers the serializer that brings panels back after a window reload. */
+  registerSerializer(): vscode.Disposable {
+    return vscode.window.registerWebviewPanelSerializer(ANSWER_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        const sessionId = isPersistedUiState(state) ? state.sessionId : undefined;
+        if (!sessionId || this.panels.has(sessionId)) {
+          panel.dispose();
+          return;
+        }
+        this.adopt(panel, sessionId, panel.title || 'Team Data');
+      },
+    });
+  }
+
+  get(sessionId: string): AnswerPanel | undefined {
+    return this.panels.get(sessionId);
+  }
+
+  /** The panel the user looked at last, if still open. */
+  get active(): AnswerPanel | undefined {
+    return this.lastActive ? this.panels.get(this.lastActive) : undefined;
+  }
+
+  /** Opens (or reveals) the panel of a session; it loads the session's history. */
+  async open(sessionId: string, opts: { scrollToJobId?: string; preserveFocus?: boolean } = {}): Promise<AnswerPanel> {
+    const existing = this.panels.get(sessionId);
+    if (existing) {
+      existing.reveal(opts.scrollToJobId);
+      return existing;
+    }
+    const title = await this.sessionTitle(sessionId);
+    const panel = vscode.window.createWebviewPanel(ANSWER_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus ?? false }, {
+      enableScripts: true,
+      enableFindWidget: true,
+      localResourceRoots: [this.distUri, vscode.Uri.file(this.cache.root)],
+    });
+    const p = this.adopt(panel, sessionId, title);
+    if (opts.scrollToJobId) p.reveal(opts.scrollToJobId);
+    return p;
+  }
+
+  /** Opens the session's panel and asks there; resolves with the final answer. */
+  async ask(sessionId: string, question: string, scope: JobScope): Promise<Answer> {
+    const p = await this.open(sessionId, { preserveFocus: false });
+    return p.ask(question, scope);
+  }
+
+  /** Closes the panel of a deleted session. */
+  closeSession(sessionId: string): void {
+    this.panels.get(sessionId)?.close();
+  }
+
+  private adopt(panel: vscode.WebviewPanel, sessionId: string, title: string): AnswerPanel {
+    panel.webview.options = { enableScripts: true, localResourceRoots: [this.distUri, vscode.Uri.file(this.cache.root)] };
+    const p = new AnswerPanel(panel, sessionId, this.s, this.cache, this.html(panel.webview, title), title);
+    this.panels.set(sessionId, p);
+    this.lastActive = sessionId;
+    panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active) this.lastActive = sessionId;
+    });
+    p.onDidDispose(() => {
+      if (this.panels.get(sessionId) === p) this.panels.delete(sessionId);
+    });
+    return p;
+  }
+
+  private html(webview: vscode.Webview, title: string): string {
+    const script = vscode.Uri.joinPath(this.distUri, 'webview.js');
+    const style = vscode.Uri.joinPath(this.distUri, 'webview.css');
+    if (!existsSync(script.fsPath)) {
+      this.s.log.error(`The answer panel bundle is missing (${script.fsPath}); run "npm run build"`);
+      return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none';"></head><body><p>The answer panel is not built: run <code>npm run build</code> and reload the window.</p><p>${escapeHtml(title)}</p></body></html>`;
+    }
+    return renderPanelHtml({
+      scriptUri: webview.asWebviewUri(script).toString(),
+      styleUri: webview.asWebviewUri(style).toString(),
+      cspSource: webview.cspSource,
+      nonce: randomBytes(18).toString('base64'),
+      title,
+    });
+  }
+
+  private async sessionTitle(sessionId: string): Promise<string> {
+    try {
+      const client = await this.s.connection.client();
+      const session = await client.sessions.get(sessionId);
+      return session.title.trim() || 'Untitled session';
+    } catch {
+      return 'Team Data';
+    }
+  }
+
+  dispose(): void {
+    for (const p of [...this.panels.values()]) p.close();
+    this.panels.clear();
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The extension's services, built once in `activate` and handed to every command. Each service
+ * is a disposable pushed to `context.subscriptions` when created, so deactivation releases
+ * everything even if activation failed half-way.
+ */
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { TeamDataClient } from '../api/index';
+import { KeyStore } from './connection/keyStore';
+import { ConnectionManager } from './connection/connection';
+import { FileReuseCache } from './flows/fileReuse';
+import { RunningJobs } from './jobs/runningJobs';
+import { LocalServiceSupervisor } from './localService/supervisor';
+import { Log } from './log';
+import { PanelManager } from './panel/panelManager';
+import { DATASETS_VIEW, DatasetsTreeProvider } from './trees/datasetsTree';
+import type { DatasetsTreeNode, SessionsTreeNode } from './trees/nodes';
+import { SESSIONS_VIEW, SessionsTreeProvider } from './trees/sessionsTree';
+import { Notifier } from './ui/notifier';
+import { PromptsHolder, VsCodePrompts } from './ui/prompts';
+import { StatusBar } from './ui/statusBar';
+
+export interface Services {
+  context: vscode.ExtensionContext;
+  log: Log;
+  prompts: PromptsHolder;
+  notifier: Notifier;
+  keys: KeyStore;
+  supervisor: LocalServiceSupervisor;
+  connection: ConnectionManager;
+  jobs: RunningJobs;
+  datasets: DatasetsTreeProvider;
+  sessions: SessionsTreeProvider;
+  datasetsView: vscode.TreeView<DatasetsTreeNode>;
+  sessionsView: vscode.TreeView<SessionsTreeNode>;
+  panels: PanelManager;
+  reuse: FileReuseCache;
+  status: StatusBar;
+}
+
+function own<T extends vscode.Disposable>(context: vscode.ExtensionContext, d: T): T {
+  context.subscriptions.push(d);
+  return d;
+}
+
+export function createServices(context: vscode.ExtensionContext): Services {
+  const log = own(context, new Log());
+  const prompts = new PromptsHolder(new VsCodePrompts());
+  const notifier = new Notifier(log, prompts);
+  const keys = own(context, new KeyStore(context.secrets, process.env, (m) => notifier.warn(m)));
+  const supervisor = new LocalServiceSupervisor({
+    cliPath: join(context.extensionPath, 'dist', 'cli.js'),
+    dataDir: join(context.globalStorageUri.fsPath, 'local-service'),
+    log: (level, message) => log.write(level, message),
+    healthCheck: async (endpoint, signal) => {
+      // A real request through the real client: proves the key, the codec and DuckDB-backed state.
+      const probe = new TeamDataClient({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, userId: 'health-check', timeoutMs: 15_000, retry: { attempts: 1 } });
+      await probe.datasets.list({ pageSize: 1 }, { signal });
+    },
+  });
+  own(context, { dispose: () => void supervisor.stop() });
+  const connection: ConnectionManager = own(context, new ConnectionManager(keys, supervisor, log));
+  const jobs = own(context, new RunningJobs());
+  const treeDeps = { client: () => connection.client(), log };
+  const datasets = own(context, new DatasetsTreeProvider(treeDeps));
+  const sessions = own(context, new SessionsTreeProvider(treeDeps));
+  const datasetsView = own(context, vscode.window.createTreeView(DATASETS_VIEW, { treeDataProvider: datasets, showCollapseAll: true }));
+  own(context, datasets.attach(datasetsView));
+  const sessionsView = own(context, vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: sessions, showCollapseAll: true }));
+  sessions.attach(sessionsView);
+  const reuse = new FileReuseCache(context.globalState);
+  const status = own(context, new StatusBar(connection, jobs));
+  const services = { context, log, prompts, notifier, keys, supervisor, connection, jobs, datasets, sessions, datasetsView, sessionsView, reuse, status } as Omit<Services, 'panels'> as Services;
+  services.panels = own(context, new PanelManager(services));
+  return services;
+}

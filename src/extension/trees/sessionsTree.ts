@@ -1,0 +1,218 @@
+/**
+ * The Sessions tree: sessions (title; language and job mode in the description) → past jobs from
+ * the session's history, labelled with the question. Clicking a job opens its answer.
+ */
+import * as vscode from 'vscode';
+import type { HistoryRecord, Session } from '../../shared/domain';
+import { ConnectionError } from '../connection/connection';
+import { describeFailure } from '../ui/failures';
+import type { TreeDeps } from './datasetsTree';
+import { PagedList } from './pagedList';
+import { nodeId, questionOf, type JobNode, type MessageNode, type MoreNode, type SessionNode, type SessionsTreeNode } from './nodes';
+import { jobItem, messageItem, moreItem, sessionItem } from './treeItems';
+
+export const SESSIONS_VIEW = 'teamData.sessions';
+const TREE = 'sessions';
+
+export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<SessionsTreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private root: PagedList<Session> | undefined;
+  private readonly history = new Map<string, PagedList<HistoryRecord>>();
+  private readonly sessionNodes = new Map<string, SessionNode>();
+  private readonly jobNodes = new Map<string, JobNode>();
+  private keywordValue = '';
+  private view: vscode.TreeView<SessionsTreeNode> | undefined;
+  /** Page sizes; the extension-host tests lower them to exercise "Load more…". */
+  pageSize = { sessions: 25, history: 20 };
+
+  constructor(private readonly deps: TreeDeps) {}
+
+  attach(view: vscode.TreeView<SessionsTreeNode>): void {
+    this.view = view;
+  }
+
+  get keyword(): string {
+    return this.keywordValue;
+  }
+
+  setKeyword(keyword: string): void {
+    this.keywordValue = keyword.trim();
+    void vscode.commands.executeCommand('setContext', 'teamData.sessionsFiltered', this.keywordValue !== '');
+    if (this.view) this.view.description = this.keywordValue ? `filter: ${this.keywordValue}` : undefined;
+    this.refresh();
+  }
+
+  refresh(): void {
+    this.root = undefined;
+    this.history.clear();
+    this.sessionNodes.clear();
+    this.jobNodes.clear();
+    this.changed.fire(undefined);
+  }
+
+  /** Reloads one session's history (after a job) and its title. */
+  async refreshSession(sessionId: string): Promise<void> {
+    const node = this.sessionNodes.get(sessionId);
+    if (!node) {
+      this.refresh();
+      return;
+    }
+    try {
+      const client = await this.deps.client();
+      node.session = await client.sessions.get(sessionId);
+    } catch {
+      // Keep the old title; the history reload below still reflects the new job.
+    }
+    await this.history.get(sessionId)?.reload().catch(() => undefined);
+    this.changed.fire(node);
+  }
+
+  forgetSession(sessionId: string): void {
+    this.root?.remove(sessionId);
+    this.history.delete(sessionId);
+    this.sessionNodes.delete(sessionId);
+    this.changed.fire(undefined);
+  }
+
+  getTreeItem(node: SessionsTreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'session':
+        return sessionItem(node, false);
+      case 'job':
+        return jobItem(node);
+      case 'more':
+        return moreItem(node);
+      case 'message':
+        return messageItem(node);
+    }
+  }
+
+  getParent(node: SessionsTreeNode): SessionsTreeNode | undefined {
+    if (node.kind === 'session' || node.parentId === undefined) return undefined;
+    return this.sessionNodes.get(node.parentId.replace(/^session:/, ''));
+  }
+
+  async getChildren(node?: SessionsTreeNode): Promise<SessionsTreeNode[]> {
+    if (!node) return this.rootChildren();
+    if (node.kind === 'session') return this.sessionChildren(node);
+    return [];
+  }
+
+  async loadMore(node: MoreNode): Promise<void> {
+    if (node.parentId === undefined) {
+      await this.root?.loadMore().catch((err: unknown) => this.deps.log.warn(describeFailure('load more sessions', err).logLine));
+      this.changed.fire(undefined);
+      return;
+    }
+    const sessionId = node.parentId.replace(/^session:/, '');
+    await this.history.get(sessionId)?.loadMore().catch((err: unknown) => this.deps.log.warn(describeFailure('load more of the history', err).logLine));
+    this.changed.fire(this.sessionNodes.get(sessionId));
+  }
+
+  /** The node of a loaded session (tests and reveal). */
+  sessionNode(sessionId: string): SessionNode | undefined {
+    return this.sessionNodes.get(sessionId);
+  }
+
+  loadedSessions(): readonly Session[] {
+    return this.root?.items ?? [];
+  }
+
+  loadedJobs(sessionId: string): readonly HistoryRecord[] {
+    return this.history.get(sessionId)?.items ?? [];
+  }
+
+  private async rootChildren(): Promise<SessionsTreeNode[]> {
+    if (!this.root) {
+      const keyword = this.keywordValue;
+      this.root = new PagedList<Session>(
+        async (pageNumber, pageSize) => (await this.deps.client()).sessions.list({ pageNumber, pageSize, ...(keyword ? { keyword } : {}) }),
+        (s) => s.id,
+        this.pageSize.sessions,
+      );
+    }
+    const list = this.root;
+    if (!list.loaded || list.error) {
+      try {
+        await list.loadFirst();
+      } catch (err) {
+        if (err instanceof ConnectionError) return [];
+        return [this.errorNode(undefined, 'load sessions', err)];
+      }
+    }
+    const nodes: SessionsTreeNode[] = list.items.map((s) => this.toSessionNode(s));
+    if (list.hasMore) nodes.push({ kind: 'more', id: nodeId.more(undefined, TREE), remaining: list.total - list.items.length });
+    if (nodes.length === 0 && this.keywordValue) {
+      nodes.push({ kind: 'message', id: nodeId.message(undefined, TREE), text: `No session matches "${this.keywordValue}"`, severity: 'info', command: { id: 'teamData.sessions.clearFilter', title: 'Clear Filter' } });
+    }
+    return nodes;
+  }
+
+  private async sessionChildren(node: SessionNode): Promise<SessionsTreeNode[]> {
+    const sessionId = node.session.id;
+    let list = this.history.get(sessionId);
+    if (!list) {
+      list = new PagedList<HistoryRecord>(
+        async (pageNumber, pageSize) => (await this.deps.client()).sessions.history(sessionId, { pageNumber, pageSize }),
+        (r) => r.jobId,
+        this.pageSize.history,
+      );
+      this.history.set(sessionId, list);
+    }
+    if (!list.loaded || list.error) {
+      try {
+        await list.loadFirst();
+      } catch (err) {
+        return [this.errorNode(node.id, 'load the session history', err)];
+      }
+    }
+    const nodes: SessionsTreeNode[] = list.items.map((r) => this.toJobNode(node, r));
+    if (list.hasMore) nodes.push({ kind: 'more', id: nodeId.more(node.id, TREE), parentId: node.id, remaining: list.total - list.items.length });
+    if (nodes.length === 0) {
+      nodes.push({ kind: 'message', id: nodeId.message(node.id, TREE), parentId: node.id, text: 'No questions yet: Ask in This Session…', severity: 'info', command: { id: 'teamData.sessions.ask', title: 'Ask in This Session…', args: [node] } });
+    }
+    return nodes;
+  }
+
+  private toSessionNode(s: Session): SessionNode {
+    const existing = this.sessionNodes.get(s.id);
+    if (existing) {
+      existing.session = s;
+      return existing;
+    }
+    const node: SessionNode = { kind: 'session', id: nodeId.session(s.id), session: s };
+    this.sessionNodes.set(s.id, node);
+    return node;
+  }
+
+  private toJobNode(parent: SessionNode, r: HistoryRecord): JobNode {
+    const id = nodeId.job(parent.session.id, r.jobId);
+    const existing = this.jobNodes.get(id);
+    if (existing) {
+      existing.record = r;
+      return existing;
+    }
+    const node: JobNode = { kind: 'job', id, sessionId: parent.session.id, jobId: r.jobId, question: questionOf(r), record: r, parentId: parent.id };
+    this.jobNodes.set(id, node);
+    return node;
+  }
+
+  private errorNode(parentId: string | undefined, what: string, err: unknown): MessageNode {
+    const report = describeFailure(what, err);
+    this.deps.log.warn(report.logLine);
+    return {
+      kind: 'message',
+      id: nodeId.message(parentId, TREE),
+      ...(parentId ? { parentId } : {}),
+      text: `${report.message.replace(/ See the log.*$/, '')} Click to retry.`,
+      tooltip: report.message,
+      severity: 'error',
+      command: { id: 'teamData.sessions.refresh', title: 'Retry' },
+    };
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}

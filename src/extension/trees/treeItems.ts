@@ -1,0 +1,135 @@
+/**
+ * How nodes look: labels, icons (ThemeIcon + ThemeColor so every theme gets its own colours),
+ * tooltips and the `contextValue`s that package.json's `view/item/context` menus match.
+ */
+import * as vscode from 'vscode';
+import type { DataSource } from '../../shared/domain';
+import type { DataSourceNode, DatasetNode, JobNode, MessageNode, MoreNode, SessionNode } from './nodes';
+import { oneLine } from './nodes';
+
+/** The four states users see; `invalid` splits into waiting and failed (it has an error then). */
+export type SourceState = 'awaiting' | 'synching' | 'synched' | 'failed';
+
+export function sourceState(ds: DataSource): SourceState {
+  if (ds.status === 'synched') return 'synched';
+  if (ds.status === 'synching') return 'synching';
+  return ds.error ? 'failed' : 'awaiting';
+}
+
+/** Still moving: the tree keeps polling while any source is in one of these. */
+export function isPending(ds: DataSource): boolean {
+  const s = sourceState(ds);
+  return s === 'awaiting' || s === 'synching';
+}
+
+const STATE_LABEL: Record<SourceState, string> = {
+  awaiting: 'waiting to be processed',
+  synching: 'processing…',
+  synched: 'ready',
+  failed: 'failed',
+};
+
+function stateIcon(state: SourceState): vscode.ThemeIcon {
+  switch (state) {
+    case 'awaiting':
+      return new vscode.ThemeIcon('clock', new vscode.ThemeColor('charts.yellow'));
+    case 'synching':
+      return new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('charts.blue'));
+    case 'synched':
+      return new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
+    case 'failed':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+  }
+}
+
+function escapeMd(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>&]/g, (c) => `\\${c}`);
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+export function datasetItem(node: DatasetNode, expanded: boolean): vscode.TreeItem {
+  const d = node.dataset;
+  const item = new vscode.TreeItem(d.name || '(unnamed dataset)', expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = node.id;
+  item.description = oneLine(d.description, 60);
+  item.iconPath = new vscode.ThemeIcon('database');
+  item.contextValue = 'dataset';
+  const md = new vscode.MarkdownString(`**${escapeMd(d.name || '(unnamed dataset)')}**`);
+  if (d.description) md.appendMarkdown(`\n\n${escapeMd(d.description)}`);
+  md.appendMarkdown(`\n\nid: \`${d.id.replace(/`/g, '')}\``);
+  item.tooltip = md;
+  return item;
+}
+
+export function dataSourceItem(node: DataSourceNode): vscode.TreeItem {
+  const ds = node.dataSource;
+  const state = sourceState(ds);
+  const item = new vscode.TreeItem(ds.name || ds.fileName || '(unnamed file)', vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.description = STATE_LABEL[state];
+  item.iconPath = stateIcon(state);
+  item.contextValue = `dataSource.${state}`;
+  const md = new vscode.MarkdownString(`**${escapeMd(ds.name || ds.fileName)}**`);
+  if (ds.fileName && ds.fileName !== ds.name) md.appendMarkdown(`\n\nfile: ${escapeMd(ds.fileName)}`);
+  md.appendMarkdown(`\n\nstatus: ${STATE_LABEL[state]}`);
+  if (typeof ds.size === 'number') md.appendMarkdown(` · ${formatBytes(ds.size)}`);
+  if (state === 'failed' && ds.error) md.appendMarkdown(`\n\n$(error) ${escapeMd(ds.error)}`);
+  md.supportThemeIcons = true;
+  item.tooltip = md;
+  item.accessibilityInformation = { label: `${ds.name || ds.fileName}, ${STATE_LABEL[state]}${state === 'failed' && ds.error ? `: ${ds.error}` : ''}` };
+  return item;
+}
+
+export function sessionItem(node: SessionNode, expanded: boolean): vscode.TreeItem {
+  const s = node.session;
+  const title = s.title.trim() || 'Untitled session';
+  const item = new vscode.TreeItem(oneLine(title, 80), expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = node.id;
+  item.description = `${s.languageType} · ${s.jobMode === 'DATA_ANALYTICS' ? 'data analytics' : 'auto'}`;
+  item.iconPath = new vscode.ThemeIcon('comment-discussion');
+  item.contextValue = 'session';
+  const md = new vscode.MarkdownString(`**${escapeMd(title)}**\n\nlanguage: ${escapeMd(s.languageType)} · mode: ${escapeMd(s.jobMode)} · context: ${s.maxMessagesInContext} messages`);
+  item.tooltip = md;
+  return item;
+}
+
+export function jobItem(node: JobNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(oneLine(node.question, 80), vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.iconPath = new vscode.ThemeIcon('comment');
+  item.contextValue = 'job';
+  item.tooltip = node.question;
+  item.command = { command: 'teamData.openJob', title: 'Open Answer', arguments: [node] };
+  return item;
+}
+
+export function moreItem(node: MoreNode): vscode.TreeItem {
+  const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.description = `${node.remaining} more`;
+  item.iconPath = new vscode.ThemeIcon('ellipsis');
+  item.contextValue = 'loadMore';
+  item.command = { command: 'teamData.loadMore', title: 'Load More', arguments: [node] };
+  return item;
+}
+
+export function messageItem(node: MessageNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.iconPath = new vscode.ThemeIcon(node.severity === 'error' ? 'warning' : 'info', node.severity === 'error' ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
+  item.tooltip = node.tooltip ?? node.text;
+  item.contextValue = 'message';
+  if (node.command) item.command = { command: node.command.id, title: node.command.title, arguments: node.command.args };
+  return item;
+}
