@@ -347,6 +347,16 @@ describe('DuckDbStore', function () {
       assert.deepEqual((await store.query('SELECT 1 AS one')).rows, [[1]]);
     });
 
+    it('closes while a query runs: the query is interrupted, close completes', async () => {
+      const running = store.query('SELECT sum(hash(i)) FROM range(50000000000) t(i)', [], { timeoutMs: 60_000 });
+      const outcome = running.then(() => 'finished', (err: unknown) => (err as Error).name);
+      await new Promise((r) => setTimeout(r, 100));
+      await store.close();
+      assert.equal(await outcome, 'QueryError');
+      await assert.rejects(store.query('SELECT 1'), /closed/);
+      store = await DuckDbStore.open(dir); // for afterEach
+    });
+
     it('reports bad SQL as QueryError', async () => {
       await assert.rejects(store.query('SELEC nonsense'), QueryError);
       await assert.rejects(store.query('  '), QueryError);

@@ -28,6 +28,10 @@ const WORK_DIR = 'ingest-tmp';
 export class DuckDbStore implements DataStore {
   /** Per-source queue: ingest, drop and describe of one source never interleave. */
   private readonly locks = new Map<string, Promise<unknown>>();
+  /** Connections in use, so close() can interrupt what is still running. */
+  private readonly busy = new Set<DuckDBConnection>();
+  /** Work in flight (ingests, queries), awaited by close() before the database is closed. */
+  private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
 
   private constructor(
@@ -122,14 +126,21 @@ export class DuckDbStore implements DataStore {
    */
   async query(sql: string, params?: readonly QueryParam[], options?: QueryOptions): Promise<QueryResult> {
     this.assertOpen();
-    return runQuery(this.instance, sql, params, options);
+    return this.track(runQuery(this.instance, sql, params, options, (conn, active) => {
+      if (active) this.busy.add(conn);
+      else this.busy.delete(conn);
+    }));
   }
 
-  /** Closes the database (checkpointing it). Later calls fail; closing twice is harmless. */
+  /**
+   * Interrupts running statements, waits for work in flight to settle, then closes the database
+   * (DuckDB checkpoints on close). Later calls fail; closing twice is harmless.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.allSettled([...this.locks.values()]);
+    for (const conn of this.busy) conn.interrupt();
+    await Promise.allSettled([...this.inFlight, ...this.locks.values()]);
     this.instance.closeSync();
     await rm(this.workDir, { recursive: true, force: true });
   }
@@ -138,13 +149,26 @@ export class DuckDbStore implements DataStore {
     if (this.closed) throw new Error('the data store is closed');
   }
 
-  private async withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const conn = await this.instance.connect();
-    try {
-      return await fn(conn);
-    } finally {
-      conn.disconnectSync();
-    }
+  private withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.track((async () => {
+      const conn = await this.instance.connect();
+      this.busy.add(conn);
+      try {
+        return await fn(conn);
+      } finally {
+        this.busy.delete(conn);
+        conn.disconnectSync();
+      }
+    })());
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    const done = (): void => {
+      this.inFlight.delete(work);
+    };
+    work.then(done, done);
+    return work;
   }
 
   private serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {

@@ -88,11 +88,14 @@ export function armInterrupts(conn: DuckDBConnection, signal: AbortSignal | unde
  */
 export async function runQuery(
   instance: DuckDBInstance, sql: string, params: readonly QueryParam[] | undefined, options: QueryOptions = {},
+  /** Told when the connection starts and stops being used (lets the owner interrupt it on close). */
+  onConnection?: (conn: DuckDBConnection, active: boolean) => void,
 ): Promise<QueryResult> {
   const { signal } = options;
   if (signal?.aborted) throw abortError(signal);
   const maxRows = Math.max(0, Math.floor(options.maxRows ?? DEFAULT_MAX_ROWS));
   const conn = await instance.connect();
+  onConnection?.(conn, true);
   const guard = armInterrupts(conn, signal, options.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS);
   try {
     const extracted = await conn.extractStatements(sql);
@@ -120,6 +123,7 @@ export async function runQuery(
     throw guard.settle(err);
   } finally {
     guard.dispose();
+    onConnection?.(conn, false);
     conn.disconnectSync();
   }
 }
