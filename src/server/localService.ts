@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DuckDbStore } from './duckdb/duckDbStore';
 import type { AnalysisEngine, DataStore } from './engine';
 import { FileVault } from './files/fileVault';
 import { createDispatcher } from './http/dispatcher';
@@ -12,6 +13,7 @@ import { keyDigest } from './http/guard';
 import { Router } from './http/router';
 import { IngestQueue } from './ingest/ingestQueue';
 import { JobRunner } from './jobs/jobRunner';
+import { ProfileEngine } from './profile/profileEngine';
 import { DEFAULT_KEEP_ALIVE_MS } from './jobs/sseWriter';
 import { registerDataSourceRoutes } from './routes/dataSourceRoutes';
 import { registerDatasetRoutes } from './routes/datasetRoutes';
@@ -65,9 +67,6 @@ const MIN_KEY_LENGTH = 8;
 
 async function defaultBackends(dataDir: string, o: LocalServiceOptions): Promise<{ store: DataStore; engine: AnalysisEngine; owned: DataStore | undefined }> {
   if (o.store && o.engine) return { store: o.store, engine: o.engine, owned: undefined };
-  // Loaded lazily so callers that inject both never load the native DuckDB binding.
-  const { DuckDbStore } = await import('./duckdb/duckDbStore');
-  const { ProfileEngine } = await import('./profile/profileEngine');
   if (o.store && !o.engine) {
     if (!(o.store instanceof DuckDbStore)) throw new Error('an injected store needs an injected engine unless it is a DuckDbStore');
     return { store: o.store, engine: new ProfileEngine(o.store), owned: undefined };

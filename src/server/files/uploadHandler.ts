@@ -64,6 +64,9 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
     };
 
     bb.on('file', (field, stream, info) => {
+      // Busboy destroys the part's stream with its parse error (e.g. a truncated form); the error
+      // is handled once, on busboy itself, so parts nobody pipes must not throw it again.
+      stream.on('error', () => undefined);
       if (field !== v1Codec.uploadFileField || writing !== undefined) {
         stream.resume();
         return;
