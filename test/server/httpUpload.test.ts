@@ -125,10 +125,10 @@ describe('local service: uploads and data sources over HTTP', function () {
     assert.deepEqual(await leftovers(), []);
   });
 
-  it('answers truncated or malformed multipart with code 100 and keeps serving', async () => {
+  it('answers truncated or malformed multipart with an error envelope and keeps serving', async () => {
     for (const [name, field] of [['x.exe', 'file'], ['x.csv', 'other'], ['x.csv', 'file']] as const) {
       const { body, contentType } = multipart(field, name, 'a,b\n1,2\n');
-      const cut = body.subarray(0, body.length - 12);
+      const cut = new Uint8Array(body.subarray(0, body.length - 12));
       const r = await fetch(`${h.baseUrl}/v1/team/file/upload-datasource`, { method: 'POST', headers: { 'x-pd-api-key': TEST_KEY, 'content-type': contentType }, body: cut });
       const env = (await r.json()) as { code: number; msg: string };
       assert.ok(r.status < 500);
