@@ -1,0 +1,77 @@
+/**
+ * Runs the extension-host suite (test/vscode/suite/host) inside a real VS Code through
+ * `@vscode/test-electron`'s runTests: code-server + Chromium on this machine, a downloaded or
+ * local VS Code elsewhere (see test/vscode/harness/runExtensionTests.ts). The workspace is a temp
+ * folder holding a copy of samples/sales.csv; the extension runs against its embedded local
+ * service, for real. Fails with the suite's own failures, never skips.
+ */
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
+import { runExtensionTests } from '../harness/runExtensionTests';
+
+const repo = resolve(__dirname, '../../..');
+const suiteOut = join(repo, 'out', 'test', 'vscode-suite');
+
+/** Titles that must have passed: a suite that silently ran nothing must not look green. */
+const REQUIRED = [
+  'activation registers every command in package.json, and nothing that is not in it',
+  'sidebar trees against the local service Datasets lists every dataset of the service, paged with "Load more…"',
+  'Analyze This File uploads the CSV, waits until synched, opens a session and streams the answer into the panel',
+  'Analyze This File reuses the data source of the unchanged file instead of uploading it again',
+  'sign in and out stores a valid key in SecretStorage (not settings) and Sign Out clears it',
+  'delete, rename and the session limit deletes a dataset only after confirmation',
+  'delete, rename and the session limit at the session limit, offers to delete the oldest sessions and then creates the new one',
+];
+
+describe('extension in a real VS Code (extension-host suite)', function () {
+  this.timeout(15 * 60_000);
+  let scratch: string;
+
+  before(async () => {
+    // The extension runs from dist/ (extension, CLI for the local service, webview bundle).
+    execFileSync(process.execPath, [join(repo, 'esbuild.mjs')], { cwd: repo, stdio: 'pipe' });
+    for (const f of ['extension.js', 'cli.js']) assert.ok(existsSync(join(repo, 'dist', f)), `dist/${f} was not built`);
+    await esbuild.build({
+      entryPoints: { index: join(repo, 'test/vscode/suite/host/index.ts') },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      outdir: suiteOut,
+      external: ['vscode', 'mocha'],
+      sourcemap: 'inline',
+      logLevel: 'warning',
+    });
+    scratch = mkdtempSync(join(tmpdir(), 'td-ext-'));
+  });
+
+  after(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('passes the suite against the embedded local service', async () => {
+    const workspace = join(scratch, 'sales-demo');
+    mkdirSync(workspace);
+    copyFileSync(join(repo, 'samples', 'sales.csv'), join(workspace, 'sales.csv'));
+    const resultFile = join(scratch, 'result.json');
+    const logFile = join(scratch, 'suite.log');
+    const code = await runExtensionTests({
+      extensionDevelopmentPath: repo,
+      extensionTestsPath: join(suiteOut, 'index.js'),
+      workspace,
+      env: { TEAM_DATA_SUITE_RESULT: resultFile },
+      logFile,
+      timeoutMs: 12 * 60_000,
+    });
+    const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '(no log)';
+    assert.ok(existsSync(resultFile), `the suite did not report (exit ${code}):\n${log.slice(-6000)}`);
+    const result = JSON.parse(readFileSync(resultFile, 'utf8')) as { passed: string[]; failed: Array<{ title: string; error: string }> };
+    assert.deepEqual(result.failed.map((f) => `${f.title}: ${f.error}`), [], log.slice(-6000));
+    for (const t of REQUIRED) assert.ok(result.passed.includes(t), `did not pass: ${t}\npassed: ${result.passed.join('\n')}`);
+    assert.equal(code, 0, log.slice(-6000));
+  });
+});

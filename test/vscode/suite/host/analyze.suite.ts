@@ -1,0 +1,122 @@
+/**
+ * Analyze This File on a workspace CSV, end to end against the real local service: a dataset
+ * named after the workspace folder, a synched data source, a session, a completed job streamed
+ * into the answer panel (whose webview completes the ready handshake), and the trees showing it.
+ * Analyzing the unchanged file again reuses the data source.
+ */
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+import type { AnalyzeResult } from '../../../../src/extension/flows/analyze';
+import { api, assertHumane, labelled, ScriptedPrompts, waitFor, workspaceFile } from './helpers';
+
+export const shared: { first?: AnalyzeResult } = {};
+
+describe('Analyze This File', function () {
+  this.timeout(180_000);
+  let prompts: ScriptedPrompts;
+
+  beforeEach(async () => {
+    prompts = new ScriptedPrompts();
+    (await api()).usePrompts(prompts);
+  });
+
+  afterEach(async () => {
+    (await api()).usePrompts(undefined);
+    for (const n of prompts.notifications) assertHumane(n.message);
+  });
+
+  it('uploads the CSV, waits until synched, opens a session and streams the answer into the panel', async () => {
+    const a = await api();
+    const csv = workspaceFile('sales.csv');
+    const folder = vscode.workspace.workspaceFolders?.[0]?.name ?? '';
+    prompts.expect(
+      { kind: 'pick', match: /Add sales\.csv to which dataset/, answer: labelled(new RegExp(`New dataset “${folder}”`)) },
+      { kind: 'input', match: /Ask about sales\.csv/, answer: (o) => o.value },
+    );
+    const result = (await vscode.commands.executeCommand('teamData.analyzeFile', csv, [csv])) as AnalyzeResult | undefined;
+    prompts.assertDone();
+    assert.deepEqual(prompts.errors(), []);
+    assert.ok(result, 'the command returns what it did');
+    assert.equal(result.dataSourceIds.length, 1);
+    assert.ok(result.sessionId);
+    assert.equal(result.answer?.state, 'done', JSON.stringify(result.answer?.error));
+    assert.ok(result.answer.jobId);
+    shared.first = result;
+
+    const client = await a.services.connection.client();
+    const dataset = (await client.datasets.list({ keyword: folder })).records.find((d) => d.id === result.datasetId);
+    assert.equal(dataset?.name, folder, 'the default dataset is named after the workspace folder');
+    const ds = await client.dataSources.get(result.datasetId, result.dataSourceIds[0] as string);
+    assert.equal(ds.status, 'synched');
+    assert.equal(ds.fileName, 'sales.csv');
+    const session = await client.sessions.get(result.sessionId);
+    assert.ok(session.title.length > 0);
+    const history = await client.sessions.history(result.sessionId, {});
+    assert.equal(history.records[0]?.jobId, result.answer.jobId);
+
+    // The answer has real content: blocks beyond an empty shell.
+    const blocks = result.answer.groups.flatMap((g) => g.blocks);
+    assert.ok(blocks.some((b) => b.type === 'MESSAGE' && b.content.length > 20), 'a written answer');
+
+    // The panel: one per session, its webview did the ready handshake, and holds the turn.
+    const panel = a.services.panels.get(result.sessionId);
+    assert.ok(panel, 'a panel for the session');
+    await waitFor('the webview ready handshake', () => panel.isReady);
+    const turn = panel.conversation[panel.conversation.length - 1];
+    assert.equal(turn?.question, 'Give me an overview of this data');
+    assert.equal(turn?.answer.state, 'done');
+    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label === panel.panel.title);
+    assert.ok(tab, 'the panel is an editor tab');
+
+    // The trees show the dataset, the synched data source and the session.
+    a.services.datasets.refresh();
+    const roots = await a.services.datasets.getChildren();
+    const dsNode = roots.find((n) => n.kind === 'dataset' && n.dataset.id === result.datasetId);
+    assert.ok(dsNode);
+    const children = await a.services.datasets.getChildren(dsNode);
+    const source = children.find((n) => n.kind === 'dataSource' && n.dataSource.id === ds.id);
+    assert.ok(source);
+    assert.equal(a.services.datasets.getTreeItem(source).contextValue, 'dataSource.synched');
+    assert.equal(a.services.datasets.getParent(source), dsNode);
+    a.services.sessions.refresh();
+    const sessions = await a.services.sessions.getChildren();
+    assert.ok(sessions.some((n) => n.kind === 'session' && n.session.id === result.sessionId));
+    assert.equal(a.services.jobs.list.length, 0, 'no job left running');
+  });
+
+  it('reuses the data source of the unchanged file instead of uploading it again', async () => {
+    const a = await api();
+    const first = shared.first;
+    assert.ok(first, 'needs the first analysis');
+    const csv = workspaceFile('sales.csv');
+    // Touch the file: same bytes, newer mtime -> the content hash decides.
+    const bytes = await vscode.workspace.fs.readFile(csv);
+    await vscode.workspace.fs.writeFile(csv, bytes);
+    prompts.expect(
+      { kind: 'pick', match: /Add sales\.csv to which dataset/, answer: (items) => items.find((i) => (i.value as { kind: string; dataset?: { id: string } }).dataset?.id === first.datasetId) },
+      { kind: 'input', match: /Ask about/, answer: () => 'Which region has the highest revenue?' },
+    );
+    const again = (await vscode.commands.executeCommand('teamData.analyzeFile', csv)) as AnalyzeResult | undefined;
+    prompts.assertDone();
+    assert.ok(again);
+    assert.deepEqual(again.dataSourceIds, first.dataSourceIds, 'same data source');
+    assert.equal(again.sessionId, first.sessionId, 'the dataset session is reused');
+    assert.equal(again.answer?.state, 'done');
+    const client = await a.services.connection.client();
+    const page = await client.dataSources.list(first.datasetId, {});
+    assert.equal(page.total, 1, 'no second upload');
+    const panel = a.services.panels.get(first.sessionId as string);
+    assert.equal(panel?.conversation.filter((t) => !t.fromHistory).length, 2, 'both questions in one conversation');
+  });
+
+  it('refuses unsupported files with a clear message and no upload', async () => {
+    const a = await api();
+    const exe = workspaceFile('notes.exe');
+    await vscode.workspace.fs.writeFile(exe, new TextEncoder().encode('MZ'));
+    const result = await vscode.commands.executeCommand('teamData.analyzeFile', exe, [exe]);
+    assert.equal(result, undefined);
+    const warn = prompts.notifications.find((n) => n.level === 'warning');
+    assert.ok(warn && /Skipped notes\.exe/.test(warn.message), JSON.stringify(prompts.notifications));
+    assert.equal(a.services.jobs.list.length, 0);
+  });
+});
