@@ -40,12 +40,16 @@ function hasYear(expr: string): string {
 }
 
 async function varcharColumns(conn: DuckDBConnection, table: string): Promise<string[]> {
-  const reader = await conn.runAndReadAll(
-    `SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $1 AND data_type = 'VARCHAR' ORDER BY column_index`,
-    [table],
-  );
-  return reader.getRows().map((r) => String(r[0]));
+  // Result metadata of an empty scan: much cheaper than querying duckdb_columns().
+  const reader = await conn.runAndReadAll(`SELECT * FROM ${quoteIdent(table)} LIMIT 0`);
+  return reader.columnNames().filter((_n, i) => reader.columnType(i).toString() === 'VARCHAR');
 }
+
+/**
+ * Shape every date candidate shares: digits, month names and separators only, with a 4-digit
+ * year. One cheap regex over the sample rules out ordinary text before 60 strptime formats run.
+ */
+const DATE_SHAPE = '^[0-9A-Za-z ,./:T-]{6,40}$';
 
 /**
  * The first candidate format that parses every sampled value, if any. strptime needs a constant
@@ -56,10 +60,13 @@ async function pickFormat(conn: DuckDBConnection, table: string, column: string)
   const counts = CANDIDATES.map(
     (c, i) => `count(*) FILTER (WHERE try_strptime(v, ${quoteLiteral(c.format)}) IS NOT NULL AND ${hasYear('v')}) AS f${i}`,
   ).join(', ');
-  const reader = await conn.runAndReadAll(
-    `WITH s AS (SELECT trim(${col}) AS v FROM ${quoteIdent(table)} WHERE ${col} IS NOT NULL AND trim(${col}) <> '' LIMIT ${SAMPLE_ROWS})
-     SELECT count(*) AS n, ${counts} FROM s`,
+  const sample = `WITH s AS (SELECT trim(${col}) AS v FROM ${quoteIdent(table)} WHERE ${col} IS NOT NULL AND trim(${col}) <> '' LIMIT ${SAMPLE_ROWS})`;
+  const shape = await conn.runAndReadAll(
+    `${sample} SELECT count(*) AS n, count(*) FILTER (WHERE regexp_full_match(v, '${DATE_SHAPE}') AND ${hasYear('v')}) FROM s`,
   );
+  const [total, shaped] = shape.getRows()[0] ?? [];
+  if (Number(total ?? 0) === 0 || Number(total) !== Number(shaped)) return undefined;
+  const reader = await conn.runAndReadAll(`${sample} SELECT count(*) AS n, ${counts} FROM s`);
   const row = reader.getRows()[0] ?? [];
   const n = Number(row[0] ?? 0);
   if (n === 0) return undefined;
