@@ -31,7 +31,9 @@ export interface JobRunnerOptions {
 }
 
 export class JobRunner {
-  private readonly shutdown = new AbortController();
+  /** One controller per job (a shared signal would collect a listener per query of every job). */
+  private readonly aborts = new Set<AbortController>();
+  private closed = false;
   private readonly running = new Set<Promise<unknown>>();
   /** Sessions with a job in flight, so two concurrent first jobs do not both generate a title. */
   private readonly activeSessions = new Map<string, number>();
@@ -48,7 +50,8 @@ export class JobRunner {
 
   /** Aborts running jobs and waits for them to settle. */
   async close(): Promise<void> {
-    this.shutdown.abort();
+    this.closed = true;
+    for (const a of this.aborts) a.abort(new Error('the local service is shutting down'));
     await Promise.all([...this.running].map((p) => p.catch(() => undefined)));
   }
 
@@ -77,6 +80,9 @@ export class JobRunner {
     const firstJob = (await history.list(sid)).length === 0 && !this.activeSessions.has(sid);
     this.activeSessions.set(sid, (this.activeSessions.get(sid) ?? 0) + 1);
     const published = new Map<string, string>();
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    if (this.closed) abort.abort(new Error('the local service is shutting down'));
     let ok = true;
     try {
       emit({ kind: 'JOB_ID', jobId });
@@ -97,7 +103,7 @@ export class JobRunner {
         jobMode: plan.session.jobMode,
         sources: plan.sources,
         history: prior,
-        signal: this.shutdown.signal,
+        signal: abort.signal,
         emit: (e) => {
           // The engine contributes steps and blocks; framing events are the runner's.
           if (!open) return;
@@ -115,19 +121,20 @@ export class JobRunner {
     } catch (err) {
       open = false;
       ok = false;
-      const shuttingDown = this.shutdown.signal.aborted;
+      const shuttingDown = abort.signal.aborted;
       if (!shuttingDown) log('error', `job failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
       const message = shuttingDown ? 'the local service is shutting down' : describeErrorCode(ErrorCode.JOB_FAILED);
       emit({ kind: 'ERROR', message, code: ErrorCode.JOB_FAILED });
       emit({ kind: 'END', ok: false });
     } finally {
+      this.aborts.delete(abort);
       const left = (this.activeSessions.get(sid) ?? 1) - 1;
       if (left <= 0) this.activeSessions.delete(sid);
       else this.activeSessions.set(sid, left);
     }
     const answer = builder.snapshot();
     const blocks = answerBlocks(answer);
-    if (!this.shutdown.signal.aborted && meta.sessions.has(sid)) {
+    if (!abort.signal.aborted && meta.sessions.has(sid)) {
       try {
         await history.append({
           jobId, sessionId: sid, question: plan.question, createdAt, ok, blocks: FileVault.toStored(blocks, published),
