@@ -240,6 +240,12 @@ describe('DuckDbStore', function () {
       await ingestFails('bin.txt', Buffer.from([1, 2, 0, 3, 4, 0, 5]), /not a text file/);
     });
 
+    it('turns a missing or unreadable upload into an IngestError', async () => {
+      await assert.rejects(store.ingest(source('m1', 'gone.csv'), join(dir, 'nope.csv'), never()),
+        (err: unknown) => err instanceof IngestError && /missing; upload it again/.test(err.message));
+      await assert.rejects(store.ingest(source('m2', 'dir.csv'), dir, never()), (err: unknown) => err instanceof IngestError);
+    });
+
     it('says plainly that PDF and Office documents are not processed yet', async () => {
       await ingestFails('report.pdf', '%PDF-1.4', /^PDF files are not processed by the local service yet; export the data as CSV or XLSX$/);
       await ingestFails('memo.DOCX', 'x', /Word documents.*not processed by the local service yet/);

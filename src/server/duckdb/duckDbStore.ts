@@ -95,6 +95,8 @@ export class DuckDbStore implements DataStore {
         if (err instanceof IngestError) throw err;
         const code = (err as NodeJS.ErrnoException | undefined)?.code;
         if (code === 'ENOENT') throw new IngestError(`the uploaded file for ${fileName} is missing; upload it again`);
+        // Other file-system errors (EISDIR, EACCES, EIO...) are about the stored upload, not DuckDB.
+        if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new IngestError(`the uploaded file for ${fileName} could not be read (${code}); upload it again`);
         throw err;
       } finally {
         guard.dispose();
