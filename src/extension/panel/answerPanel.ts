@@ -139,10 +139,7 @@ export class AnswerPanel implements vscode.Disposable {
         turn.answer = answer;
         this.post({ type: 'turn', turn });
       },
-      title: (title) => {
-        this.setTitle(title);
-        void this.s.sessions.refreshSession(this.sessionId);
-      },
+      title: () => void this.syncTitle(),
       progress: (answer) => {
         turn.answer = answer;
         this.fetchFiles(turn);
@@ -155,6 +152,21 @@ export class AnswerPanel implements vscode.Disposable {
     turn.answer = answer;
     void this.s.sessions.refreshSession(this.sessionId);
     return answer;
+  }
+
+  /**
+   * After TITLE_GENERATION: the service decides whether the session takes the generated title
+   * (it keeps one the user gave), so the panel shows what the service holds, like the tree.
+   */
+  private async syncTitle(): Promise<void> {
+    try {
+      const session = await (await this.s.connection.client()).sessions.get(this.sessionId);
+      const title = session.title.trim();
+      if (title && title !== this.title) this.setTitle(title);
+    } catch {
+      // Keep the current title; the next refresh corrects it.
+    }
+    void this.s.sessions.refreshSession(this.sessionId);
   }
 
   cancel(turnId?: string): void {

@@ -7,7 +7,8 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AnalyzeResult } from '../../../../src/extension/flows/analyze';
-import { api, assertHumane, labelled, ScriptedPrompts, waitFor, workspaceFile } from './helpers';
+import type { AskResult } from '../../../../src/extension/flows/ask';
+import { activeItem, api, assertHumane, labelled, ScriptedPrompts, waitFor, workspaceFile } from './helpers';
 
 export const shared: { first?: AnalyzeResult } = {};
 
@@ -107,6 +108,39 @@ describe('Analyze This File', function () {
     assert.equal(page.total, 1, 'no second upload');
     const panel = a.services.panels.get(first.sessionId as string);
     assert.equal(panel?.conversation.filter((t) => !t.fromHistory).length, 2, 'both questions in one conversation');
+  });
+
+  it('Ask a Question offers the last session and dataset first and answers in that session', async () => {
+    const first = shared.first;
+    assert.ok(first?.sessionId, 'needs the first analysis');
+    const folder = vscode.workspace.workspaceFolders?.[0]?.name ?? '';
+    prompts.expect(
+      {
+        kind: 'pick',
+        match: /Ask in which session/,
+        answer: (items, opts) => {
+          const it = activeItem(items, opts);
+          assert.equal((it?.value as { session?: { id: string } }).session?.id, first.sessionId, 'the last session is pre-selected');
+          assert.equal(it?.description, 'last used');
+          return it;
+        },
+      },
+      {
+        kind: 'pick',
+        match: /Ask about which dataset/,
+        answer: (items, opts) => {
+          assert.ok(!items.some((i) => /New dataset/.test(i.label)), 'asking never creates datasets');
+          const it = activeItem(items, opts);
+          assert.equal((it?.value as { dataset?: { id: string } }).dataset?.id, first.datasetId, 'the last dataset is pre-selected');
+          return it;
+        },
+      },
+      { kind: 'input', match: new RegExp(`Ask about “${folder}”`), answer: () => 'How many rows are there?' },
+    );
+    const asked = (await vscode.commands.executeCommand('teamData.ask')) as AskResult | undefined;
+    prompts.assertDone();
+    assert.equal(asked?.sessionId, first.sessionId);
+    assert.equal(asked?.answer.state, 'done', JSON.stringify(asked?.answer.error));
   });
 
   it('refuses unsupported files with a clear message and no upload', async () => {

@@ -35,7 +35,7 @@ type Step =
   | { kind: 'confirm'; match: RegExp; answer: boolean }
   | { kind: 'choose'; match: RegExp; answer: string | undefined }
   | { kind: 'input'; match: RegExp; answer: (o: InputOptions) => string | undefined }
-  | { kind: 'pick'; match: RegExp; answer: (items: ReadonlyArray<PickItem<unknown>>) => PickItem<unknown> | undefined }
+  | { kind: 'pick'; match: RegExp; answer: (items: ReadonlyArray<PickItem<unknown>>, opts: PickOptions) => PickItem<unknown> | undefined }
   | { kind: 'pickMany'; match: RegExp; answer: (items: ReadonlyArray<PickItem<unknown>>) => Array<PickItem<unknown>> | undefined }
   | { kind: 'openFiles'; match: RegExp; answer: vscode.Uri[] | undefined };
 
@@ -108,7 +108,7 @@ export class ScriptedPrompts implements UiPrompts {
 
   async pick<T>(items: ReadonlyArray<PickItem<T>>, opts?: PickOptions): Promise<T | undefined> {
     const step = this.next('pick', `${opts?.title ?? ''} ${opts?.placeHolder ?? ''}`);
-    return step?.answer(items as ReadonlyArray<PickItem<unknown>>)?.value as T | undefined;
+    return step?.answer(items as ReadonlyArray<PickItem<unknown>>, opts ?? {})?.value as T | undefined;
   }
 
   async pickMany<T>(items: ReadonlyArray<PickItem<T>>, opts?: PickOptions): Promise<T[] | undefined> {
@@ -122,12 +122,17 @@ export class ScriptedPrompts implements UiPrompts {
 }
 
 /** Picks the item whose label matches. */
-export function labelled(re: RegExp): (items: ReadonlyArray<PickItem<unknown>>) => PickItem<unknown> | undefined {
+export function labelled(re: RegExp): (items: ReadonlyArray<PickItem<unknown>>, opts?: PickOptions) => PickItem<unknown> | undefined {
   return (items) => {
     const found = items.find((i) => re.test(i.label));
     if (!found) throw new Error(`no item matches ${re}: ${items.map((i) => i.label).join(' | ')}`);
     return found;
   };
+}
+
+/** Takes the item the pick put the cursor on (what Enter would accept). */
+export function activeItem(items: ReadonlyArray<PickItem<unknown>>, opts: PickOptions): PickItem<unknown> | undefined {
+  return items[opts.activeIndex ?? 0];
 }
 
 /** A user-facing text must say something and never leak internals. */
