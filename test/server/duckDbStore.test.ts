@@ -267,6 +267,10 @@ describe('DuckDbStore', function () {
       assert.equal(await store.describe('never-ingested'), undefined);
     });
 
+    it('refuses a second open of the same data directory while the first is open', async () => {
+      await assert.rejects(DuckDbStore.open(dir), /already open in this process/);
+    });
+
     it('drops tables and text of a source', async () => {
       const { id, result } = await ingest('a.csv', 'x\n1\n');
       const { id: textId } = await ingest('t.txt', 'words');

@@ -5,7 +5,7 @@
  * to analysis engines.
  */
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { DataSource } from '../../shared/domain';
 import { IngestError, type DataStore, type IngestResult } from '../engine';
@@ -24,6 +24,12 @@ export { QueryError, QueryTimeoutError } from './queryRunner';
 export const DATABASE_FILE = 'analysis.duckdb';
 /** Scratch directory (transcoded copies) inside the data directory; emptied on open. */
 const WORK_DIR = 'ingest-tmp';
+
+/**
+ * Database files open in this process. DuckDB's file lock only stops other processes; two instances
+ * on one file inside a process would corrupt it, so a second open is refused here.
+ */
+const openInProcess = new Set<string>();
 
 export class DuckDbStore implements DataStore {
   /** Per-source queue: ingest, drop and describe of one source never interleave. */
@@ -48,9 +54,10 @@ export class DuckDbStore implements DataStore {
   static async open(dataDir: string): Promise<DuckDbStore> {
     await mkdir(dataDir, { recursive: true });
     const workDir = join(dataDir, WORK_DIR);
-    await rm(workDir, { recursive: true, force: true });
-    await mkdir(workDir, { recursive: true });
-    const databasePath = join(dataDir, DATABASE_FILE);
+    const databasePath = resolve(dataDir, DATABASE_FILE);
+    if (openInProcess.has(databasePath)) {
+      throw new Error(`the database ${databasePath} is already open in this process; close the other store first`);
+    }
     let instance: DuckDBInstance;
     try {
       instance = await DuckDBInstance.create(databasePath, {
@@ -63,9 +70,19 @@ export class DuckDbStore implements DataStore {
         ? `the database ${databasePath} is in use by another process (is another local service running on this data directory?)`
         : `could not open the database ${databasePath}: ${m.split('\n')[0] ?? m}`);
     }
-    const store = new DuckDbStore(instance, workDir, databasePath);
-    await store.withConnection((conn) => ensureCatalog(conn));
-    return store;
+    // Only once the database lock is ours: another service on this directory keeps its scratch files.
+    openInProcess.add(databasePath);
+    try {
+      await rm(workDir, { recursive: true, force: true });
+      await mkdir(workDir, { recursive: true });
+      const store = new DuckDbStore(instance, workDir, databasePath);
+      await store.withConnection((conn) => ensureCatalog(conn));
+      return store;
+    } catch (err) {
+      openInProcess.delete(databasePath);
+      instance.closeSync();
+      throw err;
+    }
   }
 
   async ingest(source: DataSource, filePath: string, signal: AbortSignal): Promise<IngestResult> {
@@ -144,6 +161,7 @@ export class DuckDbStore implements DataStore {
     for (const conn of this.busy) conn.interrupt();
     await Promise.allSettled([...this.inFlight, ...this.locks.values()]);
     this.instance.closeSync();
+    openInProcess.delete(this.databasePath);
     await rm(this.workDir, { recursive: true, force: true });
   }
 
