@@ -40,6 +40,19 @@ const builds = [
     target: 'node20',
     external: ['vscode', '@duckdb/node-api'],
   },
+  {
+    // The answer panel's webview: a browser bundle (dist/webview.js) and its stylesheet
+    // (dist/webview.css), loaded under a strict CSP; test/webview/harness.ts builds the same entries.
+    ...common,
+    entryPoints: [
+      { in: 'src/webview/main.ts', out: 'webview' },
+      { in: 'media/webview/panel.css', out: 'webview' },
+    ],
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'iife',
+    target: ['chrome114'],
+  },
 ];
 
 if (watch) {

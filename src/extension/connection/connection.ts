@@ -111,7 +111,11 @@ export class ConnectionManager implements vscode.Disposable {
   async client(): Promise<TeamDataClient> {
     const settings = readSettings();
     if (settings.baseUrl === '') {
-      const endpoint = await this.supervisor.ensureStarted();
+      // The first start opens DuckDB and can take seconds: show it in the status bar.
+      const endpoint = this.supervisor.endpoint ?? (await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: 'Team Data: starting the local service…' },
+        () => this.supervisor.ensureStarted(),
+      ));
       return this.clientFor(settings, endpoint.baseUrl, endpoint.apiKey, localUserId(settings.userId));
     }
     if (hostedHost(settings.baseUrl) === undefined) {

@@ -52,6 +52,7 @@ export function turnsFromHistory(records: readonly HistoryRecord[]): Turn[] {
 export class AnswerPanel implements vscode.Disposable {
   private turns: Turn[] = [];
   private ready = false;
+  private isDisposed = false;
   private title: string;
   private busyLabel: string | undefined;
   private scrollToJobId: string | undefined;
@@ -72,8 +73,11 @@ export class AnswerPanel implements vscode.Disposable {
     readonly files: AnswerFileCache,
     html: string,
     title: string,
+    private readonly scopes: { get(sessionId: string): JobScope | undefined; set(sessionId: string, scope: JobScope): void },
   ) {
     this.title = title;
+    // Follow-ups asked in the panel use the dataset and files of the session's last question.
+    this.scope = scopes.get(sessionId) ?? {};
     panel.webview.html = html;
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
@@ -93,6 +97,7 @@ export class AnswerPanel implements vscode.Disposable {
   }
 
   reveal(scrollToJobId?: string): void {
+    if (this.isDisposed) return;
     this.panel.reveal(undefined, false);
     if (scrollToJobId) {
       this.scrollToJobId = scrollToJobId;
@@ -102,6 +107,7 @@ export class AnswerPanel implements vscode.Disposable {
 
   setTitle(title: string): void {
     this.title = title;
+    if (this.isDisposed) return;
     this.panel.title = title;
     this.post({ type: 'title', title });
   }
@@ -113,7 +119,10 @@ export class AnswerPanel implements vscode.Disposable {
 
   /** Asks `question` in this session and streams the answer in; resolves with the final answer. */
   async ask(question: string, scope?: JobScope): Promise<Answer> {
-    if (scope) this.scope = scope;
+    if (scope) {
+      this.scope = scope;
+      this.scopes.set(this.sessionId, scope);
+    }
     await this.historyLoaded;
     const turn: Turn = { id: `t${++this.turnCounter}`, question, answer: { jobId: '', state: 'streaming', groups: [], triggers: [] } };
     this.turns.push(turn);
@@ -215,6 +224,8 @@ export class AnswerPanel implements vscode.Disposable {
 
   private async sendFile(turnId: string, block: FileBlock, fileKey: string): Promise<void> {
     const result = await this.files.get(block);
+    // The panel may have closed during the download; the copy stays cached for next time.
+    if (this.isDisposed) return;
     if (block.type === 'TABLE') {
       if (result.status !== 'ready') {
         this.post({ type: 'tableData', turnId, fileKey, data: result });
@@ -270,7 +281,7 @@ export class AnswerPanel implements vscode.Disposable {
       case 'ready':
         if (m.protocolVersion !== PROTOCOL_VERSION) this.s.log.warn(`Answer panel: webview protocol ${m.protocolVersion}, host ${PROTOCOL_VERSION}`);
         this.ready = true;
-        void this.panel.webview.postMessage({ type: 'init', protocolVersion: PROTOCOL_VERSION, state: this.initState() } satisfies HostToWebview);
+        this.post({ type: 'init', protocolVersion: PROTOCOL_VERSION, state: this.initState() });
         for (const t of this.turns) {
           // A re-init must resend file data the webview lost with its DOM.
           for (const key of [...this.requested]) if (key.startsWith(`${t.id}|`)) this.requested.delete(key);
@@ -299,7 +310,7 @@ export class AnswerPanel implements vscode.Disposable {
 
   /** Posts to the webview once it is ready; earlier state reaches it through `init`. */
   post(message: HostToWebview): void {
-    if (!this.ready) return;
+    if (!this.ready || this.isDisposed) return;
     void this.panel.webview.postMessage(message).then(undefined, () => undefined);
   }
 
@@ -308,11 +319,10 @@ export class AnswerPanel implements vscode.Disposable {
     this.panel.dispose();
   }
 
-  private isDisposed = false;
-
   dispose(): void {
     if (this.isDisposed) return;
     this.isDisposed = true;
+    this.ready = false;
     this.cancel();
     for (const d of this.disposables.splice(0)) d.dispose();
     this.disposed.fire();

@@ -14,6 +14,10 @@ import type { Services } from '../services';
 import { ANSWER_VIEW_TYPE, AnswerPanel, type JobScope } from './answerPanel';
 import { AnswerFileCache } from './fileCache';
 
+const SCOPES_KEY = 'teamData.sessionScopes';
+/** Bounded so the workspace state never grows without limit; the oldest entries go first. */
+const MAX_SCOPES = 300;
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -83,7 +87,7 @@ export class PanelManager implements vscode.Disposable {
 
   private adopt(panel: vscode.WebviewPanel, sessionId: string, title: string): AnswerPanel {
     panel.webview.options = { enableScripts: true, localResourceRoots: [this.distUri, vscode.Uri.file(this.cache.root)] };
-    const p = new AnswerPanel(panel, sessionId, this.s, this.cache, this.html(panel.webview, title), title);
+    const p = new AnswerPanel(panel, sessionId, this.s, this.cache, this.html(panel.webview, title), title, { get: (id) => this.scopeOf(id), set: (id, scope) => void this.rememberScope(id, scope) });
     this.panels.set(sessionId, p);
     this.lastActive = sessionId;
     panel.onDidChangeViewState((e) => {
@@ -93,6 +97,25 @@ export class PanelManager implements vscode.Disposable {
       if (this.panels.get(sessionId) === p) this.panels.delete(sessionId);
     });
     return p;
+  }
+
+  private scopeKey(sessionId: string): string {
+    return `${this.s.connection.identity()}|${sessionId}`;
+  }
+
+  /** The dataset and files the session's last question used (kept per workspace). */
+  scopeOf(sessionId: string): JobScope | undefined {
+    return this.s.context.workspaceState.get<Record<string, JobScope>>(SCOPES_KEY)?.[this.scopeKey(sessionId)];
+  }
+
+  private async rememberScope(sessionId: string, scope: JobScope): Promise<void> {
+    const all = { ...(this.s.context.workspaceState.get<Record<string, JobScope>>(SCOPES_KEY) ?? {}) };
+    const key = this.scopeKey(sessionId);
+    delete all[key];
+    all[key] = scope;
+    const keys = Object.keys(all);
+    for (const k of keys.slice(0, Math.max(0, keys.length - MAX_SCOPES))) delete all[k];
+    await this.s.context.workspaceState.update(SCOPES_KEY, all);
   }
 
   private html(webview: vscode.Webview, title: string): string {

@@ -143,6 +143,26 @@ describe('Analyze This File', function () {
     assert.equal(asked?.answer.state, 'done', JSON.stringify(asked?.answer.error));
   });
 
+  it('a reopened panel loads the history, and a follow-up uses the session\'s last dataset and files', async () => {
+    const a = await api();
+    const first = shared.first;
+    const sessionId = first?.sessionId;
+    assert.ok(first && sessionId, 'needs the first analysis');
+    a.services.panels.closeSession(sessionId);
+    await waitFor('the panel to close', () => a.services.panels.get(sessionId) === undefined);
+    const panel = await a.services.panels.open(sessionId);
+    await panel.historyLoaded;
+    const history = panel.conversation;
+    assert.equal(history.length, 3, 'three questions so far');
+    assert.ok(history.every((t) => t.fromHistory && t.answer.state === 'done'));
+    assert.equal(history[0]?.question, 'Give me an overview of this data', 'oldest first');
+    // What the webview's input box does: ask without naming a scope.
+    const answer = await panel.ask('What is the average revenue per order?');
+    assert.equal(answer.state, 'done', JSON.stringify(answer.error));
+    const sources = answer.groups.flatMap((g) => g.blocks).flatMap((b) => (b.type === 'SOURCES' ? b.content : []));
+    assert.ok(sources.some((x) => x.datasourceId === first.dataSourceIds[0]), `the answer draws on sales.csv: ${JSON.stringify(sources)}`);
+  });
+
   it('refuses unsupported files with a clear message and no upload', async () => {
     const a = await api();
     const exe = workspaceFile('notes.exe');

@@ -1,0 +1,91 @@
+/**
+ * Markdown for MESSAGE blocks: marked turns text into HTML, DOMPurify turns that into a safe DOM
+ * fragment. Everything the service writes passes through here, so the policy is strict:
+ * - no images from markdown (answers' images arrive as IMAGE blocks from the local cache; a
+ *   markdown image would be a remote load), shown as their alt text instead;
+ * - links keep only http(s) targets, moved from `href` to `data-href` so nothing navigates
+ *   inside the webview: a click posts `openLink` and the host opens it after its own check;
+ * - no styles, forms, frames, media, SVG or MathML; no ids/names (DOM clobbering).
+ */
+import DOMPurify, { type Config } from 'dompurify';
+import { Marked } from 'marked';
+import { escapeHtml } from '../dom';
+import { cleanLanguage, highlightHtml } from './highlight';
+
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: {
+    code({ text, lang }) {
+      const language = cleanLanguage(lang);
+      const cls = language ? ` class="hljs language-${language}"` : ' class="hljs"';
+      return `<pre class="md-code"><code${cls}>${highlightHtml(text.replace(/\n$/, ''), language)}</code></pre>\n`;
+    },
+    image({ text }) {
+      const alt = text.trim() || 'image';
+      return `<span class="md-image-alt">[${escapeHtml(alt)}]</span>`;
+    },
+  },
+});
+
+const HTTP_URL = /^https?:\/\/[^\s]+$/i;
+
+const PURIFY_CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
+  RETURN_DOM_FRAGMENT: true,
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: [
+    'style', 'img', 'form', 'input', 'button', 'textarea', 'select', 'option', 'iframe', 'frame', 'frameset',
+    'object', 'embed', 'link', 'meta', 'base', 'video', 'audio', 'source', 'picture', 'track', 'dialog',
+    'template', 'slot', 'canvas', 'map', 'area', 'svg', 'math', 'marquee',
+  ],
+  FORBID_ATTR: ['style', 'id', 'name', 'target', 'srcset', 'action', 'formaction', 'background', 'poster', 'ping', 'download'],
+  ALLOWED_URI_REGEXP: /^https?:/i,
+  ALLOW_DATA_ATTR: false,
+  SANITIZE_NAMED_PROPS: true,
+};
+
+let hooked = false;
+
+/** Class names markdown may carry: highlight.js tokens and our renderer's own. Anything else
+ * (an answer's raw HTML imitating the panel's buttons or overlays) is dropped. */
+const ALLOWED_CLASS = /^(hljs(-[\w-]+)?|language-[\w+#.-]+|md-code|md-image-alt)$/;
+
+function installHooks(): void {
+  if (hooked) return;
+  hooked = true;
+  DOMPurify.addHook('uponSanitizeAttribute', (_node, data) => {
+    if (data.attrName !== 'class') return;
+    data.attrValue = data.attrValue.split(/\s+/).filter((c) => ALLOWED_CLASS.test(c)).join(' ');
+    if (data.attrValue === '') data.keepAttr = false;
+  });
+  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName !== 'A') return;
+    const href = node.getAttribute('href') ?? '';
+    node.removeAttribute('href');
+    if (HTTP_URL.test(href)) {
+      node.setAttribute('data-href', href);
+      node.setAttribute('role', 'link');
+      node.setAttribute('tabindex', '0');
+      node.setAttribute('title', href);
+      node.setAttribute('class', 'md-link');
+    } else {
+      node.removeAttribute('title');
+      node.setAttribute('class', 'md-dead-link');
+    }
+  });
+}
+
+/** Sanitized DOM for one markdown text. */
+export function renderMarkdown(text: string): DocumentFragment {
+  installHooks();
+  const html = marked.parse(text, { async: false });
+  return DOMPurify.sanitize(html, PURIFY_CONFIG);
+}
+
+/** Plain sanitization of an HTML string (exposed for the XSS tests and the naive baseline). */
+export function markdownToSafeHtml(text: string): string {
+  const holder = document.createElement('div');
+  holder.appendChild(renderMarkdown(text));
+  return holder.innerHTML;
+}

@@ -1,0 +1,20 @@
+/**
+ * "Copy with Headers": tab-separated text that spreadsheets paste into cells. A cell holding a
+ * tab, newline or quote is quoted with doubled quotes, which Excel, LibreOffice and Google
+ * Sheets all read back as one cell.
+ */
+function tsvCell(cell: string): string {
+  return /[\t\r\n"]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
+export function toTsv(header: readonly string[], rows: readonly (readonly string[])[], order?: ArrayLike<number>): string {
+  const lines: string[] = [header.map(tsvCell).join('\t')];
+  const n = order ? order.length : rows.length;
+  for (let i = 0; i < n; i++) {
+    const row = rows[order ? (order[i] as number) : i] ?? [];
+    const cells: string[] = [];
+    for (let c = 0; c < header.length; c++) cells.push(tsvCell(row[c] ?? ''));
+    lines.push(cells.join('\t'));
+  }
+  return `${lines.join('\n')}\n`;
+}

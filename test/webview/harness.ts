@@ -1,0 +1,216 @@
+/**
+ * Browser harness for the answer panel: builds the webview bundle with esbuild (the same entries
+ * as esbuild.mjs), serves it from a tiny 127.0.0.1 server inside exactly the document the host
+ * serves (renderPanelHtml, strict CSP), and opens it in Debian's Chromium with a fake
+ * `acquireVsCodeApi` that records what the webview posts. Every request that is not to that
+ * server is aborted and recorded, so a test can assert that nothing remote was ever loaded.
+ */
+import * as esbuild from 'esbuild';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { PersistedUiState, WebviewToHost } from '../../src/shared/protocol';
+import { renderPanelHtml } from '../../src/webview/panelHtml';
+import { THEMES, type ThemeName } from './fixtures/themes';
+import { barChartPng } from './png';
+
+declare global {
+  interface Window {
+    __posted: unknown[];
+    __csp: string[];
+    __pwned?: unknown;
+  }
+}
+
+const ROOT = join(__dirname, '..', '..');
+export const ARTIFACTS = join(ROOT, 'test-artifacts');
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+let bundle: Promise<{ js: string; css: string }> | undefined;
+
+/** Builds dist/webview.js + dist/webview.css in memory (once per test process). */
+export function buildBundle(): Promise<{ js: string; css: string }> {
+  bundle ??= esbuild
+    .build({
+      bundle: true,
+      write: false,
+      entryPoints: [
+        { in: join(ROOT, 'src/webview/main.ts'), out: 'webview' },
+        { in: join(ROOT, 'media/webview/panel.css'), out: 'webview' },
+      ],
+      outdir: join(ROOT, 'dist'),
+      platform: 'browser',
+      format: 'iife',
+      target: ['chrome114'],
+      logLevel: 'error',
+    })
+    .then((r) => {
+      const js = r.outputFiles.find((f) => f.path.endsWith('.js'));
+      const css = r.outputFiles.find((f) => f.path.endsWith('.css'));
+      if (!js || !css) throw new Error('esbuild produced no webview.js/webview.css');
+      return { js: js.text, css: css.text };
+    });
+  return bundle;
+}
+
+export interface PanelServer {
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** `csp=none` drops the policy so a test can check the sanitizer alone, without the CSP's help. */
+export async function startPanelServer(): Promise<PanelServer> {
+  const { js, css } = await buildBundle();
+  const png = barChartPng(480, 240, [0.35, 0.8, 0.55, 0.95, 0.4, 0.7]);
+  let origin = '';
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', origin);
+    const send = (status: number, type: string, body: string | Buffer): void => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    };
+    if (url.pathname === '/panel.html') {
+      let html = renderPanelHtml({
+        scriptUri: `${origin}/dist/webview.js`,
+        styleUri: `${origin}/dist/webview.css`,
+        cspSource: origin,
+        nonce: 'dGVzdC1ub25jZS0xMjM0NTY3OA==',
+        title: 'Team Data Analysis',
+      });
+      if (url.searchParams.get('csp') === 'none') html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\n/, '');
+      send(200, 'text/html; charset=utf-8', html);
+    } else if (url.pathname === '/dist/webview.js') send(200, 'text/javascript; charset=utf-8', js);
+    else if (url.pathname === '/dist/webview.css') send(200, 'text/css; charset=utf-8', css);
+    else if (url.pathname.startsWith('/cache/') && url.pathname.endsWith('.png')) send(200, 'image/png', png);
+    else send(404, 'text/plain', 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export interface PanelOptions {
+  theme?: ThemeName;
+  csp?: 'strict' | 'none';
+  width?: number;
+  height?: number;
+  /** What `getState()` returns, as after a hide/show or a window reload. */
+  state?: PersistedUiState;
+}
+
+export class PanelPage {
+  readonly remoteRequests: string[] = [];
+  readonly pageErrors: string[] = [];
+  readonly dialogs: string[] = [];
+
+  private constructor(readonly page: Page, readonly origin: string) {}
+
+  static async open(browser: Browser, server: PanelServer, opts: PanelOptions = {}): Promise<PanelPage> {
+    const context = await browser.newContext({ viewport: { width: opts.width ?? 900, height: opts.height ?? 900 } });
+    const page = await context.newPage();
+    const panel = new PanelPage(page, server.origin);
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(`${server.origin}/`)) return route.continue();
+      panel.remoteRequests.push(url);
+      return route.abort();
+    });
+    page.on('pageerror', (e) => panel.pageErrors.push(e.message));
+    if (process.env.PANEL_DEBUG) {
+      page.on('console', (m) => process.stderr.write(`[page ${m.type()}] ${m.text()}\n`));
+      page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.stack ?? e.message}\n`));
+    }
+    page.on('dialog', (d) => {
+      panel.dialogs.push(`${d.type()}: ${d.message()}`);
+      void d.dismiss();
+    });
+    const theme = THEMES[opts.theme ?? 'dark'];
+    // tsx compiles test functions with esbuild's keepNames, which wraps named functions in
+    // `__name(...)`; functions serialized into the page need that helper there too.
+    await page.addInitScript({ content: 'globalThis.__name = globalThis.__name || ((f) => f);' });
+    await page.addInitScript(
+      (arg) => {
+        const posted: unknown[] = [];
+        let state: unknown = arg.state;
+        window.__posted = posted;
+        window.__csp = [];
+        (window as unknown as { acquireVsCodeApi: () => unknown }).acquireVsCodeApi = () => ({
+          postMessage: (m: unknown) => posted.push(JSON.parse(JSON.stringify(m))),
+          getState: () => state,
+          setState: (s: unknown) => {
+            state = s;
+          },
+        });
+        document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+        document.addEventListener('DOMContentLoaded', () => {
+          // VS Code sets the theme's variables on <html> and the theme kind as a body class.
+          for (const [k, v] of Object.entries(arg.vars)) document.documentElement.style.setProperty(k, v);
+          document.body.classList.add(arg.bodyClass);
+          document.body.setAttribute('data-vscode-theme-kind', arg.kind);
+        });
+      },
+      { vars: theme.vars, bodyClass: theme.bodyClass, kind: theme.kind, state: opts.state ?? null },
+    );
+    await page.goto(`${server.origin}/panel.html${opts.csp === 'none' ? '?csp=none' : ''}`);
+    await page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === 'ready'));
+    return panel;
+  }
+
+  /** Delivers host messages the way VS Code does: as `message` events on the window. */
+  async send(...messages: unknown[]): Promise<void> {
+    await this.page.evaluate((ms) => {
+      for (const m of ms) window.dispatchEvent(new MessageEvent('message', { data: m }));
+    }, messages);
+    await this.flush();
+  }
+
+  /** Waits until pending frame work has rendered (two animation frames). */
+  async flush(): Promise<void> {
+    await this.page.evaluate(
+      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))),
+    );
+  }
+
+  async posted(): Promise<WebviewToHost[]> {
+    return (await this.page.evaluate(() => window.__posted)) as WebviewToHost[];
+  }
+
+  /** Posted messages of one type, excluding the handshake and UI-state noise. */
+  async postedOf<T extends WebviewToHost['type']>(type: T): Promise<Array<Extract<WebviewToHost, { type: T }>>> {
+    return (await this.posted()).filter((m): m is Extract<WebviewToHost, { type: T }> => m.type === type);
+  }
+
+  async clearPosted(): Promise<void> {
+    await this.page.evaluate(() => {
+      window.__posted.length = 0;
+    });
+  }
+
+  async cspViolations(): Promise<string[]> {
+    return this.page.evaluate(() => window.__csp);
+  }
+
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const path = join(ARTIFACTS, name);
+    await this.page.screenshot({ path, fullPage: false });
+    return path;
+  }
+
+  async close(): Promise<void> {
+    await this.page.context().close();
+  }
+}
