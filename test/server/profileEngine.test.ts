@@ -319,6 +319,20 @@ describe('ProfileEngine', function () {
     assert.deepEqual(sources?.content.map((s: { fileType: string }) => s.fileType), ['xlsx', 'md']);
   });
 
+  it('quotes awkward column names so the SQL still runs as-is', async () => {
+    const header = ['"it\'s ""q"""', 'Größe', '```tick```', 'a;b'].join(',');
+    const src = await add('odd-1', 'odd.csv', `${header}\n1,x,y,2\n3,,z,4\n`);
+    const run = await answer([src]);
+    const code = blocks(run).find((b) => b.type === 'CODE');
+    assert.ok(code?.type === 'CODE');
+    assert.ok(code.content.startsWith('````sql\n'), 'the fence outgrows backticks inside');
+    const script = /^(`{3,})sql\n([\s\S]*)\n\1$/.exec(code.content)?.[2] ?? '';
+    const result = await store.query(script);
+    assert.equal(toCsv(PROFILE_COLUMNS, result.rows), [...run.files.values()][0]?.contents);
+    assert.deepEqual(result.rows.map((r) => r[0]), ['it\'s "q"', 'Größe', '```tick```', 'a;b']);
+    assert.deepEqual(result.rows[1]?.slice(2, 5), [1, 1, 1]);
+  });
+
   it('explains how to add data when no source is selected', async () => {
     const run = await answer([]);
     const text = message(run);
