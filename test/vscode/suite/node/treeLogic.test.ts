@@ -1,0 +1,156 @@
+/**
+ * The trees' vscode-free parts in plain Node: paged lists ("Load more…", de-duplication when
+ * records shift between pages, reload keeping the user's paging) and the live-refresh poller
+ * (polls while pending, stops when settled, gives up after its limit, pauses when hidden).
+ */
+import { strict as assert } from 'node:assert';
+import { Backoff } from '../../../../src/extension/localService/backoff';
+import { PagedList } from '../../../../src/extension/trees/pagedList';
+import { SyncPoller } from '../../../../src/extension/trees/syncPoller';
+import type { Page } from '../../../../src/shared/domain';
+
+/** A fake list endpoint over an array that tests mutate between calls. */
+function endpoint(data: string[]): { fetch: (p: number, size: number) => Promise<Page<string>>; calls: number } {
+  const state = {
+    calls: 0,
+    fetch: async (pageNumber: number, pageSize: number): Promise<Page<string>> => {
+      state.calls++;
+      const start = (pageNumber - 1) * pageSize;
+      return { total: data.length, pageNumber, pageSize, records: data.slice(start, start + pageSize) };
+    },
+  };
+  return state;
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('PagedList', () => {
+  it('loads page by page until everything is there', async () => {
+    const data = ['a', 'b', 'c', 'd', 'e'];
+    const ep = endpoint(data);
+    const list = new PagedList(ep.fetch, (x) => x, 2);
+    assert.equal(list.loaded, false);
+    await list.loadFirst();
+    assert.deepEqual(list.items, ['a', 'b']);
+    assert.equal(list.hasMore, true);
+    await list.loadMore();
+    await list.loadMore();
+    assert.deepEqual(list.items, data);
+    assert.equal(list.hasMore, false);
+  });
+
+  it('drops records that shifted onto the next page (a new record arrived meanwhile)', async () => {
+    const data = ['b', 'c', 'd'];
+    const ep = endpoint(data);
+    const list = new PagedList(ep.fetch, (x) => x, 2);
+    await list.loadFirst();
+    data.unshift('a');
+    await list.loadMore();
+    assert.deepEqual(list.items, ['b', 'c', 'd'], 'c is not listed twice');
+  });
+
+  it('reload re-fetches every loaded page and keeps the paging; remove updates locally', async () => {
+    const data = ['a', 'b', 'c', 'd', 'e'];
+    const ep = endpoint(data);
+    const list = new PagedList(ep.fetch, (x) => x, 2);
+    await list.loadFirst();
+    await list.loadMore();
+    data[3] = 'D';
+    await list.reload();
+    assert.deepEqual(list.items, ['a', 'b', 'c', 'D']);
+    list.remove('b');
+    assert.deepEqual(list.items, ['a', 'c', 'D']);
+    assert.equal(list.total, 4);
+  });
+
+  it('keeps the error of a failed load and clears it on success; concurrent loads run one at a time', async () => {
+    let fail = true;
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const list = new PagedList<string>(async (p, size) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      if (fail) throw new Error('service down');
+      return { total: 1, pageNumber: p, pageSize: size, records: ['x'] };
+    }, (x) => x, 10);
+    await assert.rejects(list.loadFirst(), /service down/);
+    assert.match(String(list.error), /service down/);
+    fail = false;
+    await Promise.all([list.loadFirst(), list.loadFirst(), list.reload()]);
+    assert.equal(list.error, undefined);
+    assert.equal(maxInFlight, 1);
+    assert.deepEqual(list.items, ['x']);
+  });
+});
+
+describe('SyncPoller', () => {
+  it('polls while something is pending and stops by itself when it settles', async () => {
+    let polls = 0;
+    const poller = new SyncPoller({ baseMs: 1, maxMs: 4, poll: async () => ++polls < 4 });
+    poller.track('ds1');
+    poller.track('ds1');
+    assert.equal(poller.size, 1, 'one schedule per key');
+    await until('polling to stop', () => !poller.isTracking('ds1'));
+    assert.equal(polls, 4);
+    poller.dispose();
+  });
+
+  it('keeps polling through failures, gives up after its time limit, and reports it', async () => {
+    const gaveUp: string[] = [];
+    let polls = 0;
+    const poller = new SyncPoller({
+      baseMs: 1,
+      maxMs: 2,
+      maxDurationMs: 30,
+      poll: async () => {
+        polls++;
+        throw new Error('service restarting');
+      },
+      onGiveUp: (k) => gaveUp.push(k),
+    });
+    poller.track('stuck');
+    await until('giving up', () => gaveUp.length > 0);
+    assert.deepEqual(gaveUp, ['stuck']);
+    assert.ok(polls >= 1);
+    assert.equal(poller.isTracking('stuck'), false);
+    poller.dispose();
+  });
+
+  it('does not poll while the view is hidden, and stops on untrack and dispose', async () => {
+    let visible = false;
+    let polls = 0;
+    const poller = new SyncPoller({ baseMs: 1, maxMs: 2, poll: async () => (++polls, true), active: () => visible });
+    poller.track('a');
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(polls, 0, 'hidden: no requests');
+    visible = true;
+    await until('a poll once visible', () => polls > 0);
+    poller.untrack('a');
+    const after = polls;
+    await new Promise((r) => setTimeout(r, 20));
+    assert.ok(polls <= after + 1, 'untracked: at most the poll already running');
+    poller.track('b');
+    poller.dispose();
+    assert.equal(poller.size, 0);
+    poller.track('c');
+    assert.equal(poller.size, 0, 'a disposed poller tracks nothing');
+  });
+});
+
+describe('Backoff', () => {
+  it('grows by its factor up to the maximum and starts over on reset', () => {
+    const b = new Backoff({ baseMs: 100, maxMs: 1000, factor: 3 });
+    assert.deepEqual([b.next(), b.next(), b.next(), b.next()], [100, 300, 900, 1000]);
+    assert.equal(b.attempts, 4);
+    b.reset();
+    assert.equal(b.next(), 100);
+  });
+});
