@@ -163,6 +163,32 @@ describe('Analyze This File', function () {
     assert.ok(sources.some((x) => x.datasourceId === first.dataSourceIds[0]), `the answer draws on sales.csv: ${JSON.stringify(sources)}`);
   });
 
+  it('a file the service cannot process shows as failed, with the reason in the tooltip', async () => {
+    const a = await api();
+    const first = shared.first;
+    assert.ok(first, 'needs the first analysis');
+    const pdf = workspaceFile('report.pdf');
+    await vscode.workspace.fs.writeFile(pdf, new TextEncoder().encode('%PDF-1.4\n% not really a pdf\n'));
+    prompts.expect({ kind: 'pick', match: /Add report\.pdf to which dataset/, answer: (items) => items.find((i) => (i.value as { dataset?: { id: string } }).dataset?.id === first.datasetId) });
+    const result = await vscode.commands.executeCommand('teamData.addToDataset', pdf, [pdf]);
+    prompts.assertDone();
+    assert.equal(result, undefined, 'nothing was added successfully');
+    const error = prompts.errors().find((n) => n.message.startsWith('Could not add report.pdf'));
+    assert.ok(error, JSON.stringify(prompts.notifications));
+    a.services.datasets.refresh();
+    const dsNode = (await a.services.datasets.getChildren()).find((n) => n.kind === 'dataset' && n.dataset.id === first.datasetId);
+    assert.ok(dsNode);
+    const failed = (await a.services.datasets.getChildren(dsNode)).find((n) => n.kind === 'dataSource' && n.dataSource.fileName === 'report.pdf');
+    assert.ok(failed && failed.kind === 'dataSource' && failed.dataSource.error, 'the failed source is listed with its reason');
+    const item = a.services.datasets.getTreeItem(failed);
+    assert.equal(item.contextValue, 'dataSource.failed');
+    assert.equal(item.description, 'failed');
+    const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip);
+    // The tooltip is markdown with the service's text escaped; unescaped it holds the reason verbatim.
+    assert.ok(tooltip.replace(/\\(.)/g, '$1').includes(failed.dataSource.error), tooltip);
+    await (await a.services.connection.client()).dataSources.delete(first.datasetId, failed.dataSource.id);
+  });
+
   it('refuses unsupported files with a clear message and no upload', async () => {
     const a = await api();
     const exe = workspaceFile('notes.exe');
