@@ -154,6 +154,8 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
   const bin = findCodeServer();
   const workspace = resolve(options.workspace);
   if (!existsSync(workspace)) throw new Error(`workspace does not exist: ${workspace}`);
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${port}`);
   // Short prefix: unix socket paths inside it must stay under 108 bytes.
   const scratchDir = await mkdtemp(join(tmpdir(), 'tdcs-'));
   const extensionsDir = resolve(options.extensionsDir ?? join(scratchDir, 'extensions'));
@@ -164,7 +166,6 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
   if (options.settings || !existsSync(settingsFile)) {
     writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, 2));
   }
-  const port = options.port ?? 0;
   const args = [
     '--auth', 'none',
     '--bind-addr', `127.0.0.1:${port}`,
@@ -179,10 +180,13 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
   const scratchVars = scratchEnv(scratchDir);
   const env = { ...inheritedEnv(), ...scratchVars, ...options.env };
   const child = spawn(bin, args, { cwd: scratchDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Without a listener a failed spawn (EACCES...) would be an uncaught 'error' event.
+  const spawnError = new Promise<Error>((r) => child.once('error', r));
   const pid = child.pid;
   if (pid === undefined) {
+    const reason = await spawnError;
     await rm(scratchDir, { recursive: true, force: true });
-    throw new Error(`could not spawn ${bin}`);
+    throw new Error(`could not start ${bin}: ${reason.message}`);
   }
   live.add(pid);
 
@@ -278,6 +282,21 @@ export async function installVsix(vsixPath: string, extensionsDir: string): Prom
     const args = ['--extensions-dir', extensionsDir, '--user-data-dir', join(scratch, 'user-data'), '--force', '--install-extension', vsixPath];
     const { code, output } = await run(bin, args, { ...inheritedEnv(), ...scratchEnv(scratch) }, scratch);
     if (code !== 0) throw new Error(`installing ${vsixPath} failed (exit ${code}):\n${output}`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Extensions installed in `extensionsDir`, as `publisher.name@version`, sorted. */
+export async function listExtensions(extensionsDir: string): Promise<string[]> {
+  const bin = findCodeServer();
+  const scratch = await mkdtemp(join(tmpdir(), 'tdlist-'));
+  try {
+    const args = ['--extensions-dir', extensionsDir, '--user-data-dir', join(scratch, 'user-data'), '--list-extensions', '--show-versions'];
+    const { code, output } = await run(bin, args, { ...inheritedEnv(), ...scratchEnv(scratch) }, scratch);
+    if (code !== 0) throw new Error(`listing extensions in ${extensionsDir} failed (exit ${code}):\n${output}`);
+    // Skip code-server's own log lines ("[date] info ...") mixed into stdout.
+    return output.split('\n').map((l) => l.trim()).filter((l) => /^[\w-]+\.[\w-]+@\S+$/.test(l)).sort();
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
