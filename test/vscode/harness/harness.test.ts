@@ -8,10 +8,10 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findChromium, findCodeServer, HarnessSetupError } from '../../../scripts/vscode/codeServer';
+import { findChromium, findCodeServer, HarnessSetupError, installVsix, listExtensions } from '../../../scripts/vscode/codeServer';
 import { parseExtensionTestArgs, workbenchUrl } from '../../../scripts/vscode/extensionTestArgs';
 import { groupMembers, processesWithEnv, stopProcessGroup } from '../../../scripts/vscode/processGroup';
 import {
@@ -19,6 +19,7 @@ import {
   waitForNotification, type Workbench,
 } from '../../ui/harness/workbench';
 import { CODE_SERVER_SHIM, resolveVscodeTarget, runExtensionTests } from './runExtensionTests';
+import { packVsix } from './vsix';
 
 const FIXTURE = resolve(__dirname, '../../fixtures/fixtureExtension');
 const FIXTURE_TESTS = join(FIXTURE, 'test', 'index.js');
@@ -43,8 +44,9 @@ async function leftovers(entry: string): Promise<number[]> {
   return processesWithEnv(entry);
 }
 
-function makeWorkspace(): string {
-  const ws = mkdtempSync(join(tmpdir(), 'tdws-'));
+function makeWorkspace(scratch: string): string {
+  const ws = join(scratch, 'workspace');
+  mkdirSync(ws);
   writeFileSync(join(ws, 'a.csv'), 'region,amount\nnorth,10\nsouth,20\n');
   writeFileSync(join(ws, 'b.CSV'), 'x\n1\n');
   writeFileSync(join(ws, 'notes.txt'), 'not data\n');
@@ -112,6 +114,7 @@ describe('VS Code harness: real VS Code (code-server + Chromium)', function () {
   this.timeout(240_000);
   const marker = `TEAM_DATA_HARNESS_RUN=${randomUUID()}`;
   const [markerKey, markerValue] = marker.split('=') as [string, string];
+  let scratch = '';
   let workspace = '';
 
   before(function () {
@@ -125,18 +128,19 @@ describe('VS Code harness: real VS Code (code-server + Chromium)', function () {
     }
     // Every process started from here inherits the marker, so leaks can be found precisely.
     process.env[markerKey] = markerValue;
-    workspace = makeWorkspace();
+    scratch = mkdtempSync(join(tmpdir(), 'tdharness-'));
+    workspace = makeWorkspace(scratch);
   });
 
   after(() => {
     delete process.env[markerKey];
-    rmSync(workspace, { recursive: true, force: true });
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   describe('extension tests through @vscode/test-electron runTests', () => {
     async function runFixture(extraEnv: Record<string, string>) {
-      const resultFile = join(workspace, `result-${randomUUID()}.json`);
-      const logFile = join(workspace, `log-${randomUUID()}.txt`);
+      const resultFile = join(scratch, `result-${randomUUID()}.json`);
+      const logFile = join(scratch, `log-${randomUUID()}.txt`);
       const code = await runExtensionTests({
         extensionDevelopmentPath: FIXTURE,
         extensionTestsPath: FIXTURE_TESTS,
@@ -208,7 +212,24 @@ describe('VS Code harness: real VS Code (code-server + Chromium)', function () {
 
     it('does not offer the CSV-only item on other files', async () => {
       const page = (wb as Workbench).page;
-      await assert.rejects(explorerContextMenu(page, 'notes.txt', 'Describe File', 3000), /not in the Explorer context menu/);
+      await assert.rejects(explorerContextMenu(page, 'notes.txt', 'Describe File', 1000), /not in the Explorer context menu/);
+    });
+  });
+
+  describe('packaged extension', () => {
+    it('installVsix installs a packed .vsix that code-server then lists; a corrupt one fails with the reason', async () => {
+      const vsix = join(scratch, 'fixture.vsix');
+      const extensionsDir = join(scratch, 'installed-extensions');
+      packVsix(FIXTURE, vsix, (rel) => rel === 'test' || rel.startsWith('test/'));
+      await installVsix(vsix, extensionsDir);
+      assert.deepEqual(await listExtensions(extensionsDir), ['team-data-tests.fixture-extension@0.0.1']);
+      const installed = join(extensionsDir, 'team-data-tests.fixture-extension-0.0.1');
+      assert.ok(existsSync(join(installed, 'extension.js')));
+      assert.ok(!existsSync(join(installed, 'test')), 'excluded files must not be packed');
+      const corrupt = join(scratch, 'corrupt.vsix');
+      writeFileSync(corrupt, 'not a zip');
+      await assert.rejects(installVsix(corrupt, extensionsDir), /installing .*corrupt\.vsix failed[\s\S]*not a zip file/);
+      await assert.rejects(installVsix('relative.vsix', extensionsDir), /no such \.vsix/);
     });
   });
 
