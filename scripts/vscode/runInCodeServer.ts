@@ -91,8 +91,15 @@ export async function runExtensionTestsInCodeServer(options: RunInCodeServerOpti
       extensionTestsPath: args.extensionTestsPath,
     });
     out(`[code-server] running ${args.extensionTestsPath} in VS Code at ${server.url}`);
-    await page.goto(url);
+    // Not awaited on its own: the load event can take seconds and must not outlast the limit.
+    let settled = false;
+    page.goto(url).catch((e: unknown) => {
+      if (settled) return; // the page was closed because we are done
+      options.err(`could not open the workbench: ${e instanceof Error ? e.message : String(e)}`);
+      resolveExit(EXIT_SETUP);
+    });
     const code = await exitCode;
+    settled = true;
     if (code !== 0) options.err(`--- code-server output (tail) ---\n${server.output().slice(-3000)}`);
     return code;
   } catch (e) {

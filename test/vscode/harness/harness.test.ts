@@ -178,6 +178,21 @@ describe('VS Code harness: real VS Code (code-server + Chromium)', function () {
     });
   });
 
+  describe('time limit', () => {
+    it('a run that exceeds its time limit exits with 124 (and is cleaned up, see the last test)', async () => {
+      const resultFile = join(scratch, 'never.json');
+      const code = await runExtensionTests({
+        extensionDevelopmentPath: FIXTURE,
+        extensionTestsPath: FIXTURE_TESTS,
+        workspace,
+        env: { FIXTURE_RESULT_FILE: resultFile },
+        timeoutMs: 1000,
+      });
+      assert.equal(code, 124);
+      assert.ok(!existsSync(resultFile), 'the suite should not have finished within 1 s');
+    });
+  });
+
   describe('UI: Playwright on the workbench', () => {
     let wb: Workbench | undefined;
 
