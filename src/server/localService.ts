@@ -3,12 +3,14 @@
  * (metadata, files) and a {@link DataStore}/{@link AnalysisEngine} pair (DuckDB by default).
  * Listens on 127.0.0.1 and a random port unless told otherwise.
  */
+import { readdir, unlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { DuckDbStore } from './duckdb/duckDbStore';
 import type { AnalysisEngine, DataStore } from './engine';
 import { FileVault } from './files/fileVault';
-import { createDispatcher } from './http/dispatcher';
+import { answerClientError, createDispatcher } from './http/dispatcher';
 import { keyDigest } from './http/guard';
 import { Router } from './http/router';
 import { IngestQueue } from './ingest/ingestQueue';
@@ -22,7 +24,8 @@ import { registerJobRoutes } from './routes/jobRoutes';
 import { registerSessionRoutes } from './routes/sessionRoutes';
 import { registerUploadRoutes } from './routes/uploadRoutes';
 import type { ServiceDeps } from './serviceDeps';
-import { dataPaths, ensureDataDirs } from './state/dataPaths';
+import { removeStaleTempFiles } from './state/atomicFile';
+import { dataPaths, ensureDataDirs, type DataPaths } from './state/dataPaths';
 import { HistoryStore } from './state/historyStore';
 import { MetaStore, type Logger } from './state/metaStore';
 
@@ -75,6 +78,15 @@ async function defaultBackends(dataDir: string, o: LocalServiceOptions): Promise
   return { store: duck, engine: o.engine ?? new ProfileEngine(duck), owned: duck };
 }
 
+/** Partial uploads and temp files a crash left behind are never referenced; remove them. */
+async function removeLeftovers(paths: DataPaths): Promise<void> {
+  for (const dir of [paths.uploadsDir, paths.sourcesDir]) {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    await Promise.all(names.filter((n) => n.endsWith('.part')).map((n) => unlink(join(dir, n)).catch(() => undefined)));
+  }
+  await removeStaleTempFiles(paths.filesDir);
+}
+
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (e: Error): void => reject(e);
@@ -95,6 +107,7 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   const log: Logger = opts.logger ?? (() => undefined);
   const paths = dataPaths(opts.dataDir);
   await ensureDataDirs(paths);
+  await removeLeftovers(paths);
   const meta = await MetaStore.load(paths.stateFile, log);
   const history = new HistoryStore(paths.historyDir, log);
   await history.init();
@@ -122,6 +135,7 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   const server = createServer(
     createDispatcher({ router, publicRouter, keyDigest: keyDigest(opts.apiKey), host, port: () => port, log }),
   );
+  server.on('clientError', answerClientError);
   // Large uploads and long streams must not hit Node's whole-request timeout; headers still must come quickly.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;

@@ -4,6 +4,7 @@
  * unknown routes and wrong methods.
  */
 import { strict as assert } from 'node:assert';
+import { connect } from 'node:net';
 import { rawRequest, startHarness, TEST_KEY, type Harness } from '../helpers/serverHarness';
 
 describe('local service: security over HTTP', function () {
@@ -98,6 +99,24 @@ describe('local service: security over HTTP', function () {
     assert.equal((JSON.parse(traversal.body) as { code: number }).code, 300003);
     const badPct = await rawRequest(h.baseUrl, 'GET', '/v1/team/sessions/%E0%A4%A', { 'x-pd-api-key': TEST_KEY });
     assert.equal((JSON.parse(badPct.body) as { code: number }).code, 100);
+  });
+
+  it('answers requests the HTTP parser rejects with an envelope and a trace id', async () => {
+    const port = Number(new URL(h.baseUrl).port);
+    for (const raw of ['BREW /pot HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`, 'GET /\u0000 HTTP/1.1\r\n\r\n']) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const sock = connect(port, '127.0.0.1', () => sock.write(raw));
+        let got = '';
+        sock.on('data', (c: Buffer) => {
+          got += c.toString();
+        });
+        sock.on('close', () => resolve(got));
+        sock.on('error', reject);
+      });
+      assert.match(answer, /^HTTP\/1\.1 4(00|31) /);
+      assert.match(answer, /\r\nx-pd-trace-id: [0-9a-f]{32}\r\n/);
+      assert.match(answer, /\{"code":100,"msg":"[^"]+","data":null\}$/);
+    }
   });
 
   it('refuses JSON bodies over 1 MB with code 100 and stays usable', async () => {

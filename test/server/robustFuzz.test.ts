@@ -132,8 +132,7 @@ describe('local service: robustness against malformed requests', function () {
       if (code !== undefined) codes.set(code, (codes.get(code) ?? 0) + 1);
       if (r.status >= 500) failures.push(`${label} -> ${r.status} ${r.text.slice(0, 200)}`);
       if (r.status === -1) failures.push(`${label} -> response error`);
-      // Node's own parser answers 400 without our headers for unparseable requests; everything we answer has a trace id.
-      if (r.status > 0 && r.status !== 400 && !r.trace) failures.push(`${label} -> ${r.status} without x-pd-trace-id`);
+      if (r.status > 0 && !r.trace) failures.push(`${label} -> ${r.status} without x-pd-trace-id`);
       if (r.text.includes('"code":9999')) failures.push(`${label} -> 9999 ${r.text.slice(0, 200)}`);
       if (r.text.includes(TEST_KEY)) failures.push(`${label} -> response contains the key`);
     };

@@ -4,6 +4,7 @@
  * 5xx; an unexpected exception becomes 9999 with a generic message and its details go to the log.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { ErrorCode } from '../../shared/errorCodes';
 import { MAX_TRACE_ID_LENGTH } from '../../shared/domain';
 import { v1RequestCodec } from '../../shared/requestCodecV1';
@@ -68,6 +69,23 @@ function settleBody(req: IncomingMessage, res: ServerResponse): Promise<void> {
     req.once('close', done);
     req.resume();
   });
+}
+
+/**
+ * Requests Node's HTTP parser rejects (malformed request line, oversized headers) never reach the
+ * dispatcher; they still get the envelope and a trace id, then the connection is closed.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || (err.code === 'ECONNRESET')) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({ code: ErrorCode.BAD_REQUEST, msg: tooLarge ? 'request headers too large' : 'malformed HTTP request', data: null });
+  const headers = { ...baseHeaders(newTraceId()), 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n');
+  socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n${head}\r\n\r\n${body}`);
 }
 
 export function createDispatcher(o: DispatcherOptions): (req: IncomingMessage, res: ServerResponse) => void {
