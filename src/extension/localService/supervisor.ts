@@ -17,6 +17,16 @@ import { createInterface } from 'node:readline';
 import { Backoff, type BackoffOptions } from './backoff';
 import { classifyServeLine, looksLikeNativeLoadFailure, stderrLevel } from './serveOutput';
 
+/**
+ * Runs the CLI (argv[1]) after arranging that the service stops when the extension host dies
+ * without a chance to stop it (crash, kill -9): stdin is a pipe from the host, and its end
+ * triggers the service's own graceful SIGTERM handling. Without this the service would outlive
+ * the editor as an orphan.
+ */
+const PARENT_WATCH =
+  "process.stdin.on('end',()=>{process.emit('SIGTERM');setTimeout(()=>process.exit(0),10000).unref();});" +
+  "process.stdin.on('error',()=>{});process.stdin.resume();require(process.argv[1]);";
+
 export interface LocalEndpoint {
   baseUrl: string;
   apiKey: string;
@@ -143,7 +153,7 @@ export class LocalServiceSupervisor {
     return this.ensureStarted();
   }
 
-  /** Stops the child (SIGTERM, then SIGKILL after a grace period) and every timer. */
+  /** Stops the child (gracefully, then SIGKILL after a grace period) and every timer. */
   async stop(): Promise<void> {
     this.disposed = true;
     this.clearRestartTimer();
@@ -181,11 +191,13 @@ export class LocalServiceSupervisor {
     const env: NodeJS.ProcessEnv = { ...(this.opts.env ?? process.env), ELECTRON_RUN_AS_NODE: '1', TEAM_DATA_LOCAL_API_KEY: key };
     // The hosted key has no business in the child's environment.
     delete env['TEAM_DATA_API_KEY'];
-    const child = spawn(this.opts.nodePath ?? process.execPath, [cliPath, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+    const child = spawn(this.opts.nodePath ?? process.execPath, ['-e', PARENT_WATCH, cliPath, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
+    // The pipe is only a lifeline: nothing is written, and its end means the editor is gone.
+    child.stdin?.on('error', () => undefined);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const run: Run = { child, key, startedAt: Date.now(), earlyStderr: '', exited };
     this.run = run;
@@ -330,7 +342,10 @@ export class LocalServiceSupervisor {
     const run = this.run;
     this.run = undefined;
     if (!run || run.child.exitCode !== null || run.child.signalCode !== null) return;
-    run.child.kill('SIGTERM');
+    // Closing the lifeline makes the child run its own graceful shutdown (see PARENT_WATCH); a
+    // SIGTERM on top would race with it and could cut the shutdown short.
+    if (run.child.stdin && !run.child.stdin.destroyed) run.child.stdin.end();
+    else run.child.kill('SIGTERM');
     const killTimer = setTimeout(() => run.child.kill('SIGKILL'), 5000);
     await run.exited;
     clearTimeout(killTimer);

@@ -5,6 +5,7 @@
  * for a missing build and a DuckDB binding that cannot load.
  */
 import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -140,10 +141,25 @@ describe('local service supervisor (real child process)', function () {
     const s = make();
     await s.ensureStarted();
     const pid = s.pid as number;
+    lines.length = 0;
     await s.stop();
     assert.equal(alive(pid), false);
+    assert.ok(lines.some((l) => /Stopping/.test(l)), `the service shut down gracefully (its own "Stopping…"):\n${lines.join('\n')}`);
     assert.equal(s.state, 'stopped');
     await assert.rejects(s.ensureStarted(), (e: unknown) => e instanceof LocalServiceError && e.kind === 'stopped');
+  });
+
+  it('stops the service when the editor process dies without stopping it (no orphan)', async () => {
+    const host = spawn(process.execPath, ['-r', 'tsx/cjs', join(__dirname, 'supervisedHost.ts'), cliPath, join(dir, 'orphan-data')], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    host.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    host.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    await until('the service to start under the stand-in host', () => /CHILD_PID=\d+/.test(out) || host.exitCode !== null, 45_000);
+    const childPid = Number(/CHILD_PID=(\d+)/.exec(out)?.[1]);
+    assert.ok(childPid > 0, out);
+    assert.ok(alive(childPid));
+    host.kill('SIGKILL');
+    await until('the orphaned service to stop by itself', () => !alive(childPid), 20_000);
   });
 
   it('says the service is not built when the CLI bundle is missing', async () => {
