@@ -213,6 +213,9 @@ describe('VS Code harness: real VS Code (code-server + Chromium)', function () {
       const greeting = activeWebviewFrame(page).locator('#greeting');
       await greeting.waitFor({ state: 'visible', timeout: 15_000 });
       assert.equal(await greeting.textContent(), 'Hello from the fixture webview');
+      // The extension's own script ran under the webview's CSP.
+      const status = activeWebviewFrame(page).locator('#status');
+      await status.filter({ hasText: 'script ran' }).waitFor({ timeout: 15_000 });
       const shot = await saveScreenshot(page, 'harness-fixture-say-hello');
       assert.ok(statSync(shot).size > 10_000, `screenshot too small: ${shot}`);
     });
