@@ -3,9 +3,7 @@
  * (metadata, files) and a {@link DataStore}/{@link AnalysisEngine} pair (DuckDB by default).
  * Listens on 127.0.0.1 and a random port unless told otherwise.
  */
-import { readdir, unlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { DuckDbStore } from './duckdb/duckDbStore';
 import type { AnalysisEngine, DataStore } from './engine';
@@ -24,8 +22,8 @@ import { registerJobRoutes } from './routes/jobRoutes';
 import { registerSessionRoutes } from './routes/sessionRoutes';
 import { registerUploadRoutes } from './routes/uploadRoutes';
 import type { ServiceDeps } from './serviceDeps';
-import { removeStaleTempFiles } from './state/atomicFile';
-import { dataPaths, ensureDataDirs, type DataPaths } from './state/dataPaths';
+import { dataPaths, ensureDataDirs } from './state/dataPaths';
+import { removeLeftovers } from './state/leftovers';
 import { HistoryStore } from './state/historyStore';
 import { MetaStore, type Logger } from './state/metaStore';
 
@@ -78,15 +76,6 @@ async function defaultBackends(dataDir: string, o: LocalServiceOptions): Promise
   return { store: duck, engine: o.engine ?? new ProfileEngine(duck), owned: duck };
 }
 
-/** Partial uploads and temp files a crash left behind are never referenced; remove them. */
-async function removeLeftovers(paths: DataPaths): Promise<void> {
-  for (const dir of [paths.uploadsDir, paths.sourcesDir]) {
-    const names = await readdir(dir).catch(() => [] as string[]);
-    await Promise.all(names.filter((n) => n.endsWith('.part')).map((n) => unlink(join(dir, n)).catch(() => undefined)));
-  }
-  await removeStaleTempFiles(paths.filesDir);
-}
-
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (e: Error): void => reject(e);
@@ -107,8 +96,8 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   const log: Logger = opts.logger ?? (() => undefined);
   const paths = dataPaths(opts.dataDir);
   await ensureDataDirs(paths);
-  await removeLeftovers(paths);
   const meta = await MetaStore.load(paths.stateFile, log);
+  await removeLeftovers(paths, meta);
   const history = new HistoryStore(paths.historyDir, log);
   await history.init();
   const vault = await FileVault.open(paths.filesDir, paths.secretFile, opts.fileUrlTtlMs ?? DEFAULT_FILE_URL_TTL_MS);

@@ -150,7 +150,9 @@ describe('local service: jobs over HTTP', function () {
     const second = await streamJob(h.baseUrl, { sessionId: auto, question: 'And the least?', datasetId });
     assert.ok(!second.events.some((e) => e.event === 'TITLE_GENERATION'));
     const named = await newSession(h, { title: 'My analysis' });
-    await streamJob(h.baseUrl, { sessionId: named, question: 'Anything odd?', datasetId });
+    const kept = await streamJob(h.baseUrl, { sessionId: named, question: 'Anything odd?', datasetId });
+    assert.equal(kept.events[1]?.event, 'TITLE_GENERATION');
+    assert.equal(kept.events[1]?.data, 'My analysis');
     assert.equal(((await h.call('GET', `/v1/team/sessions/${named}`)).json?.data as Rec)['title'], 'My analysis');
     // History: newest first, paged.
     const page = await historyOf(h, auto, '&pageSize=1');

@@ -4,6 +4,9 @@
  * the restart.
  */
 import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { decodeBlocks } from '../../src/shared/blockCodecV1';
 import { eventually, newSession, seedDataset, startHarness, streamJob, TEST_KEY, USER } from '../helpers/serverHarness';
 
@@ -32,7 +35,14 @@ describe('local service: restart keeps data', function () {
       const session = (await h.call('GET', `/v1/team/sessions/${sessionId}`)).json?.data as Rec;
       const source = (await h.call('GET', `/v1/team/datasets/${datasetId}/datasources/${sourceIds[0] as string}`)).json?.data as Rec;
 
+      // Debris a crash could leave: partial and unreferenced files.
+      const debris = [join('uploads', 'f00dfeedf00dfeedf00dfeed.part'), join('uploads', 'deadbeefdeadbeefdeadbeef'), join('sources', 'deadbeefdeadbeefdeadbeef.csv'), join('sources', `${sourceIds[0] as string}.csv.part`)];
+      for (const d of debris) await writeFile(join(h.dataDir, d), 'x');
+
       await h.restart();
+
+      for (const d of debris) assert.equal(existsSync(join(h.dataDir, d)), false, d);
+      assert.equal(existsSync(join(h.dataDir, 'sources', `${sourceIds[0] as string}.csv`)), true);
 
       assert.deepEqual((await h.call('GET', `/v1/team/sessions/${sessionId}`)).json?.data, session);
       assert.deepEqual((await h.call('GET', `/v1/team/datasets/${datasetId}/datasources/${sourceIds[0] as string}`)).json?.data, source);

@@ -87,13 +87,14 @@ export class JobRunner {
     try {
       emit({ kind: 'JOB_ID', jobId });
       if (firstJob) {
-        const title = titleFromQuestion(plan.question);
-        emit({ kind: 'TITLE_GENERATION', title });
+        // A placeholder title is replaced by one made from the question; an explicit title stays,
+        // and the event carries whichever title the session ends up with.
         if (plan.session.autoTitle && meta.sessions.has(sid)) {
-          plan.session.title = title;
+          plan.session.title = titleFromQuestion(plan.question);
           plan.session.autoTitle = false;
           await meta.save();
         }
+        emit({ kind: 'TITLE_GENERATION', title: plan.session.title });
       }
       const prior = await this.history(plan);
       await engine.answer({
