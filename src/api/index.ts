@@ -16,6 +16,7 @@ export type { SessionsApi } from './sessions';
 export type { JobsApi } from './jobs';
 export type { ProgressListener } from './multipart';
 export { parseRetryAfter } from './retry';
+export { DownloadError, describeUrl, downloadFile, type DownloadedFile, type DownloadOptions } from './fileDownload';
 export type { ListQuery, WireCodec } from '../shared/codec';
 export { v1Codec } from '../shared/codecV1';
 export { ErrorCode, describeErrorCode } from '../shared/errorCodes';

@@ -25,7 +25,13 @@ export interface JobStreamDeps {
   operation: string;
 }
 
-/** A running streamed job. Iterate it for events, or await {@link JobStream.done}. */
+/**
+ * A running streamed job. Iterate it for events, or await {@link JobStream.done}. The iterator
+ * yields the events that change the answer, in order: unknown kinds and TABLE/IMAGE re-sent in
+ * the Respond group are folded away (and logged at debug), so rendering the yielded events gives
+ * exactly {@link JobStream.snapshot}. On failure the iterator throws the same error as `done`,
+ * after yielding everything that arrived; after `cancel()` (or `break`) it simply ends.
+ */
 export class JobStream implements AsyncIterable<JobEvent> {
   /**
    * The final answer. Rejects with a {@link TeamDataError} whose `partial` holds the answer folded
@@ -94,7 +100,9 @@ export class JobStream implements AsyncIterable<JobEvent> {
   private push(event: JobEvent): void {
     // Error text comes from the service and ends up in errors and logs: never let it carry the key.
     const e: JobEvent = event.kind === 'ERROR' ? { ...event, message: this.deps.scrub(event.message) } : event;
-    this.builder.push(e);
+    // Events the fold ignores (unknown kinds, TABLE/IMAGE re-sent in the Respond group) are not
+    // yielded either, so a live view built from events matches snapshot() and the final answer.
+    const changed = this.builder.push(e);
     if (e.kind === 'UNKNOWN') this.deps.log('debug', `${this.deps.operation}: ignoring unknown stream event "${e.event}"`);
     if (e.kind === 'ERROR') {
       const init: ConstructorParameters<typeof TeamDataError>[1] = {
@@ -115,6 +123,7 @@ export class JobStream implements AsyncIterable<JobEvent> {
         }));
       }
     }
+    if (!changed) return;
     this.queue.push(e);
     this.wakeConsumer?.();
   }

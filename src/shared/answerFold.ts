@@ -48,37 +48,40 @@ export class AnswerBuilder {
   /** Unknown event kinds seen, for a debug log; never affects the answer. */
   readonly unknown: Array<{ event: string; data: string }> = [];
 
-  push(e: JobEvent): void {
+  /**
+   * Folds one event. Returns false when the event changed nothing (an unknown kind, or a
+   * TABLE/IMAGE the answer already holds), so a live view can skip it exactly as the fold does.
+   */
+  push(e: JobEvent): boolean {
     switch (e.kind) {
       case 'JOB_ID':
         this.jobId = e.jobId;
-        return;
+        return true;
       case 'TITLE_GENERATION':
         this.title = e.title;
-        return;
+        return true;
       case 'TASK': {
         const g = this.group(e.place.groupId, e.task.stage, e.task.name || e.place.groupName || '');
         if (!g.name && e.task.name) g.name = e.task.name;
         g.status = e.task.status;
         if (e.task.status === 'error') g.errors = (g.errors ?? 0) + 1;
-        return;
+        return true;
       }
       case 'BLOCK':
-        this.addBlock(e.block);
-        return;
+        return this.addBlock(e.block);
       case 'TRIGGER':
         this.triggers.push({ name: e.name, arguments: e.arguments });
-        return;
+        return true;
       case 'ERROR':
         this.fail(e.message, e.code);
-        return;
+        return true;
       case 'END':
         if (!e.ok) this.fail('the service ended the answer with an error');
         else if (this.state === 'streaming') this.state = 'done';
-        return;
+        return true;
       case 'UNKNOWN':
         this.unknown.push({ event: e.event, data: e.data });
-        return;
+        return false;
     }
   }
 
@@ -125,10 +128,10 @@ export class AnswerBuilder {
     return g;
   }
 
-  private addBlock(block: Block): void {
+  private addBlock(block: Block): boolean {
     if (block.type === 'TABLE' || block.type === 'IMAGE') {
       const key = `${block.type}\u0000${urlKey(block.content.url)}`;
-      if (this.seenFiles.has(key)) return;
+      if (this.seenFiles.has(key)) return false;
       this.seenFiles.add(key);
     }
     const g = this.group(block.groupId, block.stage, block.groupName ?? '');
@@ -136,9 +139,10 @@ export class AnswerBuilder {
     const last = g.blocks[g.blocks.length - 1];
     if (block.type === 'MESSAGE' && last?.type === 'MESSAGE') {
       last.content += block.content;
-      return;
+      return true;
     }
     g.blocks.push(copyBlock(block));
+    return true;
   }
 }
 

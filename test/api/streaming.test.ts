@@ -5,6 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { TeamDataClient } from '../../src/api/index';
+import { foldEvents } from '../../src/shared/answerFold';
 import type { Answer, JobEvent } from '../../src/shared/domain';
 import { FaultServer, sendEnvelope, writeChunks } from '../helpers/faultServer';
 import {
@@ -39,6 +40,11 @@ describe('api/jobs over HTTP with recorded streams', function () {
         assert.deepEqual(job.snapshot(), reference);
         assert.equal(events[0]?.kind, 'JOB_ID');
         assert.equal(events[events.length - 1]?.kind, 'END');
+        // The yielded events are exactly what the answer is made of: no unknown kinds, no re-sent files.
+        assert.deepEqual(foldEvents(events), reference);
+        assert.ok(!events.some((e) => e.kind === 'UNKNOWN'));
+        const files = events.filter((e) => e.kind === 'BLOCK' && (e.block.type === 'TABLE' || e.block.type === 'IMAGE'));
+        assert.equal(files.length, 2);
         const ns = nonStreamAnswer(name);
         assert.deepEqual(comparableBlocks(reference), comparableBlocks(ns));
         assert.deepEqual(comparableGroups(reference), comparableGroups(ns));
