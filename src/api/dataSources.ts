@@ -99,6 +99,7 @@ export class DataSourcesApi {
     return iteratePages((page) => this.list(datasetId, page, opts), q);
   }
 
+  /** One data source, with its current status (and `error` when processing failed). */
   async get(datasetId: string, id: string, opts?: CallOptions): Promise<DataSource> {
     const c = this.t.codec;
     return this.t.call(
@@ -108,6 +109,7 @@ export class DataSourcesApi {
     );
   }
 
+  /** Removes a data source from its dataset. */
   async delete(datasetId: string, id: string, opts?: UserCallOptions): Promise<void> {
     const c = this.t.codec;
     await this.t.call(

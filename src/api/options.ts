@@ -35,7 +35,10 @@ export interface TeamDataClientOptions {
   userId?: string;
   /** Wire spelling (default the contract's v1). */
   codec?: WireCodec;
-  /** Connect + response-headers timeout of ordinary calls (default 30 000 ms). */
+  /**
+   * Longest wait for the response headers, connecting included, of every call but a non-streamed
+   * job (default 30 000 ms). While an upload is sending, it is the longest stall between chunks.
+   */
   timeoutMs?: number;
   /** Headers timeout of a non-streamed job, which answers only when the job is done (default 600 000 ms). */
   jobTimeoutMs?: number;

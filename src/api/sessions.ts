@@ -45,6 +45,7 @@ export class SessionsApi {
     );
   }
 
+  /** One session of the user. */
   async get(id: string, opts?: UserCallOptions): Promise<Session> {
     const c = this.t.codec;
     return this.t.call({ method: 'GET', path: c.paths.session(requireId(id, 'sessionId')), query: userQuery(this.t, opts) }, opts, (x) =>
@@ -61,10 +62,12 @@ export class SessionsApi {
     );
   }
 
+  /** Every session matching `q`, fetching pages as the loop advances. */
   iterate(q: ListQuery = {}, opts?: UserCallOptions): AsyncIterable<Session> {
     return iteratePages((page) => this.list(page, opts), q);
   }
 
+  /** Deletes a session with its history (frees one of the team's 150 session slots). */
   async delete(id: string, opts?: UserCallOptions): Promise<void> {
     const c = this.t.codec;
     await this.t.call({ method: 'DELETE', path: c.paths.session(requireId(id, 'sessionId')), query: userQuery(this.t, opts) }, opts, () => undefined);
@@ -81,6 +84,7 @@ export class SessionsApi {
     );
   }
 
+  /** Every past job of the session, newest first as the service lists them. */
   iterateHistory(id: string, q: ListQuery = {}, opts?: UserCallOptions): AsyncIterable<HistoryRecord> {
     return iteratePages((page) => this.history(id, page, opts), q);
   }

@@ -232,13 +232,19 @@ describe('api client under faults', function () {
     assert.equal(asClientError(await rejection(job2.done)).code, 'ABORTED');
   });
 
-  it('abort during a backoff wait: ABORTED at once, no further attempt', async () => {
+  it('abort during a backoff wait: ABORTED at once, no further attempt', async function () {
+    // A wait that ignored the signal would sit out the full 20 s and trip this timeout.
+    this.timeout(10_000);
     const ac = new AbortController();
-    server.otherwise((_req, res) => {
-      sendEnvelope(res, 429, 201, null, null, { 'retry-after': '4' });
-      setImmediate(() => ac.abort());
+    // Abort shortly after the client announces its backoff wait, while it is waiting.
+    const waiting = new TeamDataClient({
+      baseUrl: server.baseUrl, apiKey: API_KEY, retry: { baseDelayMs: 1, maxDelayMs: 30_000 },
+      logger: (_level, m) => {
+        if (m.includes('retrying in 20000 ms')) setTimeout(() => ac.abort(), 20);
+      },
     });
-    const err = asClientError(await rejection(client.datasets.list({}, { signal: ac.signal })));
+    server.otherwise((_req, res) => sendEnvelope(res, 429, 201, null, null, { 'retry-after': '20' }));
+    const err = asClientError(await rejection(waiting.datasets.list({}, { signal: ac.signal })));
     assert.equal(err.code, 'ABORTED');
     assert.equal(server.requests.length, 1);
     const job = client.jobs.stream(REQ, { signal: AbortSignal.abort() });

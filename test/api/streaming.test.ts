@@ -108,6 +108,16 @@ describe('api/jobs over HTTP with recorded streams', function () {
     assert.equal(job.traceId, 'svc-trace-sse');
   });
 
+  it('logs unknown event kinds at debug and never the key', async () => {
+    const lines: string[] = [];
+    const logged = new TeamDataClient({ baseUrl: server.baseUrl, apiKey: API_KEY, logger: (level, m) => lines.push(`${level} ${m}`) });
+    server.enqueue((_req, res) => writeChunks(res, [fixtureBytes('sales-overview')]));
+    await logged.jobs.stream(REQ).done;
+    assert.ok(lines.includes('debug POST /v1/team/jobs: ignoring unknown stream event "PROGRESS"'), lines.join('\n'));
+    assert.ok(lines.some((l) => /^debug <- 200 POST \/v1\/team\/jobs in \d+ ms \(service trace svc-trace-sse\)$/.test(l)), lines.join('\n'));
+    assert.ok(lines.every((l) => !l.includes(API_KEY)));
+  });
+
   it('accepts a service that ignores stream:true and answers with one JSON result', async () => {
     server.enqueue((_req, res) => sendEnvelope(res, 200, 0, fixtureEnvelope('sales-overview').data));
     const job = client.jobs.stream(REQ);
