@@ -23,6 +23,7 @@ export interface JobEventSink {
 
 const LF = 10;
 const CR = 13;
+const STREAMING: TextDecodeOptions = { stream: true };
 
 export class JobEventDecoder {
   private readonly utf8 = new TextDecoder('utf-8');
@@ -42,7 +43,7 @@ export class JobEventDecoder {
   feed(bytes: Uint8Array): void {
     if (this.dead) return;
     // stream:true keeps an incomplete multi-byte sequence for the next chunk instead of U+FFFD.
-    const text = this.utf8.decode(bytes, { stream: true });
+    const text = this.utf8.decode(bytes, STREAMING);
     if (text.length === 0) return;
     this.lastCode = text.charCodeAt(text.length - 1);
     this.parser.feed(text);
