@@ -98,9 +98,11 @@ export class TeamDataError extends Error {
 function defaultMessage(code: TeamDataErrorCode, serviceMessage: string | undefined): string {
   if (typeof code === 'string') return CLIENT_MESSAGES[code];
   const described = describeErrorCode(code);
-  // Unknown codes get the service's own words, since our generic text says nothing useful.
+  // Unknown codes, and the parameter errors whose `msg` names the offending field, get the
+  // service's own words too: our generic text alone would not tell the user what to fix.
   const known = !described.startsWith('service error ');
-  return known || !serviceMessage ? described : `${described}: ${serviceMessage}`;
+  const detailed = code === 100 || code === 300001 || code === 100001;
+  return (known && !detailed) || !serviceMessage ? described : `${described}: ${serviceMessage}`;
 }
 
 /** The default message of a client code, for callers that want to prefix context. */
