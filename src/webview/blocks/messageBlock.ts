@@ -10,6 +10,12 @@ import type { BlockView } from './blockView';
 import { MarkdownChunker } from './mdChunks';
 import { renderMarkdown } from './markdown';
 
+/**
+ * Finished chunks are grouped into pages of this many, so the message element has few children:
+ * a browser re-lays out a block by walking its children, and a flat list of thousands of chunks
+ * would make every frame's layout grow with the answer.
+ */
+const CHUNKS_PER_PAGE = 48;
 /** Tails shorter than this always render every frame. */
 const THROTTLE_FROM = 8 * 1024;
 /** Re-render an expensive tail only after this many times its last render cost has passed. */
@@ -20,6 +26,8 @@ export class MessageBlockView implements BlockView {
   private readonly tailEl: HTMLDivElement;
   private readonly chunker = new MarkdownChunker();
   private closed: string[] = [];
+  private page: HTMLDivElement | undefined;
+  private pageChunks = 0;
   private tailDirty = false;
   private finished: boolean;
   private lastTailCost = 0;
@@ -52,16 +60,18 @@ export class MessageBlockView implements BlockView {
   }
 
   private render(): void {
-    if (this.closed.length > 0) {
-      const frag = document.createDocumentFragment();
-      for (const chunk of this.closed) {
-        const div = h('div', { class: 'md-chunk' });
-        div.appendChild(renderMarkdown(chunk));
-        frag.appendChild(div);
+    for (const chunk of this.closed) {
+      if (!this.page || this.pageChunks >= CHUNKS_PER_PAGE) {
+        this.page = h('div', { class: 'md-page' });
+        this.pageChunks = 0;
+        this.el.insertBefore(this.page, this.tailEl);
       }
-      this.closed = [];
-      this.el.insertBefore(frag, this.tailEl);
+      const div = h('div', { class: 'md-chunk' });
+      div.appendChild(renderMarkdown(chunk));
+      this.page.appendChild(div);
+      this.pageChunks++;
     }
+    this.closed = [];
     if (!this.tailDirty) return;
     const pending = this.chunker.pending;
     const now = performance.now();

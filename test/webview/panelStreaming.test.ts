@@ -1,0 +1,141 @@
+/**
+ * Streaming in the browser: 10k MESSAGE fragments end in exactly the text (and exactly the DOM)
+ * a finished answer renders to, and appending touches only the growing block: finished chunks
+ * are never re-rendered and nothing else in the conversation changes.
+ */
+import { strict as assert } from 'node:assert';
+import type { Browser } from 'playwright-core';
+import { initMessage, respond, sampleAnswer, streamingTurn, turnOf } from './builders';
+import { PanelPage, launchChromium, startPanelServer, type PanelServer } from './harness';
+import { fragments, plainProse, sampleMarkdown } from './markdownSample';
+
+/**
+ * Feeds `frags` to turn `turnId` as answerPatch appends, in irregular batches that sometimes
+ * yield to a task and sometimes to an animation frame, like posts from a coalescing host.
+ */
+async function stream(panel: PanelPage, turnId: string, frags: string[]): Promise<void> {
+  await panel.page.evaluate(
+    async ({ turnId, frags }) => {
+      let i = 0;
+      let seed = 11;
+      while (i < frags.length) {
+        seed = (seed * 16807) % 2147483647;
+        const burst = 1 + (seed % 60);
+        for (let k = 0; k < burst && i < frags.length; k++, i++) {
+          const patch = { groups: [{ index: 0, appends: [{ block: 0, text: frags[i] }] }] };
+          window.dispatchEvent(new MessageEvent('message', { data: { type: 'answerPatch', turnId, patch } }));
+        }
+        await new Promise<void>((resolve) => (seed % 3 === 0 ? requestAnimationFrame(() => resolve()) : setTimeout(resolve, 0)));
+      }
+    },
+    { turnId, frags },
+  );
+}
+
+describe('answer panel (browser): streaming', function () {
+  this.timeout(120_000);
+  let server: PanelServer;
+  let browser: Browser;
+  let panel: PanelPage;
+
+  before(async () => {
+    server = await startPanelServer();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => {
+    if (!panel) return;
+    assert.deepEqual(panel.pageErrors, []);
+    assert.deepEqual(panel.remoteRequests, []);
+    assert.deepEqual(await panel.cspViolations(), []);
+    assert.deepEqual(await panel.postedOf('webviewError'), []);
+    await panel.close();
+  });
+
+  it('10k fragments of plain prose end with exactly the text', async () => {
+    panel = await PanelPage.open(browser, server);
+    const text = plainProse(1500);
+    const frags = fragments(text, 10_000);
+    assert.equal(frags.join(''), text);
+    await panel.send(initMessage([streamingTurn('s1')]));
+    await stream(panel, 's1', frags);
+    await panel.send({ type: 'answerPatch', turnId: 's1', patch: { state: 'done' } });
+    const rendered = await panel.page.$$eval('[data-turn-id=s1] .markdown p', (ps) => ps.map((p) => p.textContent).join('\n\n'));
+    assert.equal(rendered.length, text.length);
+    assert.ok(rendered === text, 'the rendered paragraphs are exactly the streamed text');
+  });
+
+  it('10k fragments of rich markdown render exactly like the finished answer', async () => {
+    panel = await PanelPage.open(browser, server);
+    const text = sampleMarkdown(400_000, 5);
+    const frags = fragments(text, 10_000, 9);
+    const finished = turnOf('whole', 'Same answer, not streamed', {
+      jobId: 'job-whole', state: 'done', triggers: [],
+      groups: [{ id: 'r1', name: 'Conclusions', stage: 'Respond', blocks: [{ type: 'MESSAGE', content: text, ...respond }] }],
+    });
+    await panel.send(initMessage([streamingTurn('s1'), finished]));
+    await stream(panel, 's1', frags);
+    await panel.send({ type: 'answerPatch', turnId: 's1', patch: { state: 'done' } });
+    const [streamed, whole] = await panel.page.evaluate(() =>
+      ['s1', 'whole'].map((id) => (document.querySelector(`[data-turn-id=${id}] .markdown`) as HTMLElement).innerHTML),
+    );
+    assert.ok(streamed && whole);
+    assert.ok(streamed.length > 400_000);
+    assert.ok(streamed === whole, 'streamed and finished renders are identical');
+    const stats = await panel.page.evaluate(() => ({
+      chunks: document.querySelectorAll('[data-turn-id=s1] .md-chunk').length,
+      links: document.querySelectorAll('[data-turn-id=s1] a.md-link[data-href^="https://example.com/r/"]').length,
+      code: document.querySelectorAll('[data-turn-id=s1] pre.md-code .hljs-built_in, [data-turn-id=s1] pre.md-code .hljs-string').length,
+    }));
+    assert.ok(stats.chunks > 1000, `the message was split into chunks (${stats.chunks})`);
+    assert.ok(stats.links > 100 && stats.code > 100);
+  });
+
+  it('re-renders only the growing block: finished chunks and other turns are never touched', async () => {
+    panel = await PanelPage.open(browser, server);
+    const text = sampleMarkdown(120_000, 7);
+    const frags = fragments(text, 3000, 4);
+    await panel.send(initMessage([turnOf('old', 'earlier question', sampleAnswer('job-old')), streamingTurn('s1')]));
+    await stream(panel, 's1', frags.slice(0, 300));
+    const outside = await panel.page.evaluate(async () => {
+      const growing = document.querySelector('[data-turn-id=s1] .markdown') as HTMLElement;
+      const first = growing.querySelector('.md-chunk:not(.md-tail)') as HTMLElement & { marker?: number };
+      first.marker = 42;
+      const w = window as unknown as { outside: string[]; removedChunks: number; firstChunk: unknown };
+      w.outside = [];
+      w.removedChunks = 0;
+      w.firstChunk = first;
+      new MutationObserver((records) => {
+        for (const r of records) {
+          if (!growing.contains(r.target)) w.outside.push(`${r.type} ${(r.target as Element).className ?? r.target.nodeName}`);
+          for (const n of r.removedNodes) if (n instanceof Element && n.classList.contains('md-chunk') && !n.classList.contains('md-tail')) w.removedChunks++;
+        }
+      }).observe(document.querySelector('.conversation') as HTMLElement, { subtree: true, childList: true, characterData: true, attributes: true });
+      return null;
+    });
+    assert.equal(outside, null);
+    await stream(panel, 's1', frags.slice(300));
+    await panel.flush();
+    const result = await panel.page.evaluate(() => {
+      const w = window as unknown as { outside: string[]; removedChunks: number; firstChunk: HTMLElement & { marker?: number } };
+      return { outside: w.outside, removed: w.removedChunks, same: w.firstChunk.marker === 42 && w.firstChunk.isConnected };
+    });
+    assert.deepEqual(result.outside, [], 'appends changed nothing outside the growing MESSAGE block');
+    assert.equal(result.removed, 0, 'no finished chunk was re-rendered');
+    assert.ok(result.same, 'the first chunk is the same node it was');
+  });
+
+  it('a new block after the growing message starts a new growing block (fold semantics)', async () => {
+    panel = await PanelPage.open(browser, server);
+    await panel.send(initMessage([streamingTurn('s1', 'Before the table. ')]));
+    await panel.send(
+      { type: 'answerPatch', turnId: 's1', patch: { groups: [{ index: 0, appends: [{ block: 0, text: 'More.' }], blocks: [{ type: 'TABLE', content: { url: 'https://f/t.csv', name: 't.csv' }, ...respond }, { type: 'MESSAGE', content: 'After ', ...respond }] }] } },
+      { type: 'answerPatch', turnId: 's1', patch: { groups: [{ index: 0, appends: [{ block: 2, text: 'the table.' }] }], state: 'done' } },
+    );
+    const texts = await panel.page.$$eval('[data-turn-id=s1] .response .block', (bs) => bs.map((b) => `${b.classList[1]}:${b.textContent?.trim().slice(0, 40)}`));
+    assert.deepEqual(texts, ['message:Before the table. More.', 'table-block:t.csvDownloading the table…', 'message:After the table.']);
+  });
+});
