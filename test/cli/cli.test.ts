@@ -1,0 +1,104 @@
+/**
+ * The `team-data` command as a user runs it: a real process, real files, the embedded service.
+ */
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { TeamDataClient } from '../../src/api/index';
+
+const MAIN = join(__dirname, '..', '..', 'src', 'cli', 'main.ts');
+const TSX = require.resolve('tsx/cjs');
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const child = spawn(process.execPath, ['-r', TSX, MAIN, ...args], {
+    cwd, env: { ...process.env, TEAM_DATA_BASE_URL: '', TEAM_DATA_API_KEY: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
+}
+
+describe('team-data CLI', function () {
+  this.timeout(120_000);
+  let dir: string;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cli-'));
+    await writeFile(join(dir, 'sales.csv'), 'order_id,region,revenue\n1,Europe,100\n2,Asia,50\n3,Europe,25\n');
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('ask --json prints the non-stream shape for a local file on the embedded service', async () => {
+    const r = await cli(['ask', 'sales.csv', '--question', 'Give me an overview of this data', '--json', '--data-dir', join(dir, 'data')], dir);
+    assert.equal(r.code, 0, r.stderr);
+    const body = JSON.parse(r.stdout) as { jobId: string; blocks: Array<{ type: string; stage: string }> };
+    assert.ok(body.jobId.length > 0);
+    const types = body.blocks.map((b) => b.type);
+    for (const t of ['CODE', 'TABLE', 'MESSAGE', 'QUESTIONS', 'SOURCES']) assert.ok(types.includes(t), `missing ${t} in ${types.join()}`);
+    assert.match(r.stderr, /Uploaded sales\.csv/);
+    assert.match(r.stderr, /Ready: sales\.csv \(synched\)/);
+  });
+
+  it('ask streams readable text: steps on stderr, answer and an aligned table on stdout', async () => {
+    const r = await cli(['ask', 'sales.csv', '--question', 'overview', '--data-dir', join(dir, 'data'), '--out', 'out'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /✓ /, 'finished steps are listed');
+    assert.match(r.stdout, /```sql/);
+    assert.match(r.stdout, /^Table: .*\.csv \(\d+ rows/m);
+    assert.match(r.stdout, /─{3,}/, 'tables are drawn as aligned text');
+    assert.match(r.stdout, /Sources: sales\.csv/);
+    assert.ok((await readdir(join(dir, 'out'))).some((f) => f.endsWith('.csv')), 'the table file is saved');
+  });
+
+  it('reports user mistakes in one line with exit code 2, failures with exit code 1', async () => {
+    const noQuestion = await cli(['ask', 'sales.csv'], dir);
+    assert.equal(noQuestion.code, 2);
+    assert.match(noQuestion.stderr, /^team-data: ask needs --question/);
+    const missing = await cli(['ask', 'nope.csv', '--question', 'x'], dir);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /nope\.csv: no such file/);
+    await writeFile(join(dir, 'tool.exe'), 'MZ');
+    const exe = await cli(['ask', 'tool.exe', '--question', 'x'], dir);
+    assert.match(exe.stderr, /unsupported file type "\.exe"/);
+    const unreachable = await cli(['ask', '--question', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'secret-key-123'], dir);
+    assert.equal(unreachable.code, 1);
+    assert.equal(unreachable.stderr.trim().split('\n').length, 1, unreachable.stderr);
+    assert.ok(!unreachable.stderr.includes('secret-key-123'));
+    assert.ok(!/\n\s+at /.test(unreachable.stderr), 'no stack trace');
+  });
+
+  it('serve prints its base URL and key, answers the real client, and stops cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['-r', TSX, MAIN, 'serve', '--port', '0', '--data-dir', join(dir, 'served')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const lines = createInterface({ input: child.stdout });
+      const values: Record<string, string> = {};
+      for await (const line of lines) {
+        const m = /^(TEAM_DATA_[A-Z_]+)=(.*)$/.exec(line);
+        if (m) values[m[1]!] = m[2]!;
+        if (values['TEAM_DATA_BASE_URL'] && values['TEAM_DATA_API_KEY']) break;
+      }
+      assert.match(values['TEAM_DATA_BASE_URL'] ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+      const client = new TeamDataClient({ baseUrl: values['TEAM_DATA_BASE_URL']!, apiKey: values['TEAM_DATA_API_KEY']!, userId: 'u' });
+      await client.sessions.create({ title: 'from the CLI test' });
+      assert.equal((await client.sessions.list()).total, 1);
+      child.kill('SIGTERM');
+      const [code] = (await once(child, 'exit')) as [number | null];
+      assert.equal(code, 0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
