@@ -31,7 +31,7 @@ export const isThemeKind: Guard<ThemeKind> = literal('light', 'dark', 'highContr
 export const isFileRef: Guard<FileRef> = shape({ url: str(L.url), name }, { expiredAt: str(100) });
 
 export const isSourceRef: Guard<SourceRef> = shape(
-  { source: name, datasourceId: jobId, datasetId: jobId, fileType: str(L.language), externalId: str(L.url) },
+  { source: name, datasourceId: jobId, datasetId: jobId, fileType: name, externalId: str(L.url) },
   { id: jobId, pageNo: finite(), content: text },
 );
 

@@ -154,7 +154,10 @@ export class PanelPage {
             state = s;
           },
         });
-        document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+        document.addEventListener('securitypolicyviolation', (e) => {
+          const where = e.target instanceof Element ? ` at <${e.target.tagName.toLowerCase()} class="${e.target.getAttribute('class') ?? ''}">` : '';
+          window.__csp.push(`${e.violatedDirective} ${e.blockedURI}${where} ${e.sample}`.trim());
+        });
         document.addEventListener('DOMContentLoaded', () => {
           // VS Code sets the theme's variables on <html> and the theme kind as a body class.
           for (const [k, v] of Object.entries(arg.vars)) document.documentElement.style.setProperty(k, v);
