@@ -1,0 +1,129 @@
+/**
+ * The webview's pure pieces in plain Node: markdown chunking (stream == whole), table sorting,
+ * TSV, code fences, language ids and the local-image check.
+ */
+import { strict as assert } from 'node:assert';
+import { MarkdownChunker, splitMarkdown } from '../../src/webview/blocks/mdChunks';
+import { isNumericColumn, sortOrder } from '../../src/webview/blocks/tableSort';
+import { toTsv } from '../../src/webview/blocks/tsv';
+import { parseFence } from '../../src/webview/blocks/codeBlock';
+import { cleanLanguage, vscodeLanguageId } from '../../src/webview/blocks/highlight';
+import { altText, isLocalResource } from '../../src/webview/blocks/imageBlock';
+import { fragments, sampleMarkdown } from './markdownSample';
+
+describe('markdown chunking', () => {
+  it('splits at blank lines before a new block; never inside fences, before list items or indented lines', () => {
+    const text = [
+      '# Title', '', 'First para', 'continues.', '',
+      '```python', 'a = 1', '', 'b = 2', '```', '',
+      '- one', '', '- two', '  more', '', 'After list.', '',
+      '    indented code', '', 'End.',
+    ].join('\n');
+    assert.deepEqual(splitMarkdown(text), [
+      '# Title\n\n',
+      'First para\ncontinues.\n\n',
+      // A list item after a blank line joins the chunk before it (a loose list stays one list).
+      '```python\na = 1\n\nb = 2\n```\n\n- one\n\n- two\n  more\n\n',
+      // A line is only judged once it is complete, so the unterminated last line stays pending.
+      'After list.\n\n    indented code\n\nEnd.',
+    ]);
+    assert.deepEqual(splitMarkdown(`${text}\n`).slice(-2), ['After list.\n\n    indented code\n\n', 'End.\n']);
+    assert.equal(splitMarkdown(text).join(''), text);
+  });
+
+  it('an unclosed fence keeps everything after it in one chunk', () => {
+    const text = 'intro\n\n~~~\ncode\n\n\nstill code\n';
+    assert.deepEqual(splitMarkdown(text), ['intro\n\n', '~~~\ncode\n\n\nstill code\n']);
+  });
+
+  it('streaming at any split points gives exactly the chunks of the whole text', () => {
+    const text = sampleMarkdown(60_000, 3);
+    const whole = splitMarkdown(text);
+    for (const count of [1, 7, 500, 5000]) {
+      const c = new MarkdownChunker();
+      const streamed: string[] = [];
+      for (const f of fragments(text, count, count)) streamed.push(...c.push(f));
+      if (c.pending) streamed.push(c.pending);
+      assert.deepEqual(streamed, whole, `${count} fragments`);
+    }
+    assert.ok(whole.length > 100);
+  });
+
+  it('bounds the unfinished text: a very long list still splits once it is large', () => {
+    const items = Array.from({ length: 5000 }, (_, i) => `- item ${i} with some words`).join('\n\n');
+    const chunks = splitMarkdown(items);
+    assert.ok(chunks.length > 3, `${chunks.length} chunks`);
+    assert.ok(chunks.every((c) => c.length < 40 * 1024));
+    assert.equal(chunks.join(''), items);
+  });
+});
+
+describe('table sorting and copying', () => {
+  const rows = [['b', '10', ''], ['a', '9', 'x'], ['c', '', 'y'], ['a', '1,000.5', 'z'], ['B', '-2', 'w'], ['a2', '9', 'v']];
+
+  it('detects numeric columns (thousands separators, signs, empties allowed)', () => {
+    assert.equal(isNumericColumn(rows, 1), true);
+    assert.equal(isNumericColumn(rows, 0), false);
+    assert.equal(isNumericColumn([['1'], ['2.5e3'], ['50%']], 0), true);
+    assert.equal(isNumericColumn([[''], ['']], 0), false);
+    assert.equal(isNumericColumn([['1'], ['1.2.3']], 0), false);
+  });
+
+  it('sorts numbers by value, stably, empties last in both directions', () => {
+    assert.deepEqual([...sortOrder(rows, 1, false)], [4, 1, 5, 0, 3, 2]);
+    assert.deepEqual([...sortOrder(rows, 1, true)], [3, 0, 1, 5, 4, 2]);
+  });
+
+  it('sorts text case-insensitively with numbers inside compared by value, stably', () => {
+    const names = [['file 10'], ['File 9'], ['file 9'], ['file 1'], ['']];
+    assert.deepEqual([...sortOrder(names, 0, false)], [3, 1, 2, 0, 4]);
+    assert.deepEqual([...sortOrder(names, 0, true)], [0, 1, 2, 3, 4]);
+  });
+
+  it('builds TSV with headers in display order, quoting cells that would break it', () => {
+    const tsv = toTsv(['name', 'note'], [['a', 'x\ty'], ['b', 'say "hi"\nbye'], ['c']], [2, 0, 1]);
+    assert.equal(tsv, 'name\tnote\nc\t\na\t"x\ty"\nb\t"say ""hi""\nbye"\n');
+  });
+});
+
+describe('code fences and languages', () => {
+  it('splits a fenced CODE block into language and code', () => {
+    assert.deepEqual(parseFence('```sql\nSELECT 1\n```'), { language: 'sql', code: 'SELECT 1' });
+    assert.deepEqual(parseFence('\n```Python extra\r\nprint(1)\r\n\r\nx\r\n```\n'), { language: 'python', code: 'print(1)\n\nx' });
+    assert.deepEqual(parseFence('~~~~r\nx <- 1\n~~~~'), { language: 'r', code: 'x <- 1' });
+    assert.deepEqual(parseFence('```js\nunterminated()'), { language: 'js', code: 'unterminated()' });
+    assert.deepEqual(parseFence('plain code'), { language: '', code: 'plain code' });
+    assert.deepEqual(parseFence('```\n```'), { language: '', code: '' });
+  });
+
+  it('reduces fence languages to safe labels and maps them to VS Code language ids', () => {
+    assert.equal(cleanLanguage('<img src=x onerror=alert(1)>'), 'img');
+    assert.equal(cleanLanguage('"><script>'), 'script');
+    assert.equal(cleanLanguage(' C++ {.class}'), 'c++');
+    assert.equal(vscodeLanguageId('py'), 'python');
+    assert.equal(vscodeLanguageId('sh'), 'shellscript');
+    assert.equal(vscodeLanguageId('duckdb'), 'sql');
+    assert.equal(vscodeLanguageId('yml'), 'yaml');
+    assert.equal(vscodeLanguageId('rust'), 'rust');
+    assert.equal(vscodeLanguageId(''), 'plaintext');
+  });
+});
+
+describe('local images', () => {
+  const roots = ['https://file+.vscode-resource.vscode-cdn.net/home/u/.vscode/ext/cache/'];
+
+  it('accepts only URIs under a resource root', () => {
+    assert.equal(isLocalResource(`${roots[0]}ab12.png`, roots), true);
+    assert.equal(isLocalResource(`${roots[0]}sub/ab12.png`, roots), true);
+    for (const bad of [
+      'https://files.example/chart.png', `${roots[0]}../secret.png`, `${roots[0]}%2e%2e/secret.png`, `${roots[0]}a\\b.png`,
+      'javascript:alert(1)', 'data:image/png;base64,AAAA', roots[0]!.slice(0, -1) + 'x/evil.png', `${roots[0]} x.png`,
+    ]) assert.equal(isLocalResource(bad, roots), false, bad);
+    assert.equal(isLocalResource(`${roots[0]}a.png`, []), false, 'no roots, no images');
+  });
+
+  it('derives alt text from the file name', () => {
+    assert.equal(altText('revenue_by-region.png'), 'revenue by region');
+    assert.equal(altText('.png'), 'Chart');
+  });
+});
