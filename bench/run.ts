@@ -6,9 +6,11 @@ import type { BenchResult } from './types';
 
 type Suite = { name: string; run: () => Promise<BenchResult[]> };
 
+// Loaded lazily (require, as the bench runs as CommonJS under tsx) so one suite can run alone
+// without loading the others' heavy dependencies.
 const suites: Suite[] = [
-  { name: 'fold', run: async () => (await import('./foldBench')).runFoldBench() },
-  { name: 'upload', run: async () => (await import('./uploadBench')).runUploadBench() },
+  { name: 'fold', run: () => (require('./foldBench') as typeof import('./foldBench')).runFoldBench() },
+  { name: 'upload', run: () => (require('./uploadBench') as typeof import('./uploadBench')).runUploadBench() },
 ];
 
 function fmt(n: number): string {
