@@ -11,6 +11,26 @@ export interface ColumnInfo {
   type: string;
 }
 
+/** A VARCHAR column the store turned into DATE/TIMESTAMP with one strptime format. */
+export interface DateConversion {
+  column: string;
+  format: string;
+  type: 'DATE' | 'TIMESTAMP';
+}
+
+/**
+ * How plain DuckDB rebuilds a table from the user's own file, so the SQL shown with an answer runs
+ * as-is next to that file: `reader(<file name>, ...options)`, then the same date conversions.
+ */
+export interface TableOrigin {
+  reader: 'read_csv' | 'read_json_auto' | 'read_xlsx';
+  /** Named arguments after the file name, as SQL text (`null_padding = true`). */
+  options: string[];
+  dateColumns: DateConversion[];
+  /** True when the store did more than DuckDB's reader can (e.g. SheetJS header clean-up). */
+  approximate?: boolean;
+}
+
 /** One DuckDB table made from a data source (a CSV gives one; an XLSX one per non-empty sheet). */
 export interface IngestedTable {
   /** Quoted-safe DuckDB identifier, unique across the data directory. */
@@ -19,6 +39,8 @@ export interface IngestedTable {
   sheet?: string;
   rowCount: number;
   columns: ColumnInfo[];
+  /** Absent for tables ingested before origins were recorded. */
+  origin?: TableOrigin;
 }
 
 export type IngestResult =

@@ -246,10 +246,12 @@ describe('DuckDbStore', function () {
       await assert.rejects(store.ingest(source('m2', 'dir.csv'), dir, never()), (err: unknown) => err instanceof IngestError);
     });
 
-    it('says plainly that PDF and Office documents are not processed yet', async () => {
-      await ingestFails('report.pdf', '%PDF-1.4', /^PDF files are not processed by the local service yet; export the data as CSV or XLSX$/);
-      await ingestFails('memo.DOCX', 'x', /Word documents.*not processed by the local service yet/);
-      await ingestFails('deck.pptx', 'x', /PowerPoint.*not processed/);
+    it('says plainly why damaged documents, legacy Office files and unknown types fail', async () => {
+      await ingestFails('report.pdf', '%PDF-1.4', /^could not read report\.pdf: the PDF is damaged/);
+      await ingestFails('memo.DOCX', 'x', /memo\.DOCX is not a \.docx file/);
+      await ingestFails('deck.pptx', 'x', /deck\.pptx is not a \.pptx file/);
+      await ingestFails('old.doc', 'x', /save it as \.docx/);
+      await ingestFails('old.ppt', 'x', /save it as \.pptx/);
       await ingestFails('data.parquet', 'x', /\.parquet files are not supported/);
     });
   });

@@ -4,7 +4,7 @@
  * tables means a crash mid-ingest leaves either the old state or the new one, never a mix.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ColumnInfo, IngestedTable, IngestResult } from '../engine';
+import type { ColumnInfo, DateConversion, IngestedTable, IngestResult, TableOrigin } from '../engine';
 import { asArray, asObject, readInteger, readOptionalString, readString, tryParseJson } from '../../shared/json';
 import { convertDateLikeColumns } from './dateColumns';
 import { belongsToPrefix, quoteIdent, tablePrefixFor } from './sqlText';
@@ -24,8 +24,31 @@ export async function ensureCatalog(conn: DuckDBConnection): Promise<void> {
 
 /** What a build step made, before the catalog describes it. */
 export type Built =
-  | { kind: 'tables'; tables: Array<{ table: string; sheet?: string }> }
+  | { kind: 'tables'; tables: Array<{ table: string; sheet?: string; origin?: TableOrigin }> }
   | { kind: 'text'; text: string };
+
+const READERS: ReadonlyArray<TableOrigin['reader']> = ['read_csv', 'read_json_auto', 'read_xlsx'];
+
+/** A recorded origin, or undefined when absent or malformed (the table itself stays usable). */
+function parseOrigin(raw: unknown): TableOrigin | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  try {
+    const o = asObject(raw, 'origin');
+    const reader = READERS.find((r) => r === o['reader']);
+    if (reader === undefined) return undefined;
+    const options = asArray(o['options'], 'options').map((x) => (typeof x === 'string' ? x : ''));
+    const dateColumns: DateConversion[] = asArray(o['dateColumns'] ?? [], 'dateColumns').map((d) => {
+      const dc = asObject(d, 'dateColumn');
+      const type = dc['type'] === 'TIMESTAMP' ? 'TIMESTAMP' : 'DATE';
+      return { column: readString(dc, 'column'), format: readString(dc, 'format'), type };
+    });
+    const origin: TableOrigin = { reader, options: options.filter((x) => x !== ''), dateColumns };
+    if (o['approximate'] === true) origin.approximate = true;
+    return origin;
+  } catch {
+    return undefined;
+  }
+}
 
 function parseResult(json: string): IngestResult | undefined {
   try {
@@ -41,6 +64,8 @@ function parseResult(json: string): IngestResult | undefined {
       const table: IngestedTable = { table: readString(t, 'table'), rowCount: readInteger(t, 'rowCount'), columns };
       const sheet = readOptionalString(t, 'sheet');
       if (sheet !== undefined) table.sheet = sheet;
+      const origin = parseOrigin(t['origin']);
+      if (origin !== undefined) table.origin = origin;
       return table;
     });
     return { kind: 'tables', tables };
@@ -138,8 +163,10 @@ export async function replaceSource(
     } else {
       const tables: IngestedTable[] = [];
       for (const t of built.tables) {
-        await convertDateLikeColumns(conn, t.table);
-        tables.push(await describeTable(conn, t.table, t.sheet));
+        const dates = await convertDateLikeColumns(conn, t.table);
+        const described = await describeTable(conn, t.table, t.sheet);
+        if (t.origin !== undefined) described.origin = { ...t.origin, dateColumns: [...t.origin.dateColumns, ...dates] };
+        tables.push(described);
       }
       result = { kind: 'tables', tables };
     }

@@ -17,7 +17,7 @@
  * Non-UTF-8 files are transcoded (windows-1252 -> UTF-8) and read again.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { IngestError, type IngestResult } from '../engine';
+import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource } from './catalog';
 import { duckDbReason } from './fileKinds';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
@@ -39,14 +39,34 @@ export interface DelimitedArgs {
   signal: AbortSignal;
 }
 
-/** The `read_csv(...)` call for one attempt. Exported for the benchmark and tests. */
-export function readCsvCall(path: string, tab: boolean, a: CsvAttempt = { sampleAll: false, allVarchar: false, strict: true }): string {
-  const opts = [quoteLiteral(path), 'auto_detect = true', 'null_padding = true'];
+const FIRST_ATTEMPT: CsvAttempt = { sampleAll: false, allVarchar: false, strict: true };
+
+/** The named `read_csv` options of one attempt (everything after the path). */
+export function readCsvOptions(tab: boolean, a: CsvAttempt = FIRST_ATTEMPT): string[] {
+  const opts = ['auto_detect = true', 'null_padding = true'];
   if (tab) opts.push(`delim = '\\t'`);
   if (a.sampleAll) opts.push('sample_size = -1');
   if (a.allVarchar) opts.push('all_varchar = true');
   if (!a.strict) opts.push('strict_mode = false');
-  return `read_csv(${opts.join(', ')})`;
+  return opts;
+}
+
+/** The `read_csv(...)` call for one attempt. Exported for the benchmark and tests. */
+export function readCsvCall(path: string, tab: boolean, a: CsvAttempt = FIRST_ATTEMPT): string {
+  return `read_csv(${[quoteLiteral(path), ...readCsvOptions(tab, a)].join(', ')})`;
+}
+
+/**
+ * What users run against their own file: the same options, plus DuckDB's decoder for a file the
+ * store transcoded (latin-1 is DuckDB's nearest built-in to windows-1252, hence "approximate").
+ */
+function csvOrigin(tab: boolean, a: CsvAttempt, input: PreparedInput): TableOrigin {
+  const options = readCsvOptions(tab, a);
+  if (input.sourceEncoding === 'windows-1252') options.push(`encoding = 'latin-1'`);
+  else if (input.sourceEncoding !== undefined) options.push(`encoding = 'utf-16'`);
+  const origin: TableOrigin = { reader: 'read_csv', options, dateColumns: [] };
+  if (input.sourceEncoding === 'windows-1252') origin.approximate = true;
+  return origin;
 }
 
 function isConversionError(err: unknown): boolean {
@@ -79,7 +99,7 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
       try {
         return await replaceSource(conn, sourceId, signal, async () => {
           await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readCsvCall(input.path, tab, current)}`);
-          return { kind: 'tables', tables: [{ table }] };
+          return { kind: 'tables', tables: [{ table, origin: csvOrigin(tab, current, input) }] };
         });
       } catch (err) {
         signal.throwIfAborted();

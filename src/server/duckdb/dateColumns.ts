@@ -5,6 +5,7 @@
  * when every non-empty value parses with one of the common formats below.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DateConversion } from '../engine';
 import { quoteIdent, quoteLiteral } from './sqlText';
 
 /**
@@ -83,23 +84,27 @@ async function allParse(conn: DuckDBConnection, table: string, column: string, f
   return Number(reader.getRows()[0]?.[0] ?? 1) === 0;
 }
 
+/** The SQL expression the conversion applies to a VARCHAR column (also shown to users). */
+export function dateConversionExpr(columnSql: string, format: string, type: 'DATE' | 'TIMESTAMP'): string {
+  return `CASE WHEN trim(${columnSql}) = '' THEN NULL ELSE CAST(try_strptime(trim(${columnSql}), ${quoteLiteral(format)}) AS ${type}) END`;
+}
+
 /**
  * Converts date-like VARCHAR columns of `table` in place (inside the caller's transaction).
- * Returns the names of the converted columns.
+ * Returns the converted columns with the format used, so the conversion can be replayed.
  */
-export async function convertDateLikeColumns(conn: DuckDBConnection, table: string): Promise<string[]> {
-  const converted: string[] = [];
+export async function convertDateLikeColumns(conn: DuckDBConnection, table: string): Promise<DateConversion[]> {
+  const converted: DateConversion[] = [];
   for (const column of await varcharColumns(conn, table)) {
     const pick = await pickFormat(conn, table, column);
     if (pick === undefined || !(await allParse(conn, table, column, pick.format))) continue;
     const col = quoteIdent(column);
-    const parsed = `try_strptime(trim(${col}), ${quoteLiteral(pick.format)})`;
     const target = pick.withTime ? 'TIMESTAMP' : 'DATE';
     // Empty strings become NULL: they were "no value" in the source, not an unparseable date.
     await conn.run(
-      `ALTER TABLE ${quoteIdent(table)} ALTER ${col} SET DATA TYPE ${target} USING CASE WHEN trim(${col}) = '' THEN NULL ELSE CAST(${parsed} AS ${target}) END`,
+      `ALTER TABLE ${quoteIdent(table)} ALTER ${col} SET DATA TYPE ${target} USING ${dateConversionExpr(col, pick.format, target)}`,
     );
-    converted.push(column);
+    converted.push({ column, format: pick.format, type: target });
   }
   return converted;
 }

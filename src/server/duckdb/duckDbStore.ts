@@ -11,6 +11,7 @@ import type { DataSource } from '../../shared/domain';
 import { IngestError, type DataStore, type IngestResult } from '../engine';
 import { dropSource, ensureCatalog, readCatalog, readDocument } from './catalog';
 import { ingestDelimited } from './csvIngest';
+import { ingestDocument } from './documentIngest';
 import { fileKindOf } from './fileKinds';
 import { ingestJson } from './jsonIngest';
 import { abortError, armInterrupts, runQuery, type QueryOptions, type QueryParam, type QueryResult } from './queryRunner';
@@ -106,6 +107,10 @@ export class DuckDbStore implements DataStore {
             return await ingestSpreadsheet(base);
           case 'text':
             return await ingestText(base);
+          case 'pdf':
+          case 'docx':
+          case 'pptx':
+            return await ingestDocument({ ...base, kind });
         }
       } catch (err) {
         if (signal.aborted) throw abortError(signal);

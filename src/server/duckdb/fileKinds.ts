@@ -4,7 +4,7 @@
  */
 import { IngestError } from '../engine';
 
-export type FileKind = 'csv' | 'tsv' | 'json' | 'spreadsheet' | 'text';
+export type FileKind = 'csv' | 'tsv' | 'json' | 'spreadsheet' | 'text' | 'pdf' | 'docx' | 'pptx';
 
 const KINDS: Record<string, FileKind> = {
   '.csv': 'csv',
@@ -15,15 +15,18 @@ const KINDS: Record<string, FileKind> = {
   '.md': 'text',
   '.mdx': 'text',
   '.txt': 'text',
+  '.pdf': 'pdf',
+  '.docx': 'docx',
+  '.pptx': 'pptx',
 };
 
+/** Legacy binary Office formats: no maintained JavaScript library reads them. */
 const NOT_YET: Record<string, string> = {
-  '.pdf': 'PDF files are not processed by the local service yet; export the data as CSV or XLSX',
-  '.doc': 'Word documents (.doc) are not processed by the local service yet; export the data as CSV or XLSX, or save the text as .txt or .md',
-  '.docx': 'Word documents (.docx) are not processed by the local service yet; export the data as CSV or XLSX, or save the text as .txt or .md',
-  '.ppt': 'PowerPoint files (.ppt) are not processed by the local service yet; export the data as CSV or XLSX',
-  '.pptx': 'PowerPoint files (.pptx) are not processed by the local service yet; export the data as CSV or XLSX',
+  '.doc': 'legacy Word documents (.doc) cannot be processed; open the file in Word (or LibreOffice) and save it as .docx, then upload it again',
+  '.ppt': 'legacy PowerPoint files (.ppt) cannot be processed; open the file in PowerPoint (or LibreOffice) and save it as .pptx, then upload it again',
 };
+
+const SUPPORTED = '.csv, .tsv, .json, .xlsx, .xls, .md, .mdx, .txt, .pdf, .docx or .pptx';
 
 /** Lower-case extension with the dot, or '' when the name has none. */
 export function extensionOf(fileName: string): string {
@@ -41,8 +44,8 @@ export function fileKindOf(fileName: string): FileKind {
   if (reason !== undefined) throw new IngestError(reason);
   throw new IngestError(
     ext === ''
-      ? 'the file name has no extension, so its type is unknown; name it .csv, .tsv, .json, .xlsx, .xls, .md, .mdx or .txt'
-      : `${ext} files are not supported; use .csv, .tsv, .json, .xlsx, .xls, .md, .mdx or .txt`,
+      ? `the file name has no extension, so its type is unknown; name it ${SUPPORTED}`
+      : `${ext} files are not supported; use ${SUPPORTED}`,
   );
 }
 

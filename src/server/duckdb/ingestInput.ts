@@ -14,6 +14,8 @@ export interface PreparedInput {
   path: string;
   /** Whether `path` is already a UTF-8 copy made here (no further transcoding possible). */
   transcoded: boolean;
+  /** The original file's encoding when it was not UTF-8 (so shown SQL can ask DuckDB to decode it). */
+  sourceEncoding?: 'utf-16le' | 'utf-16be' | 'windows-1252';
   /** Removes temporary copies. Safe to call twice. */
   cleanup(): Promise<void>;
 }
@@ -65,7 +67,7 @@ export async function prepareInput(
       const dst = join(workDir, `${randomUUID()}.txt`);
       temps.push(dst);
       await transcodeToUtf8(abs, dst, encoding, signal);
-      return { path: dst, transcoded: true, cleanup };
+      return { path: dst, transcoded: true, sourceEncoding: encoding, cleanup };
     }
     if (GLOB_CHARS.test(abs)) {
       const dst = join(workDir, `${randomUUID()}.txt`);
@@ -96,6 +98,7 @@ export async function transcodeLegacy(input: PreparedInput, workDir: string, sig
   return {
     path: dst,
     transcoded: true,
+    sourceEncoding: 'windows-1252',
     async cleanup() {
       await rm(dst, { force: true });
       await input.cleanup();

@@ -5,7 +5,7 @@
  * column named `json`, DuckDB's convention.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { IngestError, type IngestResult } from '../engine';
+import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource } from './catalog';
 import { duckDbReason } from './fileKinds';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
@@ -26,11 +26,16 @@ export interface JsonArgs {
   signal: AbortSignal;
 }
 
+/** The named `read_json_auto` options (everything after the path). */
+export function readJsonOptions(sampleAll: boolean): string[] {
+  const opts = [`maximum_object_size = ${MAX_OBJECT_BYTES}`];
+  if (sampleAll) opts.push('sample_size = -1');
+  return opts;
+}
+
 /** The `read_json_auto(...)` call. `sampleAll` sniffs types over the whole file (second attempt). */
 export function readJsonCall(path: string, sampleAll: boolean): string {
-  const opts = [quoteLiteral(path), `maximum_object_size = ${MAX_OBJECT_BYTES}`];
-  if (sampleAll) opts.push('sample_size = -1');
-  return `read_json_auto(${opts.join(', ')})`;
+  return `read_json_auto(${[quoteLiteral(path), ...readJsonOptions(sampleAll)].join(', ')})`;
 }
 
 function isConversionError(err: unknown): boolean {
@@ -49,7 +54,10 @@ export async function ingestJson(args: JsonArgs): Promise<IngestResult> {
       try {
         return await replaceSource(conn, sourceId, signal, async () => {
           await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readJsonCall(input.path, sampleAll)}`);
-          return { kind: 'tables', tables: [{ table }] };
+          // DuckDB's JSON reader takes UTF-8 only, so a transcoded file is not reproducible as-is.
+          const origin: TableOrigin = { reader: 'read_json_auto', options: readJsonOptions(sampleAll), dateColumns: [] };
+          if (input.transcoded) origin.approximate = true;
+          return { kind: 'tables', tables: [{ table, origin }] };
         });
       } catch (err) {
         signal.throwIfAborted();

@@ -8,11 +8,11 @@ import * as XLSX from '@e965/xlsx';
 import {
   DuckDBDateValue, DuckDBTimestampValue, type DuckDBAppender, type DuckDBConnection,
 } from '@duckdb/node-api';
-import { IngestError, type IngestResult } from '../engine';
+import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource } from './catalog';
 import { magicKind } from './fileSniff';
 import { gridToTable, type CellValue, type DateCell, type SheetColumnType, type TypedValue } from './sheetGrid';
-import { quoteIdent, tableNameFor } from './sqlText';
+import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
 import { summarizeZip } from './zipGuard';
 
 /** SheetJS holds the whole workbook in memory; beyond this a CSV export is the better route. */
@@ -172,7 +172,9 @@ export async function ingestSpreadsheet(args: SpreadsheetArgs): Promise<IngestRe
   if (sheets.length === 0) throw new IngestError(`${fileName} has no data: every sheet is empty`);
 
   return replaceSource(conn, sourceId, signal, async () => {
-    const made: Array<{ table: string; sheet: string }> = [];
+    const made: Array<{ table: string; sheet: string; origin?: TableOrigin }> = [];
+    // DuckDB's excel extension reads .xlsx (not .xls); SheetJS's header and type clean-up differ a little.
+    const xlsx = /\.xlsx$/i.test(fileName);
     for (const s of sheets) {
       const table = tableNameFor(sourceId, { index: s.index, name: s.name });
       const cols = s.table.columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ');
@@ -200,7 +202,9 @@ export async function ingestSpreadsheet(args: SpreadsheetArgs): Promise<IngestRe
         }
         throw err;
       }
-      made.push({ table, sheet: s.name });
+      made.push(xlsx
+        ? { table, sheet: s.name, origin: { reader: 'read_xlsx', options: [`sheet = ${quoteLiteral(s.name)}`, 'header = true'], dateColumns: [], approximate: true } }
+        : { table, sheet: s.name });
     }
     return { kind: 'tables', tables: made };
   });

@@ -1,0 +1,188 @@
+/**
+ * PDF, DOCX and PPTX -> a text document for retrieval, with well-kept parsers: pdf.js (Mozilla) for
+ * PDF, mammoth for DOCX, JSZip over the slide XML for PPTX. Pages and slides are separated by a form
+ * feed (`\f`) so retrieval can cite page/slide numbers. Legacy binary .doc/.ppt are refused earlier
+ * (see fileKinds.ts): no maintained JS library reads them.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import JSZip from 'jszip';
+import mammoth from 'mammoth';
+import { IngestError, type IngestResult } from '../engine';
+import { replaceSource } from './catalog';
+import { magicKind } from './fileSniff';
+import { summarizeZip } from './zipGuard';
+
+/** Parsers hold the whole file (and its parsed form) in memory. */
+export const MAX_DOCUMENT_BYTES = 100 * 1024 * 1024;
+/** Declared unpacked size of a DOCX/PPTX (ZIP bomb guard). */
+const MAX_UNCOMPRESSED_BYTES = 512 * 1024 * 1024;
+/** Extracted text kept per document; beyond it the text is cut (retrieval needs passages, not books). */
+const MAX_TEXT_CHARS = 32 * 1024 * 1024;
+/** Page/slide separator inside the stored text. */
+export const PAGE_BREAK = '\f';
+
+export type DocumentKind = 'pdf' | 'docx' | 'pptx';
+
+export interface DocumentArgs {
+  conn: DuckDBConnection;
+  sourceId: string;
+  filePath: string;
+  fileName: string;
+  kind: DocumentKind;
+  signal: AbortSignal;
+}
+
+const ZIP = [0x50, 0x4b, 0x03, 0x04];
+const PDF = [0x25, 0x50, 0x44, 0x46];
+const startsWith = (buf: Uint8Array, sig: number[]): boolean => sig.every((b, i) => buf[i] === b);
+
+/** Minimal shape of pdf.js used here (its own types come from an ESM-only entry point). */
+interface PdfJs {
+  getDocument(src: { data: Uint8Array; isEvalSupported: boolean; disableFontFace: boolean; verbosity: number; useSystemFonts: boolean }): {
+    promise: Promise<PdfDocument>;
+  };
+}
+interface PdfDocument {
+  numPages: number;
+  getPage(n: number): Promise<{ getTextContent(): Promise<{ items: unknown[] }>; cleanup(): void }>;
+  destroy(): Promise<void>;
+}
+
+/**
+ * pdf.js ships as ESM only and must stay outside the bundle (it locates its worker and polyfills
+ * next to itself), so it is imported by a specifier the bundler does not follow.
+ */
+async function loadPdfJs(): Promise<PdfJs> {
+  const specifier = ['pdfjs-dist', 'legacy', 'build', 'pdf.mjs'].join('/');
+  return (await import(specifier)) as PdfJs;
+}
+
+function textOfItems(items: unknown[]): string {
+  let out = '';
+  for (const item of items) {
+    if (typeof item !== 'object' || item === null) continue;
+    const str = (item as { str?: unknown }).str;
+    if (typeof str === 'string') out += str;
+    out += (item as { hasEOL?: unknown }).hasEOL === true ? '\n' : typeof str === 'string' && str !== '' ? ' ' : '';
+  }
+  return out.replace(/[ \t]+\n/g, '\n').trim();
+}
+
+async function pdfText(buf: Buffer, fileName: string, signal: AbortSignal): Promise<string> {
+  if (!startsWith(buf, PDF)) throw new IngestError(`${fileName} is not a PDF document${describe(buf)}`);
+  const pdfjs = await loadPdfJs();
+  let doc: PdfDocument;
+  try {
+    doc = await pdfjs.getDocument({
+      data: new Uint8Array(buf), isEvalSupported: false, disableFontFace: true, verbosity: 0, useSystemFonts: false,
+    }).promise;
+  } catch (err) {
+    const m = err instanceof Error ? `${err.name} ${err.message}` : String(err);
+    if (/password/i.test(m)) throw new IngestError(`${fileName} is password-protected; remove the password and upload it again`);
+    throw new IngestError(`could not read ${fileName}: the PDF is damaged (${m.slice(0, 120)})`);
+  }
+  try {
+    const pages: string[] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      signal.throwIfAborted();
+      const page = await doc.getPage(n);
+      pages.push(textOfItems((await page.getTextContent()).items));
+      page.cleanup();
+    }
+    return pages.join(`\n${PAGE_BREAK}`);
+  } finally {
+    await doc.destroy();
+  }
+}
+
+function checkZip(buf: Buffer, fileName: string, what: string): void {
+  if (!startsWith(buf, ZIP)) throw new IngestError(`${fileName} is not a ${what} file${describe(buf)}; save it as ${what} and upload it again`);
+  const zip = summarizeZip(buf);
+  if (!zip) throw new IngestError(`could not read ${fileName}: the file is damaged (its ZIP directory is unreadable)`);
+  if (zip.uncompressedBytes > MAX_UNCOMPRESSED_BYTES) {
+    throw new IngestError(`${fileName} expands to more than ${MAX_UNCOMPRESSED_BYTES / 1048576} MB when unpacked`);
+  }
+}
+
+async function docxText(buf: Buffer, fileName: string): Promise<string> {
+  checkZip(buf, fileName, '.docx');
+  try {
+    return (await mammoth.extractRawText({ buffer: buf })).value;
+  } catch (err) {
+    throw new IngestError(`could not read ${fileName}: the document is damaged (${(err instanceof Error ? err.message : String(err)).slice(0, 120)})`);
+  }
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** Decodes the five XML entities and numeric character references. */
+export function decodeXmlText(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (m, e: string) => {
+    if (e[0] === '#') {
+      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+    }
+    return ENTITIES[e.toLowerCase()] ?? m;
+  });
+}
+
+/** Text of one slide's XML: each `<a:p>` paragraph on its own line, its `<a:t>` runs joined. */
+export function slideText(xml: string): string {
+  const paragraphs: string[] = [];
+  for (const p of xml.match(/<a:p[\s>][\s\S]*?<\/a:p>/g) ?? []) {
+    const runs = [...p.matchAll(/<a:t(?:\s[^>]*)?>([\s\S]*?)<\/a:t>/g)].map((m) => decodeXmlText(m[1] ?? ''));
+    const line = runs.join('').trim();
+    if (line !== '') paragraphs.push(line);
+  }
+  return paragraphs.join('\n');
+}
+
+async function pptxText(buf: Buffer, fileName: string): Promise<string> {
+  checkZip(buf, fileName, '.pptx');
+  let zip: JSZip;
+  try {
+    zip = await JSZip.loadAsync(buf);
+  } catch (err) {
+    throw new IngestError(`could not read ${fileName}: the presentation is damaged (${(err instanceof Error ? err.message : String(err)).slice(0, 120)})`);
+  }
+  const slides = Object.keys(zip.files)
+    .map((name) => ({ name, n: Number(/^ppt\/slides\/slide(\d+)\.xml$/.exec(name)?.[1] ?? NaN) }))
+    .filter((s) => Number.isFinite(s.n))
+    .sort((a, b) => a.n - b.n);
+  if (slides.length === 0) throw new IngestError(`${fileName} has no slides (is it really a PowerPoint .pptx file?)`);
+  const texts: string[] = [];
+  for (const s of slides) texts.push(slideText(await (zip.file(s.name)?.async('string') ?? Promise.resolve(''))));
+  return texts.join(`\n${PAGE_BREAK}`);
+}
+
+function describe(buf: Buffer): string {
+  const what = magicKind(buf);
+  return what ? `: it looks like ${what}` : '';
+}
+
+/** Extracts the text of a document file (exported for tests). */
+export async function extractDocumentText(filePath: string, fileName: string, kind: DocumentKind, signal: AbortSignal): Promise<string> {
+  const size = (await stat(filePath)).size;
+  if (size === 0) throw new IngestError(`${fileName} is empty`);
+  if (size > MAX_DOCUMENT_BYTES) {
+    throw new IngestError(`${fileName} is too large for a document source (${Math.round(size / 1048576)} MB, limit ${MAX_DOCUMENT_BYTES / 1048576} MB)`);
+  }
+  const buf = await readFile(filePath);
+  signal.throwIfAborted();
+  const raw = kind === 'pdf' ? await pdfText(buf, fileName, signal) : kind === 'docx' ? await docxText(buf, fileName) : await pptxText(buf, fileName);
+  // NUL cannot be stored in a VARCHAR; runs of blank lines carry no meaning for retrieval.
+  const text = raw.replace(/\u0000/g, '').replace(/\n{3,}/g, '\n\n').slice(0, MAX_TEXT_CHARS);
+  if (text.replace(/\f/g, '').trim().length === 0) {
+    throw new IngestError(kind === 'pdf'
+      ? `${fileName} contains no extractable text (is it a scanned image? run OCR on it first)`
+      : `${fileName} contains no text`);
+  }
+  return text;
+}
+
+/** Ingests a PDF, DOCX or PPTX as a text document, replacing what the source had. */
+export async function ingestDocument(args: DocumentArgs): Promise<IngestResult> {
+  const text = await extractDocumentText(args.filePath, args.fileName, args.kind, args.signal);
+  return replaceSource(args.conn, args.sourceId, args.signal, async () => ({ kind: 'text', text }));
+}
