@@ -84,6 +84,8 @@ export async function startPanelServer(): Promise<PanelServer> {
         title: 'Team Data Analysis',
       });
       if (url.searchParams.get('csp') === 'none') html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\n/, '');
+      // The same document without the bundle, for benchmarks that render with something else.
+      if (url.searchParams.get('bundle') === 'none') html = html.replace(/<script [^>]*><\/script>\n/, '');
       send(200, 'text/html; charset=utf-8', html);
     } else if (url.pathname === '/dist/webview.js') send(200, 'text/javascript; charset=utf-8', js);
     else if (url.pathname === '/dist/webview.css') send(200, 'text/css; charset=utf-8', css);
@@ -109,6 +111,8 @@ export interface PanelOptions {
   height?: number;
   /** What `getState()` returns, as after a hide/show or a window reload. */
   state?: PersistedUiState;
+  /** false: serve the document without the webview bundle (and do not wait for `ready`). */
+  bundle?: boolean;
 }
 
 export class PanelPage {
@@ -167,8 +171,11 @@ export class PanelPage {
       },
       { vars: theme.vars, bodyClass: theme.bodyClass, kind: theme.kind, state: opts.state ?? null },
     );
-    await page.goto(`${server.origin}/panel.html${opts.csp === 'none' ? '?csp=none' : ''}`);
-    await page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === 'ready'));
+    const query = new URLSearchParams();
+    if (opts.csp === 'none') query.set('csp', 'none');
+    if (opts.bundle === false) query.set('bundle', 'none');
+    await page.goto(`${server.origin}/panel.html${query.size > 0 ? `?${query}` : ''}`);
+    if (opts.bundle !== false) await page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === 'ready'));
     return panel;
   }
 

@@ -86,11 +86,11 @@ describe('answer panel (browser): streaming', function () {
     assert.ok(streamed.length > 400_000);
     assert.ok(streamed === whole, 'streamed and finished renders are identical');
     const stats = await panel.page.evaluate(() => ({
-      chunks: document.querySelectorAll('[data-turn-id=s1] .md-chunk').length,
+      pages: document.querySelectorAll('[data-turn-id=s1] .md-page').length,
       links: document.querySelectorAll('[data-turn-id=s1] a.md-link[data-href^="https://example.com/r/"]').length,
       code: document.querySelectorAll('[data-turn-id=s1] pre.md-code .hljs-built_in, [data-turn-id=s1] pre.md-code .hljs-string').length,
     }));
-    assert.ok(stats.chunks > 1000, `the message was split into chunks (${stats.chunks})`);
+    assert.ok(stats.pages > 50, `finished blocks were laid into pages (${stats.pages})`);
     assert.ok(stats.links > 100 && stats.code > 100);
   });
 
@@ -102,7 +102,7 @@ describe('answer panel (browser): streaming', function () {
     await stream(panel, 's1', frags.slice(0, 300));
     const outside = await panel.page.evaluate(async () => {
       const growing = document.querySelector('[data-turn-id=s1] .markdown') as HTMLElement;
-      const first = growing.querySelector('.md-chunk:not(.md-tail)') as HTMLElement & { marker?: number };
+      const first = growing.querySelector('.md-page > *') as HTMLElement & { marker?: number };
       first.marker = 42;
       const w = window as unknown as { outside: string[]; removedChunks: number; firstChunk: unknown };
       w.outside = [];
@@ -111,7 +111,9 @@ describe('answer panel (browser): streaming', function () {
       new MutationObserver((records) => {
         for (const r of records) {
           if (!growing.contains(r.target)) w.outside.push(`${r.type} ${(r.target as Element).className ?? r.target.nodeName}`);
-          for (const n of r.removedNodes) if (n instanceof Element && n.classList.contains('md-chunk') && !n.classList.contains('md-tail')) w.removedChunks++;
+          // Finished content may only gain nodes at the end of a page; nothing in it is ever removed or changed.
+          const inPage = (r.target instanceof Element ? r.target : r.target.parentElement)?.closest('.md-page');
+          if (inPage && (r.type !== 'childList' || r.removedNodes.length > 0 || r.target !== inPage)) w.removedChunks++;
         }
       }).observe(document.querySelector('.conversation') as HTMLElement, { subtree: true, childList: true, characterData: true, attributes: true });
       return null;
@@ -124,8 +126,8 @@ describe('answer panel (browser): streaming', function () {
       return { outside: w.outside, removed: w.removedChunks, same: w.firstChunk.marker === 42 && w.firstChunk.isConnected };
     });
     assert.deepEqual(result.outside, [], 'appends changed nothing outside the growing MESSAGE block');
-    assert.equal(result.removed, 0, 'no finished chunk was re-rendered');
-    assert.ok(result.same, 'the first chunk is the same node it was');
+    assert.equal(result.removed, 0, 'no finished content was re-rendered or changed');
+    assert.ok(result.same, 'the first finished node is the same node it was');
   });
 
   it('a new block after the growing message starts a new growing block (fold semantics)', async () => {
