@@ -22,8 +22,17 @@ export interface PanelHtmlOptions {
 }
 
 const NONCE = /^[A-Za-z0-9+/=_-]{16,128}$/;
-/** What `webview.cspSource` looks like: one or more origins / scheme sources, nothing that ends the directive. */
-const CSP_SOURCE = /^[A-Za-z0-9+.\-:/*_ ]{1,512}$/;
+/**
+ * What `webview.cspSource` looks like: space-separated origins / scheme sources, and the quoted
+ * keyword `'self'` (code-server's is `'self' https://*.vscode-cdn.net`); nothing that ends the
+ * directive or adds another keyword such as 'unsafe-inline'.
+ */
+const CSP_SOURCE_TOKEN = /^(?:'self'|[A-Za-z0-9+.\-:/*_]+)$/;
+
+function isCspSourceList(value: string): boolean {
+  const tokens = value.split(' ').filter((t) => t.length > 0);
+  return value.length <= 512 && tokens.length > 0 && tokens.every((t) => CSP_SOURCE_TOKEN.test(t));
+}
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -46,7 +55,7 @@ export function panelCsp(cspSource: string, nonce: string): string {
  */
 export function renderPanelHtml(o: PanelHtmlOptions): string {
   if (!NONCE.test(o.nonce)) throw new Error('renderPanelHtml: the nonce must be 16-128 base64/hex characters');
-  if (!CSP_SOURCE.test(o.cspSource) || /[;,'"]/.test(o.cspSource)) {
+  if (!isCspSourceList(o.cspSource)) {
     throw new Error('renderPanelHtml: cspSource is not a CSP source list');
   }
   const nonce = escapeHtml(o.nonce);

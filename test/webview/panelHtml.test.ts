@@ -33,5 +33,10 @@ describe('panel HTML', () => {
     assert.throws(() => renderPanelHtml({ ...base, nonce: "abcdefghijklmnop' 'unsafe-inline" }), /nonce/);
     assert.throws(() => renderPanelHtml({ ...base, cspSource: "https://a; script-src 'unsafe-inline'" }), /cspSource/);
     assert.throws(() => renderPanelHtml({ ...base, cspSource: '' }), /cspSource/);
+    assert.throws(() => renderPanelHtml({ ...base, cspSource: "'self' 'unsafe-inline'" }), /cspSource/);
+    assert.throws(() => renderPanelHtml({ ...base, cspSource: "'self'\nscript-src *" }), /cspSource/);
+    // code-server's real value: the quoted 'self' keyword plus its CDN origin.
+    const served = renderPanelHtml({ ...base, cspSource: "'self' https://*.vscode-cdn.net" });
+    assert.match(served, /style-src &#39;self&#39; https:\/\/\*\.vscode-cdn\.net/);
   });
 });
