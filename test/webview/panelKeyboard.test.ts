@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import type { Browser } from 'playwright-core';
 import { fileKeyOf } from '../../src/shared/protocol';
 import { initMessage, sampleAnswer, streamingTurn, turnOf } from './builders';
-import { PanelPage, launchChromium, startPanelServer, type PanelServer } from './harness';
+import { PanelPage, chromiumAvailable, launchChromium, startPanelServer, type PanelServer } from './harness';
 
 describe('answer panel (browser): keyboard and accessibility', function () {
   this.timeout(60_000);
@@ -15,7 +15,8 @@ describe('answer panel (browser): keyboard and accessibility', function () {
   let browser: Browser;
   let panel: PanelPage;
 
-  before(async () => {
+  before(async function () {
+    if (!chromiumAvailable()) return this.skip();
     server = await startPanelServer();
     browser = await launchChromium();
   });

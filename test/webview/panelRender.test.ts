@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import type { Answer } from '../../src/shared/domain';
 import { fileKeyOf } from '../../src/shared/protocol';
 import { initMessage, patchMessage, respond, sampleAnswer, sampleSource, step, streamingTurn, turnOf } from './builders';
-import { PanelPage, launchChromium, startPanelServer, type PanelServer } from './harness';
+import { PanelPage, chromiumAvailable, launchChromium, startPanelServer, type PanelServer } from './harness';
 import type { ThemeName } from './fixtures/themes';
 
 const TABLE_KEY = fileKeyOf({ type: 'TABLE', content: { url: 'https://files.example/t/result.csv?sig=1' } });
@@ -22,7 +22,8 @@ describe('answer panel (browser): rendering and actions', function () {
   let browser: Browser;
   let panel: PanelPage;
 
-  before(async () => {
+  before(async function () {
+    if (!chromiumAvailable()) return this.skip();
     server = await startPanelServer();
     browser = await launchChromium();
   });

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import type { Browser } from 'playwright-core';
 import { initMessage, respond, sampleAnswer, streamingTurn, turnOf } from './builders';
-import { PanelPage, launchChromium, startPanelServer, type PanelServer } from './harness';
+import { PanelPage, chromiumAvailable, launchChromium, startPanelServer, type PanelServer } from './harness';
 import { fragments, plainProse, sampleMarkdown } from './markdownSample';
 
 /**
@@ -38,7 +38,8 @@ describe('answer panel (browser): streaming', function () {
   let browser: Browser;
   let panel: PanelPage;
 
-  before(async () => {
+  before(async function () {
+    if (!chromiumAvailable()) return this.skip();
     server = await startPanelServer();
     browser = await launchChromium();
   });
