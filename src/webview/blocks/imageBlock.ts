@@ -9,11 +9,19 @@ import { button, h } from '../dom';
 import { icon } from '../icons';
 import type { BlockContext, BlockView } from './blockView';
 
-/** True when `uri` lies under one of `roots` (no `..` segments, no other origin). */
+/**
+ * True when `uri` lies under one of `roots`: it starts with the root (as a folder) and the rest
+ * is a plain relative path, with no `..`/`.` segments, backslashes, encoded dots or separators,
+ * whitespace or query, so nothing can climb out of the cache folder.
+ */
 export function isLocalResource(uri: string, roots: readonly string[]): boolean {
-  const path = uri.replace(/^[a-z+.-]+:\/\/[^/]*/i, '');
-  if (/[\s\\]/.test(uri) || /%2e|%2f|%5c/i.test(path) || /(^|\/)\.\.?(\/|$)/.test(path)) return false;
-  return roots.some((root) => root.length > 0 && uri.startsWith(root.endsWith('/') ? root : `${root}/`));
+  return roots.some((root) => {
+    if (root.length === 0) return false;
+    const base = root.endsWith('/') ? root : `${root}/`;
+    if (!uri.startsWith(base)) return false;
+    const rest = uri.slice(base.length);
+    return rest.length > 0 && !/[\s\\?#]|%2e|%2f|%5c/i.test(rest) && !/(^|\/)\.\.?(\/|$)/.test(rest);
+  });
 }
 
 export function altText(name: string): string {
