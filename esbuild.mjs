@@ -7,6 +7,10 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+// --outdir=DIR builds somewhere else than dist/: scripts/package.ts stages a release there, so a
+// production build never overwrites the development bundles other runs are using.
+const outdirArg = process.argv.find((a) => a.startsWith('--outdir='));
+const outdir = outdirArg ? outdirArg.slice('--outdir='.length) : 'dist';
 
 /** @type {esbuild.BuildOptions} */
 const common = {
@@ -22,7 +26,7 @@ const builds = [
   {
     ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
-    outdir: 'dist',
+    outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -34,7 +38,7 @@ const builds = [
     // The VS Code extension: `vscode` is provided by the extension host at run time.
     ...common,
     entryPoints: { extension: 'src/extension/extension.ts' },
-    outdir: 'dist',
+    outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -48,7 +52,7 @@ const builds = [
       { in: 'src/webview/main.ts', out: 'webview' },
       { in: 'media/webview/panel.css', out: 'webview' },
     ],
-    outdir: 'dist',
+    outdir,
     platform: 'browser',
     format: 'iife',
     target: ['chrome114'],
