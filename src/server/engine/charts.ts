@@ -1,0 +1,100 @@
+/**
+ * Charts drawn by a charting library: a Vega-Lite spec compiled to Vega and rendered headless to
+ * SVG (no browser, no canvas, no network: data is inlined). Bar for groups, line for time, binned
+ * bars for distributions, points for correlations.
+ */
+import * as vega from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+
+export type ChartKind = 'bar' | 'line' | 'histogram' | 'scatter';
+
+export interface ChartRequest {
+  kind: ChartKind;
+  title: string;
+  /** Field names in `rows`. */
+  x: string;
+  y: string;
+  /** Second grouping (colour), if any. */
+  color?: string;
+  /** Histogram bin end field. */
+  x2?: string;
+  /** How the x field reads: categories, dates, or numbers. */
+  xType: 'nominal' | 'temporal' | 'quantitative' | 'ordinal';
+  rows: Array<Record<string, unknown>>;
+  /** Keep the given row order on a categorical axis (ranked answers). */
+  keepOrder?: boolean;
+}
+
+/** More categories than this make an unreadable chart; the table has them all. */
+export const MAX_CATEGORIES = 30;
+const WIDTH = 560;
+const HEIGHT = 300;
+
+function truncate(label: unknown): unknown {
+  return typeof label === 'string' && label.length > 40 ? `${label.slice(0, 37)}...` : label;
+}
+
+/** The Vega-Lite spec of a chart (exported so tests can check encodings without parsing SVG). */
+export function chartSpec(req: ChartRequest): TopLevelSpec {
+  const many = req.kind === 'bar' && !req.color && req.rows.length > 8;
+  const values = req.rows.map((r) => ({ ...r, [req.x]: req.xType === 'nominal' ? truncate(r[req.x] ?? '(missing)') : r[req.x] }));
+  const base = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title: req.title.length > 90 ? `${req.title.slice(0, 87)}...` : req.title,
+    width: WIDTH,
+    height: many ? Math.min(20 * req.rows.length, 640) : HEIGHT,
+    background: 'white',
+    data: { values },
+    config: { font: 'sans-serif', axis: { labelLimit: 180 } },
+  };
+  const yQ = { field: req.y, type: 'quantitative' as const, title: req.y };
+  const color = req.color ? { color: { field: req.color, type: 'nominal' as const, title: req.color } } : {};
+  switch (req.kind) {
+    case 'line':
+      return { ...base, mark: { type: 'line', point: req.rows.length <= 60 }, encoding: { x: { field: req.x, type: req.xType, title: req.x }, y: yQ, ...color } } as TopLevelSpec;
+    case 'histogram':
+      return {
+        ...base, mark: 'bar',
+        encoding: { x: { field: req.x, type: 'quantitative', bin: { binned: true }, title: req.x }, x2: { field: req.x2 ?? req.x }, y: yQ },
+      } as TopLevelSpec;
+    case 'scatter':
+      return { ...base, mark: { type: 'point', opacity: 0.6 }, encoding: { x: { field: req.x, type: 'quantitative', title: req.x, scale: { zero: false } }, y: { ...yQ, scale: { zero: false } } } } as TopLevelSpec;
+    case 'bar': {
+      // sort: null keeps the data's order (ranked answers arrive sorted by the measure).
+      const cat = { field: req.x, type: req.xType, title: req.x, ...(req.keepOrder ? { sort: null } : {}) };
+      if (many) return { ...base, mark: 'bar', encoding: { y: cat, x: yQ, ...color } } as TopLevelSpec;
+      return { ...base, mark: 'bar', encoding: { x: cat, y: yQ, ...color, ...(req.color ? { xOffset: { field: req.color } } : {}) } } as TopLevelSpec;
+    }
+  }
+}
+
+/** Name of the data set the compiled spec reads; values are inserted per render. */
+const DATA = 'rows';
+const CACHE_LIMIT = 32;
+/** Compiled and parsed charts by shape: compiling and parsing cost far more than rendering. */
+const runtimes = new Map<string, vega.Runtime>();
+
+function runtimeFor(req: ChartRequest): vega.Runtime {
+  const spec = chartSpec(req) as TopLevelSpec & { data: unknown };
+  const shaped = { ...spec, data: { name: DATA } } as TopLevelSpec;
+  const key = JSON.stringify(shaped);
+  let rt = runtimes.get(key);
+  if (rt === undefined) {
+    rt = vega.parse(compile(shaped).spec);
+    if (runtimes.size >= CACHE_LIMIT) runtimes.delete(runtimes.keys().next().value as string);
+    runtimes.set(key, rt);
+  }
+  return rt;
+}
+
+/** Renders a chart to SVG text. */
+export async function renderChart(req: ChartRequest): Promise<string> {
+  const spec = chartSpec(req) as { data: { values: unknown[] } };
+  const view = new vega.View(runtimeFor(req), { renderer: 'none', logLevel: vega.Error });
+  try {
+    view.data(DATA, spec.data.values);
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Plans in words: what is measured, how it is grouped and filtered. Used for step names, chart
+ * titles and the finding, so the user can check the engine understood the question.
+ */
+import { formatNumber } from '../profile/profileSummary';
+import type { Filter, Measure, Plan } from './types';
+
+const AGG_WORD: Record<Measure['agg'], string> = {
+  count: 'number of rows', count_distinct: 'number of distinct', sum: 'total', avg: 'average', median: 'median',
+  min: 'minimum', max: 'maximum',
+};
+
+/** "total revenue", "number of distinct customer_id", "number of orders". */
+export function measurePhrase(m: Measure, rowNoun = 'rows', name: (column: string) => string = (c) => c): string {
+  if (m.agg === 'count' || m.col === undefined) return `number of ${rowNoun}`;
+  return `${AGG_WORD[m.agg]} ${name(m.col.column.name)}`;
+}
+
+const OP_WORD: Record<string, string> = { '>': 'above', '>=': 'at least', '<': 'below', '<=': 'at most', '=': 'equal to', '<>': 'not equal to' };
+
+/** "region is Europe or Asia", "revenue above 500", "order_date in 2024". */
+export function filterPhrase(f: Filter): string {
+  const c = f.col.column.name;
+  switch (f.kind) {
+    case 'in': {
+      const vs = f.values.length <= 3 ? f.values.join(' or ') : `${f.values.slice(0, 3).join(', ')} (+${f.values.length - 3})`;
+      return f.negate ? `${c} is not ${vs}` : `${c} is ${vs}`;
+    }
+    case 'cmp':
+      return `${c} ${OP_WORD[f.op] ?? f.op} ${formatNumber(f.value)}`;
+    case 'between':
+      return `${c} between ${formatNumber(f.lo)} and ${formatNumber(f.hi)}`;
+    case 'dateRange':
+      return /^(since|after|before|up to)\b/.test(f.label) ? `${c} ${f.label}` : `${c} in ${f.label}`;
+    case 'datePart':
+      return `${c} in ${f.label} (any year)`;
+    case 'bool':
+      return f.value ? `${c} is true` : `${c} is false`;
+    case 'null':
+      return f.isNull ? `${c} is missing` : `${c} is present`;
+  }
+}
+
+/** The noun for a table's rows: orders.csv -> "orders". */
+export function rowNoun(label: string): string {
+  const base = label.replace(/\.[^.]+$/, '').replace(/[, ].*$/, '').replace(/[_-]+/g, ' ').trim().toLowerCase();
+  return base.length > 0 && base.length <= 30 && /s$/.test(base) ? base : 'rows';
+}
+
+/** One line saying what the plan computes. */
+export function describePlan(plan: Plan): string {
+  const where = (fs: readonly Filter[]): string => (fs.length > 0 ? `, where ${fs.map(filterPhrase).join(' and ')}` : '');
+  switch (plan.kind) {
+    case 'aggregate': {
+      const noun = rowNoun(plan.base.label);
+      const ms = plan.measures.map((m) => measurePhrase(m, noun)).join(' and ');
+      const by = plan.dims.length > 0 ? ` by ${plan.dims.map((d) => (d.grain ? `${d.grain} of ${d.col.column.name}` : d.col.column.name)).join(' and ')}` : '';
+      const rank = plan.limit !== undefined ? `, ${plan.order === 'asc' ? 'bottom' : 'top'} ${plan.limit}` : '';
+      const share = plan.share ? ' with each group\'s share of the total' : plan.shareOfFiltered ? ' (share of all rows)' : '';
+      return `${ms}${by}${share}${where(plan.filters)}${rank}`;
+    }
+    case 'rows': {
+      const order = plan.orderBy ? `, ${plan.orderBy.dir === 'asc' ? 'lowest' : 'highest'} ${plan.orderBy.col.column.name} first` : '';
+      return `rows of ${plan.table.label}${where(plan.filters)}${order} (up to ${plan.limit})`;
+    }
+    case 'histogram':
+      return `distribution of ${plan.col.column.name}${where(plan.filters)}`;
+    case 'correlation':
+      return `correlation between ${plan.x.column.name} and ${plan.y.column.name}${where(plan.filters)}`;
+    case 'correlationScan':
+      return `correlation of ${plan.target.column.name} with the other numeric columns${where(plan.filters)}`;
+    case 'missing':
+      return plan.col ? `missing values of ${plan.col.column.name} in ${plan.table.label}` : `missing values per column of ${plan.table.label}`;
+    case 'duplicates':
+      return plan.cols.length > 0 ? `repeated values of ${plan.cols.map((c) => c.column.name).join(', ')} in ${plan.table.label}` : `duplicate rows of ${plan.table.label}`;
+    case 'outliers':
+      return `outliers of ${plan.cols.map((c) => c.column.name).join(', ')} in ${plan.table.label}${where(plan.filters)}`;
+    case 'overview':
+      return `overview of ${plan.tables.map((t) => t.label).join(' and ')}`;
+  }
+}
+
+/** A value for prose: numbers formatted, missing shown as such. */
+export function fmtValue(v: unknown): string {
+  if (v === null || v === undefined) return '(missing)';
+  if (typeof v === 'number') return formatNumber(v);
+  if (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) && v.length < 16) return formatNumber(Number(v));
+  if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T00:00:00$/.test(v)) return v.slice(0, 10);
+  return String(v);
+}
+
+/** Markdown-safe inline text (no emphasis or link syntax from data values). */
+export function md(text: string): string {
+  return text.replace(/[\\`*_[\]<>|#]/g, '\\$&').replace(/[\r\n]+/g, ' ');
+}
+
+/** A column name as inline code (any backticks inside get a longer fence). */
+export function code(name: string): string {
+  const clean = name.replace(/[\r\n]+/g, ' ');
+  const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((x) => x.length));
+  const fence = '`'.repeat(longest + 1);
+  return longest > 0 ? `${fence} ${clean} ${fence}` : `${fence}${clean}${fence}`;
+}
+
+/** A time bucket as people write it: 2024-03 for months, 2024-Q1 for quarters, the date otherwise. */
+export function timeLabel(v: unknown, grain: string | undefined): string {
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) return fmtValue(v);
+  if (grain === 'month') return v.slice(0, 7);
+  if (grain === 'quarter') return `${v.slice(0, 4)}-Q${Math.floor((Number(v.slice(5, 7)) - 1) / 3) + 1}`;
+  if (grain === 'hour') return v.slice(0, 16).replace('T', ' ');
+  return v.slice(0, 10);
+}

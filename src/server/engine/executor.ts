@@ -1,0 +1,71 @@
+/**
+ * Runs answer statements safely: each executed statement is the body over the ingested-table CTEs,
+ * checked by the SQL guard (only the session's tables), then run with a deadline and a row cap. The
+ * shown twin of each statement (same body over the user's files) is collected for the CODE block.
+ */
+import type { DuckDbStore, QueryResult } from '../duckdb/duckDbStore';
+import { executedCte, shownCte } from './recipe';
+import { composeSql, type Statement } from './sqlBuilder';
+import { guardSql, type SerializeSql } from './sqlGuard';
+import type { TableMeta } from './types';
+
+/** Per-statement deadline: answers stay interactive, and a runaway query cannot hold the service. */
+export const STATEMENT_TIMEOUT_MS = 30_000;
+/** Result rows kept per statement (the TABLE file); more are reported as truncated. */
+export const MAX_RESULT_ROWS = 10_000;
+
+export interface Ran {
+  comment: string;
+  executed: string;
+  shown: string;
+  result: QueryResult;
+}
+
+/** json_serialize_sql through the store (DuckDB's own parser). */
+export function storeSerializer(store: DuckDbStore): SerializeSql {
+  return async (sql) => {
+    const r = await store.query('SELECT json_serialize_sql($1::VARCHAR)', [sql], { timeoutMs: 10_000, maxRows: 1 });
+    const v = r.rows[0]?.[0];
+    if (typeof v !== 'string') throw new Error('json_serialize_sql returned no text');
+    return v;
+  };
+}
+
+export class Executor {
+  /** Every statement that ran, in order (for the CODE block). */
+  readonly ran: Ran[] = [];
+  private readonly serialize: SerializeSql;
+
+  constructor(
+    private readonly store: DuckDbStore,
+    /** Internal names of the session's tables: the only tables any statement may read. */
+    private readonly allowed: readonly string[],
+    private readonly signal: AbortSignal,
+  ) {
+    this.serialize = storeSerializer(store);
+  }
+
+  /** Guards and runs one statement over `tables`; records it. */
+  async run(tables: readonly TableMeta[], st: Statement, maxRows = MAX_RESULT_ROWS): Promise<QueryResult> {
+    const executed = composeSql(tables.map(executedCte), st);
+    await guardSql(executed, this.allowed, this.serialize);
+    this.signal.throwIfAborted();
+    const result = await this.store.query(executed, [], { signal: this.signal, timeoutMs: STATEMENT_TIMEOUT_MS, maxRows });
+    this.ran.push({ comment: st.comment, executed, shown: composeSql(tables.map(shownCte), st), result });
+    return result;
+  }
+
+  /** Runs SQL written elsewhere (a model): guard, deadline and row cap apply the same way. */
+  async runRaw(executed: string, shown: string, comment: string, maxRows = MAX_RESULT_ROWS): Promise<QueryResult> {
+    await guardSql(executed, this.allowed, this.serialize);
+    this.signal.throwIfAborted();
+    const result = await this.store.query(executed, [], { signal: this.signal, timeoutMs: STATEMENT_TIMEOUT_MS, maxRows });
+    this.ran.push({ comment, executed, shown, result });
+    return result;
+  }
+
+  /** Forgets what ran (a failed attempt whose SQL should not be shown). */
+  reset(): void {
+    this.ran.length = 0;
+  }
+}

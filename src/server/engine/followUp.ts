@@ -1,0 +1,141 @@
+/**
+ * Follow-up questions refine the previous plan instead of starting over: "now only for 2024"
+ * replaces the date filter, "and by channel?" adds a grouping, "what about Asia?" swaps a value,
+ * "show it as a table" drops the chart, "top 3" re-ranks. The session's earlier questions are
+ * replayed to rebuild the previous plan, so nothing has to be stored beyond the history itself.
+ */
+import type { MentionIndex } from './mentions';
+import {
+  booleanFilters, comparisonFilters, dateFilters, isNumeric, mark, nextSpan, pickColumn, valueFilters, type Parse,
+} from './roles';
+import { aggFor, chartPref, checkJoins, collectDims, parseQuestion, understand } from './understand';
+import type { ColRef, Dim, Filter, Plan, TableMeta, Understanding } from './types';
+
+const FOLLOW_START = /^\s*(now|and|what about|how about|only|just|same|instead|also|but|then|ok|okay|show (it|that|this|them)|make it|as an? |break (it|that|this) down|split|exclude|excluding|without|drop|remove|sort|rank|top|bottom|for|in|by|per|limit|except|what if|let'?s|can you (also|now)|and what)\b/i;
+
+/** Whether a question reads as a refinement of the previous one. */
+export function looksLikeFollowUp(question: string): boolean {
+  return FOLLOW_START.test(question) || question.trim().split(/\s+/).length <= 3;
+}
+
+function sameColumn(a: Filter, b: Filter): boolean {
+  return a.col.column === b.col.column;
+}
+
+/** Filters of `next` replace filters on the same column; the rest are kept. */
+function mergeFilters(prev: readonly Filter[], next: readonly Filter[]): Filter[] {
+  return [...prev.filter((f) => !next.some((n) => sameColumn(f, n))), ...next];
+}
+
+/** Columns or dates the user wants unfiltered again: "for all years", "all regions". */
+function clearedColumns(p: Parse, prev: readonly Filter[]): Filter[] {
+  const out: Filter[] = [];
+  const all = p.tokens.some((t) => /^(remove|drop|clear|without)$/.test(t.norm)) && p.tokens.some((t) => /^(filter|filters|condition|conditions)$/.test(t.norm));
+  if (all) return [...prev];
+  p.tokens.forEach((t, i) => {
+    if (!/^(all|every|any)$/.test(t.norm)) return;
+    const next = p.tokens[i + 1];
+    if (next && /^(year|month|date|time|period|quarter|day)s?$/.test(next.norm)) out.push(...prev.filter((f) => f.kind === 'dateRange' || f.kind === 'datePart'));
+    const s = nextSpan(p, i + 1, 1);
+    if (s?.kind === 'column') {
+      mark(p, i, s.end);
+      out.push(...prev.filter((f) => s.cols.some((c) => c.column === f.col.column)));
+    }
+  });
+  return out;
+}
+
+/**
+ * The previous plan refined by `question`, or undefined when the question changes nothing in it
+ * (then it is understood on its own).
+ */
+export function refine(prev: Plan, question: string, tables: TableMeta[], index: MentionIndex): Understanding | undefined {
+  const p = parseQuestion(question, tables, index);
+  const prefer = prev.kind === 'aggregate' ? prev.base : prev.kind === 'rows' ? prev.table : undefined;
+  const cleared = clearedColumns(p, 'filters' in prev ? prev.filters : []);
+  const filters = [...comparisonFilters(p, prefer), ...valueFilters(p, prefer).filters, ...dateFilters(p, prefer)];
+  const chart = chartPref(p);
+  const topN = p.cues.find((c) => c.kind === 'topN');
+  let changed = filters.length > 0 || cleared.length > 0 || chart !== 'auto' || topN !== undefined;
+  const keep = (fs: readonly Filter[]): Filter[] => mergeFilters(fs.filter((f) => !cleared.includes(f)), filters);
+  switch (prev.kind) {
+    case 'aggregate': {
+      const collected = collectDims(p, prefer);
+      const additive = /^\s*(and|also|plus)\b/i.test(question) || /\b(too|as well|also)\b/i.test(question);
+      let dims: Dim[] = prev.dims;
+      if (collected.dims.length > 0) {
+        dims = additive ? [...prev.dims, ...collected.dims].slice(0, 2) : collected.dims;
+        changed = true;
+      }
+      filters.push(...booleanFilters(p, dims));
+      const measures = [...prev.measures];
+      const aggCue = p.cues.find((c) => c.kind === 'agg');
+      let numeric: { col: ColRef; at: number } | undefined;
+      for (const s of p.spans) {
+        const col = s.kind === 'column' && !p.taken.has(s) ? pickColumn(s, 'measure', prefer) : undefined;
+        if (col && isNumeric(col.column)) {
+          numeric = { col, at: s.start };
+          break;
+        }
+      }
+      if (numeric !== undefined) {
+        // "and quantity?": the new column, with the aggregate asked for, else the one used before.
+        const before = measures[0];
+        const keepAgg = before?.col !== undefined && before.agg !== 'count_distinct' ? before.agg : undefined;
+        measures[0] = { agg: aggCue || keepAgg === undefined ? aggFor(p, numeric.at, numeric.col.column.name, dims.length) : keepAgg, col: numeric.col };
+        changed = true;
+      } else if (aggCue !== undefined && aggCue.kind === 'agg' && measures[0]?.col) {
+        measures[0] = { agg: aggCue.agg, col: measures[0].col };
+        changed = true;
+      }
+      if (!changed) return undefined;
+      const plan: Plan = { ...prev, dims, measures, filters: keep(prev.filters), chart: chart === 'auto' ? prev.chart : chart };
+      if (topN !== undefined && topN.kind === 'topN') {
+        plan.order = topN.dir;
+        plan.limit = topN.n;
+      } else if (collected.dims.length > 0 && !additive) {
+        delete plan.limit;
+        if (dims.every((d) => d.grain !== undefined)) delete plan.order;
+        else plan.order ??= 'desc';
+      }
+      if (measures[0]?.col && measures[0].col.table !== prev.base && !filters.length) plan.base = measures[0].col.table;
+      return checkJoins(plan);
+    }
+    case 'rows': {
+      if (!changed) return undefined;
+      const plan: Plan = { ...prev, filters: keep(prev.filters), chart: chart === 'auto' ? prev.chart : chart };
+      if (topN !== undefined && topN.kind === 'topN') plan.limit = topN.n;
+      return checkJoins(plan);
+    }
+    case 'histogram':
+    case 'correlation':
+    case 'correlationScan':
+    case 'outliers':
+      return changed ? { ...prev, filters: keep(prev.filters), chart: chart === 'auto' ? prev.chart : chart } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The plan for the current question given the session's earlier questions (oldest first): each
+ * earlier question is understood (or refined) in turn, then the current one.
+ */
+export function planWithHistory(question: string, history: readonly string[], tables: TableMeta[], index: MentionIndex): Understanding {
+  let prev: Plan | undefined;
+  for (const q of history) {
+    const u = interpret(q, prev, tables, index);
+    prev = u.kind === 'unanswerable' ? prev : u;
+  }
+  return interpret(question, prev, tables, index);
+}
+
+function interpret(question: string, prev: Plan | undefined, tables: TableMeta[], index: MentionIndex): Understanding {
+  if (prev !== undefined && looksLikeFollowUp(question)) {
+    const refined = refine(prev, question, tables, index);
+    if (refined !== undefined) return refined;
+  }
+  const own = understand(question, tables, index);
+  if (own.kind === 'unanswerable' && prev !== undefined) return refine(prev, question, tables, index) ?? own;
+  return own;
+}

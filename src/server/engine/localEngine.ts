@@ -1,0 +1,136 @@
+/**
+ * The local service's analysis engine: answers natural-language questions about the selected data
+ * sources. Tables get question understanding -> guarded SQL -> TABLE, chart and finding; documents
+ * get retrieval with quoted passages; `jobMode` AUTO chooses between them, DATA_ANALYTICS forces
+ * analysis. With an OpenAI-compatible model configured, the model proposes SQL and narrative first
+ * and the built-in engine takes over on any failure.
+ */
+import type { DataSource } from '../../shared/domain';
+import type { AnalysisEngine, AnswerContext } from '../engine';
+import { QueryError, QueryTimeoutError, type DuckDbStore } from '../duckdb/duckDbStore';
+import { AnswerWriter } from './answerWriter';
+import { md } from './describe';
+import { Executor } from './executor';
+import { planWithHistory } from './followUp';
+import { llmConfigFromEnv, type LlmConfig } from './llmClient';
+import { answerWithModel } from './llmAnswer';
+import { buildMentionIndex } from './mentions';
+import { runOverview } from './overviewRunner';
+import { runPlan } from './planRunner';
+import { RetrievalIndex } from './retrieval';
+import { answerFromDocuments } from './retrievalAnswer';
+import { SchemaIndex } from './schemaIndex';
+import { SqlRejected } from './sqlGuard';
+import { describeColumns, suggestQuestions } from './suggestions';
+import type { TableMeta } from './types';
+
+export interface LocalEngineOptions {
+  /** Model to consult first; `null` disables it; undefined reads TEAM_DATA_LLM_* from the environment. */
+  llm?: LlmConfig | null;
+}
+
+/** Words that point at documents rather than numbers. */
+const DOCUMENT_CUES = /\b(say|says|said|according to|mention|mentions|document|documents|doc|docs|guide|manual|policy|policies|handbook|explain|procedure|process for|how do i|how to|what is the rule|faq|readme|notes?)\b/i;
+
+function plainError(err: unknown): string | undefined {
+  if (err instanceof QueryTimeoutError) return `the query took longer than ${Math.round(err.timeoutMs / 1000)} s and was stopped; narrow it down (for example with a filter on a date or a category)`;
+  if (err instanceof SqlRejected) return `the generated SQL was refused by the safety check (${err.message})`;
+  if (err instanceof QueryError) return `DuckDB could not run the query (${(err.message.split('\n')[0] ?? '').slice(0, 200)})`;
+  return undefined;
+}
+
+export class LocalAnalysisEngine implements AnalysisEngine {
+  private readonly schema: SchemaIndex;
+  private readonly retrieval = new RetrievalIndex();
+  private readonly llm: LlmConfig | undefined;
+
+  constructor(private readonly store: DuckDbStore, options: LocalEngineOptions = {}) {
+    this.schema = new SchemaIndex(async (sql) => (await store.query(sql, [], { timeoutMs: 60_000, maxRows: 100_000 })).rows);
+    this.llm = options.llm === null ? undefined : options.llm ?? llmConfigFromEnv(process.env);
+  }
+
+  async answer(ctx: AnswerContext): Promise<void> {
+    ctx.signal.throwIfAborted();
+    const writer = new AnswerWriter(ctx);
+    if (ctx.sources.length === 0) {
+      writer.respond('No data sources are selected for this question, so there is nothing to analyze yet.\n\nAdd a file to a dataset (CSV, TSV, JSON, XLSX or XLS for tables; MD, MDX, TXT, PDF, DOCX or PPTX for documents), wait until it is synched, then ask again with the dataset or its data sources selected.', [], []);
+      return;
+    }
+    const hasTables = ctx.sources.some((s) => s.ingest.kind === 'tables');
+    const hasDocs = ctx.sources.some((s) => s.ingest.kind === 'text');
+    if (!hasTables) {
+      if (ctx.jobMode === 'DATA_ANALYTICS') {
+        const names = ctx.sources.map((s) => md(s.source.fileName)).join(', ');
+        writer.respond(`Data analysis needs a table (CSV, TSV, JSON, XLSX or XLS), and the selected sources are documents only: ${names}. Switch the session's job mode to AUTO to search them, or add a table.`, [], ctx.sources.map((s) => s.source));
+        return;
+      }
+      await this.retrieve(ctx, writer);
+      return;
+    }
+    await this.analyze(ctx, writer, hasDocs && ctx.jobMode !== 'DATA_ANALYTICS');
+  }
+
+  private async retrieve(ctx: AnswerContext, writer: AnswerWriter): Promise<void> {
+    const r = await answerFromDocuments(ctx, writer, this.retrieval, (id) => this.store.readText(id));
+    writer.respond(r.message, r.questions, [], r.refs);
+  }
+
+  private async analyze(ctx: AnswerContext, writer: AnswerWriter, mayRetrieve: boolean): Promise<void> {
+    const tabular = ctx.sources.filter((s) => s.ingest.kind === 'tables');
+    const labels = tabular.map((s) => s.source.fileName).join(', ');
+    const understandStep = writer.step(`Match the question to the columns and values of ${labels}`);
+    let tables: TableMeta[];
+    try {
+      tables = await this.schema.tables(tabular.map((s) => ({ source: s.source, ingest: s.ingest })));
+    } catch (err) {
+      understandStep.fail();
+      throw err;
+    }
+    const index = buildMentionIndex(tables);
+    const u = planWithHistory(ctx.question, ctx.history.map((h) => h.question), tables, index);
+    understandStep.done();
+    if (mayRetrieve && (u.kind === 'unanswerable' || DOCUMENT_CUES.test(ctx.question))) {
+      const r = await answerFromDocuments(ctx, writer, this.retrieval, (id) => this.store.readText(id));
+      if (r.found || u.kind === 'unanswerable') {
+        writer.respond(r.message, r.questions, [], r.refs);
+        return;
+      }
+    }
+    const allowed = tables.map((t) => t.table);
+    const ex = new Executor(this.store, allowed, ctx.signal);
+    if (this.llm !== undefined) {
+      const done = await answerWithModel(this.llm, ctx, writer, ex, tables, u.kind === 'unanswerable' ? undefined : u);
+      if (done) return;
+      ex.reset();
+    }
+    if (u.kind === 'unanswerable') {
+      const text = [
+        `I can't answer that from ${md(labels)}: ${md(u.reason)}. I won't guess numbers.`,
+        '',
+        ...tables.map((t) => `**${md(t.label)}** has ${t.columns.length} columns: ${describeColumns(t)}.`),
+        '',
+        'Questions like the suggestions below work.',
+      ].join('\n');
+      writer.respond(text, suggestQuestions(tables), tables.map((t) => t.source));
+      return;
+    }
+    try {
+      if (u.kind === 'overview') {
+        const o = await runOverview(u.tables, ex, writer);
+        writer.respond(o.message, suggestQuestions(u.tables), sourcesOf(u.tables));
+        return;
+      }
+      const a = await runPlan(u, ex, writer);
+      writer.respond(a.message, suggestQuestions(tables, u), sourcesOf(a.tables));
+    } catch (err) {
+      ctx.signal.throwIfAborted();
+      const reason = plainError(err);
+      if (reason === undefined) throw err;
+      writer.respond(`The analysis could not be completed: ${md(reason)}.`, suggestQuestions(tables), tables.map((t) => t.source));
+    }
+  }
+}
+
+function sourcesOf(tables: readonly TableMeta[]): DataSource[] {
+  return tables.map((t) => t.source);
+}

@@ -1,0 +1,162 @@
+/**
+ * The finding in words. Every number printed comes from the query result handed in; this module
+ * only picks what to say: a one-line headline first (the CLI and tests read it), then detail.
+ */
+import { formatNumber, plural } from '../profile/profileSummary';
+import { code, describePlan, filterPhrase, fmtValue, md, measurePhrase, rowNoun, timeLabel } from './describe';
+import type { Plan } from './types';
+
+export interface ResultData {
+  columns: string[];
+  rows: unknown[][];
+  truncated: boolean;
+  /** Extra figures some plans compute in a second statement (rows: matching count; duplicates: summary). */
+  extra?: unknown[];
+}
+
+const n = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
+const pct = (v: number): string => `${formatNumber(Math.round(v * 10) / 10)}%`;
+/** Rows listed in the message before "and N more". */
+const LIST = 10;
+
+function strength(r: number): string {
+  const a = Math.abs(r);
+  const s = a >= 0.8 ? 'very strong' : a >= 0.6 ? 'strong' : a >= 0.4 ? 'moderate' : a >= 0.2 ? 'weak' : 'no meaningful';
+  return a < 0.2 ? s : `${s} ${r > 0 ? 'positive' : 'negative'}`;
+}
+
+function convertedNote(plan: Plan): string {
+  const cols = plan.kind === 'aggregate' ? plan.measures.flatMap((m) => (m.col?.column.converted ? [m.col.column] : [])) : [];
+  if (cols.length === 0) return '';
+  return `\n\n_Note: ${cols.map((c) => code(c.name)).join(', ')} ${cols.length === 1 ? 'is' : 'are'} stored as text; values that are not ${cols[0]?.kind === 'temporal' ? 'dates' : 'numbers'} were left out._`;
+}
+
+function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultData): string {
+  const noun = rowNoun(plan.base.label);
+  const first = plan.measures[0] ?? { agg: 'count' as const };
+  const what = measurePhrase(first, noun, code);
+  const dimCount = plan.dims.length;
+  if (plan.shareOfFiltered) {
+    const row = r.rows[0] ?? [];
+    const share = n(row[2]);
+    const cond = plan.filters.filter((f) => f.kind !== 'dateRange' && f.kind !== 'datePart').map((f) => md(filterPhrase(f))).join(' and ');
+    const scope = plan.filters.filter((f) => f.kind === 'dateRange' || f.kind === 'datePart').map((f) => md(filterPhrase(f))).join(' and ');
+    const shareText = `**${Number.isFinite(share) ? pct(share) : 'n/a'}**`;
+    const lead = first.agg === 'count' || first.col === undefined
+      ? `${shareText} of ${noun} (${fmtValue(row[0])} of ${fmtValue(row[1])}) have ${cond}`
+      : `${shareText} of the ${what} (${fmtValue(row[0])} of ${fmtValue(row[1])}) comes from rows where ${cond}`;
+    return `${lead}${scope ? `, among rows where ${scope}` : ''}.`;
+  }
+  if (dimCount === 0) {
+    const row = r.rows[0] ?? [];
+    const parts = plan.measures.map((m, i) => `the ${measurePhrase(m, noun, code)} is **${fmtValue(row[i])}**`);
+    const scope = plan.filters.length > 0 ? ` where ${plan.filters.map((f) => md(filterPhrase(f))).join(' and ')}` : '';
+    const text = parts.join(', and ');
+    return `${text.charAt(0).toUpperCase()}${text.slice(1)}${scope}.`;
+  }
+  if (r.rows.length === 0) return `No rows match: ${md(describePlan(plan))}.`;
+  const mi = dimCount;
+  const label = (row: unknown[]): string => plan.dims.map((d, i) => md(d.grain !== undefined ? timeLabel(row[i], d.grain) : fmtValue(row[i]))).join(' / ');
+  const lines: string[] = [];
+  const isTime = plan.dims[0]?.grain !== undefined && dimCount === 1;
+  if (isTime) {
+    const vals = r.rows.map((row) => n(row[mi]));
+    const finite = vals.filter(Number.isFinite);
+    const hi = r.rows[vals.indexOf(Math.max(...finite))];
+    const lo = r.rows[vals.indexOf(Math.min(...finite))];
+    const firstV = vals[0] ?? NaN;
+    const lastV = vals[vals.length - 1] ?? NaN;
+    const change = Number.isFinite(firstV) && Number.isFinite(lastV) && firstV !== 0 ? ` The last ${plan.dims[0]?.grain} is ${pct(Math.abs((lastV - firstV) / firstV) * 100)} ${lastV >= firstV ? 'above' : 'below'} the first.` : '';
+    lines.push(`The ${what} per ${plan.dims[0]?.grain} ran from ${label(r.rows[0] ?? [])} to ${label(r.rows[r.rows.length - 1] ?? [])}: highest in **${hi ? label(hi) : '?'}** (${fmtValue(hi?.[mi])}), lowest in ${lo ? label(lo) : '?'} (${fmtValue(lo?.[mi])}).${change}`);
+  } else {
+    const top = r.rows[0] ?? [];
+    const dir = plan.order === 'asc' ? 'lowest' : 'highest';
+    const share = plan.share ? `, ${pct(n(top[top.length - 1]))} of the total` : '';
+    const dimName = plan.dims.map((d) => d.col.column.name).join(' / ');
+    if (r.rows.length === 1) lines.push(`**${label(top)}** has the ${dir} ${what}: **${fmtValue(top[mi])}**${share ? ` (${share.slice(2)})` : ''}.`);
+    else {
+      const next = r.rows.slice(1, 3).map((row) => `${label(row)} (${fmtValue(row[mi])})`).join(' and ');
+      lines.push(`**${label(top)}** has the ${dir} ${what} (${fmtValue(top[mi])}${share}), followed by ${next}; ${plural(r.rows.length, dimName.length > 0 ? 'group' : 'row')} in all.`);
+    }
+  }
+  if (r.rows.length > 1) {
+    lines.push('');
+    for (const row of r.rows.slice(0, LIST)) {
+      const extra = plan.share ? ` (${pct(n(row[row.length - 1]))})` : '';
+      lines.push(`- ${label(row)}: ${plan.measures.map((_m, i) => fmtValue(row[mi + i])).join(', ')}${extra}`);
+    }
+    if (r.rows.length > LIST) lines.push(`- … and ${formatNumber(r.rows.length - LIST)} more in the table`);
+  }
+  if (r.truncated) lines.push('', `_The result was capped at ${formatNumber(r.rows.length)} rows._`);
+  return lines.join('\n');
+}
+
+/** The Markdown finding for a plan and its result. */
+export function finding(plan: Plan, r: ResultData): string {
+  switch (plan.kind) {
+    case 'aggregate':
+      return aggregateFinding(plan, r) + convertedNote(plan);
+    case 'rows': {
+      const total = n(r.extra?.[0]);
+      const shown = r.rows.length;
+      if (shown === 0) return `No rows of ${md(plan.table.label)} match: ${md(describePlan(plan))}.`;
+      const head = Number.isFinite(total) && total > shown ? `**${formatNumber(total)}** rows match; the table shows the first ${formatNumber(shown)}.` : `**${formatNumber(shown)}** ${shown === 1 ? 'row matches' : 'rows match'}.`;
+      const by = plan.orderBy ? plan.orderBy.col.column.name : undefined;
+      const idx = by !== undefined ? r.columns.indexOf(by) : -1;
+      const lead = idx >= 0 && r.rows[0] ? ` The ${plan.orderBy?.dir === 'asc' ? 'lowest' : 'highest'} ${code(by ?? '')} is ${fmtValue(r.rows[0][idx])}.` : '';
+      return head + lead;
+    }
+    case 'histogram': {
+      const counts = r.rows.map((row) => n(row[2]));
+      const total = counts.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0);
+      const peak = r.rows[counts.indexOf(Math.max(...counts))];
+      const lo = r.rows[0]?.[0];
+      const hi = r.rows[r.rows.length - 1]?.[1];
+      if (!peak || total === 0) return `${code(plan.col.column.name)} has no values to show${plan.filters.length ? ' under these conditions' : ''}.`;
+      return `${code(plan.col.column.name)} ranges over ${fmtValue(lo)} to ${fmtValue(hi)} across ${plural(total, 'value')}; the most common range is **${fmtValue(peak[0])} to ${fmtValue(peak[1])}** with ${formatNumber(n(peak[2]))} values (${pct((n(peak[2]) / total) * 100)}).`;
+    }
+    case 'correlation': {
+      const row = r.rows[0] ?? [];
+      const cr = n(row[0]);
+      if (!Number.isFinite(cr)) return `The correlation between ${code(plan.x.column.name)} and ${code(plan.y.column.name)} cannot be computed (too few pairs or no variation).`;
+      return `**r = ${cr.toFixed(2)}**: ${strength(cr)} correlation between ${code(plan.x.column.name)} and ${code(plan.y.column.name)} over ${plural(n(row[2]), 'pair')} of values${Number.isFinite(n(row[1])) ? `; each unit of ${code(plan.x.column.name)} goes with ${formatNumber(n(row[1]))} of ${code(plan.y.column.name)} on average` : ''}. Correlation alone does not show cause.`;
+    }
+    case 'correlationScan': {
+      const best = r.rows[0];
+      if (!best || !Number.isFinite(n(best[1]))) return `No correlation with ${code(plan.target.column.name)} could be computed.`;
+      const rest = r.rows.slice(1, 4).filter((row) => Number.isFinite(n(row[1]))).map((row) => `${code(String(row[0]))} (r = ${n(row[1]).toFixed(2)})`);
+      return `${code(plan.target.column.name)} correlates most with **${code(String(best[0]))}** (r = ${n(best[1]).toFixed(2)}, ${strength(n(best[1]))})${rest.length ? `, then ${rest.join(', ')}` : ''}.`;
+    }
+    case 'missing': {
+      if (plan.col) {
+        const row = r.rows[0] ?? [];
+        const unreadable = row.length > 3 && n(row[3]) > 0 ? ` Another ${formatNumber(n(row[3]))} values are not numbers and count as missing in calculations.` : '';
+        return `**${formatNumber(n(row[1]))}** of ${formatNumber(n(row[0]))} rows (${pct(n(row[2]))}) have no ${code(plan.col.column.name)}.${unreadable}`;
+      }
+      const gaps = r.rows.filter((row) => n(row[1]) > 0);
+      if (gaps.length === 0) return `No column of ${md(plan.table.label)} has missing values.`;
+      const list = gaps.slice(0, LIST).map((row) => `- ${code(String(row[0]))}: ${formatNumber(n(row[1]))} (${pct(n(row[2]))})`);
+      return [`**${gaps.length}** of ${plural(r.rows.length, 'column')} have missing values; the most: **${code(String(gaps[0]?.[0]))}** with ${formatNumber(n(gaps[0]?.[1]))} (${pct(n(gaps[0]?.[2]))}).`, '', ...list].join('\n');
+    }
+    case 'duplicates': {
+      const e = r.extra ?? [];
+      if (plan.cols.length === 0) {
+        const d = n(e[1]);
+        return d === 0 ? `No row of ${md(plan.table.label)} repeats another exactly (${plural(n(e[0]), 'row')}).` : `**${formatNumber(d)}** ${d === 1 ? 'row repeats' : 'rows repeat'} an earlier row exactly (of ${plural(n(e[0]), 'row')}).`;
+      }
+      const dv = n(e[0]);
+      const names = plan.cols.map((c) => code(c.column.name)).join(', ');
+      if (!(dv > 0)) return `Every ${names} value occurs once: no duplicates.`;
+      const top = r.rows[0] ?? [];
+      return `**${formatNumber(dv)}** ${names} ${dv === 1 ? 'value occurs' : 'values occur'} more than once (${plural(n(e[1]), 'extra row')}); the most repeated is ${md(fmtValue(top[0]))} (${formatNumber(n(top[top.length - 1]))} times).`;
+    }
+    case 'outliers': {
+      const withOut = r.rows.filter((row) => n(row[5]) > 0);
+      if (withOut.length === 0) return `No outliers: every value lies within 1.5 × IQR of the quartiles.`;
+      const lines = withOut.slice(0, LIST).map((row) => `- ${code(String(row[0]))}: ${formatNumber(n(row[5]))} outliers outside ${fmtValue(row[3])} to ${fmtValue(row[4])} (values run ${fmtValue(row[7])} to ${fmtValue(row[8])})`);
+      return [`**${code(String(withOut[0]?.[0]))}** has ${formatNumber(n(withOut[0]?.[5]))} outliers (values below ${fmtValue(withOut[0]?.[3])} or above ${fmtValue(withOut[0]?.[4])}).`, '', ...lines].join('\n');
+    }
+    case 'overview':
+      return '';
+  }
+}

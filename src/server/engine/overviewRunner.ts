@@ -1,0 +1,57 @@
+/**
+ * "Give me an overview" / "summarize this file": the profile of each table (rows, duplicates, and
+ * per column: type, nulls, distinct values, range, mean, most common values), through the same
+ * file-named CTEs as every other answer, so the shown SQL runs on the user's files.
+ */
+import { toCsv } from '../profile/csvFormat';
+import { buildProfileSql, classifyType, PROFILE_COLUMNS } from '../profile/profileSql';
+import { tableSection, type ColumnProfile, type TableProfile } from '../profile/profileSummary';
+import { fileNameFor, sqlBlock, type AnswerWriter } from './answerWriter';
+import type { Executor } from './executor';
+import { shownPreamble } from './recipe';
+import type { TableMeta } from './types';
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : 0);
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+/** Profiles each table as its own Analyze step; returns the profiles (failed tables are skipped). */
+export async function runOverview(tables: readonly TableMeta[], ex: Executor, writer: AnswerWriter): Promise<{ message: string; profiles: TableProfile[] }> {
+  const profiles: TableProfile[] = [];
+  const sections: string[] = [];
+  for (const t of tables) {
+    const step = writer.step(`Profile ${t.label} (${t.rowCount.toLocaleString('en-US')} rows, ${t.columns.length} columns)`);
+    ex.reset();
+    try {
+      const sql = buildProfileSql(t.alias, t.ingested.columns);
+      let duplicateRows: number | undefined;
+      let rowCount: number;
+      try {
+        const o = await ex.run([t], { comment: `Rows and exact duplicate rows of ${t.label}`, ctes: [], select: sql.overview }, 1);
+        rowCount = num(o.rows[0]?.[0]);
+        duplicateRows = num(o.rows[0]?.[1]);
+      } catch {
+        // DISTINCT cannot compare some column types (nested JSON); the row count alone still runs.
+        ex.reset();
+        const o = await ex.run([t], { comment: `Rows of ${t.label}`, ctes: [], select: sql.overviewSimple }, 1);
+        rowCount = num(o.rows[0]?.[0]);
+      }
+      const result = await ex.run([t], { comment: `Profile of ${t.label}: one row per column`, ctes: [], select: sql.columns }, sql.profiled.length + 1);
+      const columns: ColumnProfile[] = result.rows.map((r) => ({
+        name: String(r[0]), type: String(r[1]), cls: classifyType(String(r[1])), nonNull: num(r[2]), nulls: num(r[3]),
+        distinct: num(r[4]), min: str(r[5]), max: str(r[6]), mean: str(r[7]), top: str(r[8]),
+      }));
+      writer.code(step, sqlBlock(shownPreamble([t]), ex.ran.map((r) => ({ comment: r.comment, sql: r.shown }))));
+      await writer.table(step, fileNameFor(`profile ${t.label}`, 'csv'), toCsv(PROFILE_COLUMNS, result.rows));
+      step.done();
+      const profile: TableProfile = { label: t.label, rowCount, columnCount: t.columns.length, columns };
+      if (duplicateRows !== undefined) profile.duplicateRows = duplicateRows;
+      profiles.push(profile);
+      sections.push(tableSection(profile));
+    } catch (err) {
+      step.fail();
+      if (err instanceof Error && err.name === 'AbortError') throw err;
+      sections.push(`**${t.label}**: could not be profiled (${err instanceof Error ? err.message.split('\n')[0] : 'unknown error'}).`);
+    }
+  }
+  return { message: sections.join('\n\n'), profiles };
+}

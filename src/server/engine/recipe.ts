@@ -1,0 +1,52 @@
+/**
+ * The table CTEs that start every statement. Executed, `sales AS (SELECT * FROM "src_…")` reads
+ * the ingested table; shown, `sales AS (SELECT * FROM read_csv('sales.csv', …))` reads the user's own
+ * file with the options and date conversions ingestion used, so the shown SQL gives the same rows.
+ */
+import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
+import { dateConversionExpr } from '../duckdb/dateColumns';
+import { extensionOf } from '../duckdb/fileKinds';
+import type { TableOrigin } from '../engine';
+import { sqlName } from './schemaIndex';
+import type { TableMeta } from './types';
+
+/** CTE over the ingested table (what runs inside the service). */
+export function executedCte(t: TableMeta): string {
+  return `${sqlName(t.alias)} AS (SELECT * FROM ${quoteIdent(t.table)})`;
+}
+
+/** The origin recorded at ingestion, or the reader the file's extension implies. */
+export function originOf(t: TableMeta): TableOrigin {
+  if (t.ingested.origin !== undefined) return t.ingested.origin;
+  const ext = extensionOf(t.source.fileName);
+  if (ext === '.json') return { reader: 'read_json_auto', options: [], dateColumns: [], approximate: true };
+  if (ext === '.xlsx' || ext === '.xls') {
+    return { reader: 'read_xlsx', options: t.ingested.sheet !== undefined ? [`sheet = ${quoteLiteral(t.ingested.sheet)}`, 'header = true'] : ['header = true'], dateColumns: [], approximate: true };
+  }
+  const options = ['auto_detect = true', 'null_padding = true'];
+  if (ext === '.tsv') options.push(`delim = '\\t'`);
+  return { reader: 'read_csv', options, dateColumns: [], approximate: true };
+}
+
+/** CTE over the user's file (what the answer shows). */
+export function shownCte(t: TableMeta): string {
+  const o = originOf(t);
+  const call = `${o.reader}(${[quoteLiteral(t.source.fileName), ...o.options].join(', ')})`;
+  if (o.dateColumns.length === 0) return `${sqlName(t.alias)} AS (\n  SELECT * FROM ${call}\n)`;
+  const replaced = o.dateColumns
+    .map((d) => `    ${dateConversionExpr(quoteIdent(d.column), d.format, d.type)} AS ${quoteIdent(d.column)}`)
+    .join(',\n');
+  return `${sqlName(t.alias)} AS (\n  SELECT * REPLACE (\n${replaced}\n  )\n  FROM ${call}\n)`;
+}
+
+/** Header comments of a shown SQL block: where to run it, and any caveat about the reader. */
+export function shownPreamble(tables: readonly TableMeta[]): string[] {
+  const files = [...new Set(tables.map((t) => t.source.fileName))];
+  const lines = [`Runs in DuckDB from the folder that holds ${files.join(' and ')}`];
+  for (const t of tables) {
+    const o = originOf(t);
+    if (o.reader === 'read_xlsx') lines.push(`${t.label}: read_xlsx needs DuckDB's excel extension (INSTALL excel; LOAD excel;); .xls files need saving as .xlsx or .csv first`);
+    else if (o.approximate) lines.push(`${t.label} was cleaned up on import (encoding or layout), so reading the file directly may differ slightly`);
+  }
+  return lines;
+}

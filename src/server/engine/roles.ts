@@ -1,0 +1,280 @@
+/**
+ * Role assignment: given the spans (what is named) and cues (what is asked), decides which named
+ * columns are filters, which group the result and which are measured. Each step marks the tokens it
+ * explains, so whatever is left unexplained can be reported instead of guessed.
+ */
+import type { Cue } from './cues';
+import type { DateExpr } from './dates';
+import { MONEY_WORDS, PERCENT_WORDS } from './lexicon';
+import type { Span } from './mentions';
+import type { Token } from './text';
+import type { ColRef, ColumnMeta, Dim, Filter, TableMeta } from './types';
+
+export interface Parse {
+  question: string;
+  tokens: Token[];
+  cues: Cue[];
+  spans: Span[];
+  dates: DateExpr[];
+  tables: TableMeta[];
+  /** Token indices explained by some role. */
+  used: Set<number>;
+  /** Spans consumed by a role. */
+  taken: Set<Span>;
+}
+
+/** Words that may sit between a cue and the span it governs. */
+const GLUE = new Set(['the', 'a', 'an', 'their', 'its', 'our', 'of', 'each', 'every', 'all', 'which', 'what', 'is', 'are', 'was', 'were', 'with', 'where', 'whose', 'that', 'has', 'have', 'had', 'total', 'in', 'for', 'by', 'on', 'per', 'to', 'do', 'does', 'did', 'there', 'me', 'show', 'value', 'values', 'amount', 'level', 'levels',
+  // "temperature readings above 50": the row word sits between the column and the comparison.
+  'row', 'rows', 'record', 'records', 'reading', 'readings', 'entry', 'entries', 'measurement', 'measurements', 'observation', 'observations']);
+
+export const isNumeric = (c: ColumnMeta): boolean => c.kind === 'numeric';
+/** Columns that group well: categories, flags, dates, and numbers with few distinct values. */
+export const isGroupable = (c: ColumnMeta): boolean =>
+  c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal' || (c.kind === 'numeric' && c.distinct <= 60 && !isIdLike(c));
+export const isIdName = (c: ColumnMeta): boolean => /(^|[^a-z])(id|key|code|uuid|guid)$/i.test(c.name.trim()) || /Id$/.test(c.name);
+
+/** An identifier column: it names rows ("orders"), it is not measured. */
+export const isIdLike = (c: ColumnMeta): boolean => isIdName(c) || (c.unique && c.kind === 'text');
+
+/** The next span after token `i`, skipping glue words (at most `gap` tokens). */
+export function nextSpan(p: Parse, i: number, gap = 2): Span | undefined {
+  let skipped = 0;
+  for (let k = i; k < p.tokens.length; k++) {
+    const s = p.spans.find((x) => x.start === k);
+    if (s !== undefined) return s;
+    const t = p.tokens[k];
+    if (t === undefined || !(GLUE.has(t.norm) || t.kind === 'op') || ++skipped > gap) return undefined;
+  }
+  return undefined;
+}
+
+/** The span ending right before token `i`, skipping glue words. */
+export function prevSpan(p: Parse, i: number, gap = 3): Span | undefined {
+  let skipped = 0;
+  for (let k = i - 1; k >= 0; k--) {
+    const s = p.spans.find((x) => x.end === k + 1);
+    if (s !== undefined) return s;
+    const t = p.tokens[k];
+    if (t === undefined || !GLUE.has(t.norm) || ++skipped > gap) return undefined;
+  }
+  return undefined;
+}
+
+export function mark(p: Parse, from: number, to: number): void {
+  for (let k = from; k < to; k++) p.used.add(k);
+}
+
+/** The primary table: the one most named, ties broken by size. */
+export function primaryTable(p: Parse): TableMeta | undefined {
+  const score = new Map<TableMeta, number>();
+  for (const s of p.spans) {
+    const ts = s.kind === 'column' ? s.cols.map((c) => c.table) : s.kind === 'value' ? s.matches.map((m) => m.ref.table) : [s.table];
+    for (const t of new Set(ts)) score.set(t, (score.get(t) ?? 0) + 1 / new Set(ts).size);
+  }
+  return [...p.tables].sort((a, b) => (score.get(b) ?? 0) - (score.get(a) ?? 0) || b.rowCount - a.rowCount)[0];
+}
+
+/** Picks the best column of a span for a role, preferring `prefer`'s table. */
+export function pickColumn(span: Span, role: 'measure' | 'dim' | 'count', prefer?: TableMeta): ColRef | undefined {
+  if (span.kind !== 'column') return undefined;
+  const rank = (r: ColRef): number => {
+    const c = r.column;
+    let s = r.table === prefer ? 0.5 : 0;
+    if (role === 'measure') s += isNumeric(c) && !isIdLike(c) ? 3 : isNumeric(c) ? 1 : -5;
+    if (role === 'dim') s += isGroupable(c) ? 3 : -2 + (isIdName(c) ? 0 : 0.5);
+    if (role === 'dim' && isIdName(c)) s -= 0.8;
+    if (role === 'count') s += isIdName(c) ? 1 : 0;
+    return s;
+  };
+  return [...span.cols].sort((a, b) => rank(b) - rank(a))[0];
+}
+
+/** The main temporal column: the one named in the question, else of the primary table. */
+export function dateColumn(p: Parse, prefer?: TableMeta): ColRef | undefined {
+  for (const s of p.spans) {
+    if (s.kind !== 'column') continue;
+    const c = s.cols.find((x) => x.column.kind === 'temporal');
+    if (c !== undefined) return c;
+  }
+  const tables = prefer ? [prefer, ...p.tables.filter((t) => t !== prefer)] : p.tables;
+  for (const table of tables) {
+    const temporal = table.columns.filter((c) => c.kind === 'temporal' && c.nonNull > 0);
+    const best = temporal.find((c) => /date|time|day|timestamp|created|at$/i.test(c.name)) ?? temporal[0];
+    if (best) return { table, column: best };
+  }
+  return undefined;
+}
+
+/** A numeric column for a bare number with a unit ("over $500", "above 20%"). */
+function columnForUnit(p: Parse, unit: string | undefined, prefer?: TableMeta): ColRef | undefined {
+  const tables = prefer ? [prefer, ...p.tables.filter((t) => t !== prefer)] : p.tables;
+  const pattern = unit === '%' ? PERCENT_WORDS : unit !== undefined && /^[$€£¥]|usd|eur|gbp|dollar|euro/.test(unit) ? MONEY_WORDS
+    : unit !== undefined && /^(°|deg)/.test(unit) ? /(temp|°)/i : undefined;
+  if (pattern === undefined) return undefined;
+  for (const table of tables) {
+    const cols = table.columns.filter((c) => isNumeric(c) && !isIdLike(c) && pattern.test(c.name));
+    // A total (revenue, amount) is what "orders over $500" means more often than a unit price.
+    const best = cols.find((c) => /(revenue|amount|total|sales|value|spend|paid|payment)/i.test(c.name)) ?? cols[0];
+    if (best) return { table, column: best };
+  }
+  return undefined;
+}
+
+/** Numeric comparisons ("revenue over 500", "more than 3 units", "price between 10 and 20"). */
+export function comparisonFilters(p: Parse, prefer?: TableMeta): Filter[] {
+  return comparisons(p, prefer).filters;
+}
+
+/**
+ * Comparisons, plus the written ones no column could be found for ("over 200" with nothing
+ * measurable named): those make the question unanswerable rather than silently dropped.
+ */
+export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; unresolved: string[] } {
+  const out: Filter[] = [];
+  const unresolved: string[] = [];
+  for (const cue of p.cues) {
+    if (cue.kind !== 'cmp' && cue.kind !== 'between') continue;
+    const numAt = cue.kind === 'cmp' && cue.postfix ? cue.at - 1 : cue.end;
+    const n = p.tokens[numAt];
+    if (n?.kind !== 'number' || n.value === undefined) continue;
+    let hi: number | undefined;
+    let last = numAt;
+    if (cue.kind === 'between') {
+      const m = p.tokens[numAt + 2];
+      if (p.tokens[numAt + 1]?.norm !== 'and' || m?.kind !== 'number' || m.value === undefined) continue;
+      hi = m.value;
+      last = numAt + 2;
+    }
+    const before = prevSpan(p, cue.kind === 'cmp' && cue.postfix ? numAt : cue.at);
+    const after = nextSpan(p, last + 1, 1);
+    const numericOf = (s: Span | undefined): ColRef | undefined => {
+      if (s?.kind !== 'column') return undefined;
+      const c = pickColumn(s, 'measure', prefer);
+      return c && isNumeric(c.column) && !isIdLike(c.column) ? c : undefined;
+    };
+    // "orders over 200": the compared noun is the rows themselves, so the number is their amount.
+    const entity = (s: Span | undefined): boolean => s?.kind === 'table' || (s?.kind === 'column' && s.cols.every((c) => isIdLike(c.column) || !isNumeric(c.column)));
+    const hint = cue.kind === 'cmp' && cue.hint !== undefined ? new RegExp(cue.hint, 'i') : undefined;
+    const hinted = (s: Span | undefined): ColRef | undefined => {
+      const c = numericOf(s);
+      return c && (!hint || hint.test(c.column.name)) ? c : undefined;
+    };
+    let col = hint ? hinted(before) ?? hinted(after) : numericOf(before);
+    let span = col ? (hinted(before) ? before : after) : undefined;
+    if (!col && hint) {
+      // "people older than 40": the comparison word names the column.
+      const tables = prefer ? [prefer, ...p.tables.filter((t) => t !== prefer)] : p.tables;
+      for (const table of tables) {
+        const c = table.columns.find((x) => isNumeric(x) && !isIdLike(x) && hint.test(x.name));
+        if (c) {
+          col = { table, column: c };
+          break;
+        }
+      }
+    }
+    if (!col) {
+      col = numericOf(after);
+      span = col ? after : undefined;
+    }
+    col ??= columnForUnit(p, n.unit, prefer) ?? (entity(before) || entity(after) ? columnForUnit(p, '$', prefer) : undefined);
+    if (!col) {
+      unresolved.push(p.tokens.slice(cue.at, last + 1).map((t) => t.raw).join(' '));
+      mark(p, cue.at, last + 1);
+      continue;
+    }
+    if (span) p.taken.add(span);
+    mark(p, cue.kind === 'cmp' && cue.postfix ? numAt : cue.at, Math.max(cue.end, last + 1));
+    // "20%" against a column holding fractions (max <= 1) means 0.2.
+    const scale = n.unit === '%' && typeof col.column.max === 'number' && col.column.max <= 1 ? 0.01 : 1;
+    const value = n.value * scale;
+    if (hi !== undefined) out.push({ kind: 'between', col, lo: Math.min(value, hi * scale), hi: Math.max(value, hi * scale) });
+    else out.push({ kind: 'cmp', col, op: cue.kind === 'cmp' ? cue.op : '=', value });
+  }
+  return { filters: out, unresolved };
+}
+
+/** Value filters ("in Europe", "online", "not in Asia"); several values of one column combine with IN. */
+export function valueFilters(p: Parse, prefer?: TableMeta): { filters: Filter[]; multi: Array<{ col: ColRef; joiner: string }> } {
+  const byColumn = new Map<ColumnMeta, { col: ColRef; values: string[]; negate: boolean; joiners: string[] }>();
+  const named = new Set(p.spans.flatMap((s) => (s.kind === 'column' ? s.cols.map((c) => c.column) : [])));
+  for (const s of p.spans) {
+    if (s.kind !== 'value') continue;
+    const best = [...s.matches].sort((a, b) => score(b) - score(a))[0];
+    if (best === undefined) continue;
+    p.taken.add(s);
+    mark(p, s.start, s.end);
+    const negCue = p.cues.find((c) => c.kind === 'negate' && c.end <= s.start && s.start - c.end <= 2);
+    if (negCue) mark(p, negCue.at, negCue.end);
+    const entry = byColumn.get(best.ref.column) ?? { col: best.ref, values: [], negate: negCue !== undefined, joiners: [] };
+    const sameValues = s.matches.filter((m) => m.ref.column === best.ref.column).map((m) => m.value);
+    for (const v of sameValues) if (!entry.values.includes(v)) entry.values.push(v);
+    const joiner = p.tokens[s.start - 1]?.norm;
+    if (joiner !== undefined) entry.joiners.push(joiner);
+    byColumn.set(best.ref.column, entry);
+  }
+  function score(m: { ref: ColRef }): number {
+    return (named.has(m.ref.column) ? 2 : 0) + (m.ref.table === prefer ? 1 : 0);
+  }
+  const filters: Filter[] = [];
+  const multi: Array<{ col: ColRef; joiner: string }> = [];
+  for (const e of byColumn.values()) {
+    filters.push({ kind: 'in', col: e.col, values: e.values, negate: e.negate });
+    // The column's own name right next to a value is part of the filter ("the online channel", "region Europe").
+    const valueSpans = p.spans.filter((v) => v.kind === 'value' && v.matches.some((m) => m.ref.column === e.col.column));
+    for (const s of p.spans) {
+      if (s.kind !== 'column' || !s.cols.some((c) => c.column === e.col.column)) continue;
+      if (valueSpans.some((v) => v.end === s.start || s.end === v.start)) p.taken.add(s);
+    }
+    const distinctWritten = p.spans.filter((s) => s.kind === 'value' && s.matches.some((m) => m.ref.column === e.col.column)).length;
+    if (distinctWritten >= 2) multi.push({ col: e.col, joiner: e.joiners.includes('or') ? 'or' : 'and' });
+  }
+  return { filters, multi };
+}
+
+/** Date filters on the chosen date column (or equality on a numeric `year` column). */
+export function dateFilters(p: Parse, prefer?: TableMeta): Filter[] {
+  const out: Filter[] = [];
+  if (p.dates.length === 0) return out;
+  const col = dateColumn(p, prefer);
+  for (const d of p.dates) {
+    if (col !== undefined) {
+      mark(p, d.at, d.end);
+      if (d.part !== undefined) out.push({ kind: 'datePart', col, part: d.part.part, value: d.part.value, label: d.label });
+      else {
+        const f: Filter = { kind: 'dateRange', col, label: d.label };
+        if (d.from !== undefined) f.from = d.from;
+        if (d.to !== undefined) f.to = d.to;
+        out.push(f);
+      }
+      continue;
+    }
+    // No date column: a year may still be a column of its own ("year" = 2024).
+    const yearCol = (prefer ? [prefer, ...p.tables] : p.tables).flatMap((t) => t.columns.map((c) => ({ table: t, column: c })))
+      .find((r) => /^(fiscal[ _]?)?year$/i.test(r.column.name.trim()) && r.column.kind === 'numeric');
+    const y = d.from !== undefined && d.to !== undefined && d.from.endsWith('-01-01') && d.to.endsWith('-01-01') && Number(d.to.slice(0, 4)) - Number(d.from.slice(0, 4)) === 1
+      ? Number(d.from.slice(0, 4)) : undefined;
+    if (yearCol && y !== undefined) {
+      mark(p, d.at, d.end);
+      out.push({ kind: 'cmp', col: yearCol, op: '=', value: y });
+      for (const s of p.spans) if (s.kind === 'column' && s.cols.some((c) => c.column === yearCol.column)) p.taken.add(s);
+    }
+  }
+  return out;
+}
+
+/** Boolean columns used as adjectives ("active customers", "not churned"). */
+export function booleanFilters(p: Parse, dims: readonly Dim[]): Filter[] {
+  const out: Filter[] = [];
+  for (const s of p.spans) {
+    if (s.kind !== 'column' || p.taken.has(s)) continue;
+    const b = s.cols.find((c) => c.column.kind === 'boolean');
+    if (!b || dims.some((d) => d.col.column === b.column)) continue;
+    const neg = p.cues.find((c) => c.kind === 'negate' && c.end <= s.start && s.start - c.end <= 1);
+    p.taken.add(s);
+    mark(p, s.start, s.end);
+    if (neg) mark(p, neg.at, neg.end);
+    out.push({ kind: 'bool', col: b, value: neg === undefined });
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+/**
+ * Plan -> SQL. Every statement reads the session's tables only through CTEs named after the files
+ * (`sales`, `customers`), so the same text runs on the ingested tables (executed) and on the user's
+ * own files (shown): only the CTE definitions differ, the body is identical.
+ */
+import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
+import { joinKey } from './joins';
+import { sqlName } from './schemaIndex';
+import { aliasSql, colSql, filterSql, grainName, grainSql, measureName, measureSql, numberSql, whereSql } from './sqlExpr';
+import type { AggregatePlan, ColRef, Filter, Plan, RowsPlan, TableMeta } from './types';
+
+/** One statement of an answer: its purpose (a comment) and its body over the table CTEs. */
+export interface Statement {
+  comment: string;
+  /** Extra CTEs (`name AS (...)`) after the table CTEs. */
+  ctes: string[];
+  select: string;
+}
+
+export interface BuiltQuery {
+  /** Tables whose CTEs the statements need. */
+  tables: TableMeta[];
+  /** The statement whose rows are the answer's TABLE. */
+  main: Statement;
+  /** Result column names of {@link main}, in order. */
+  columns: string[];
+}
+
+/** FROM clause for the base table and every other table the refs use (joined by their key). */
+export function fromSql(base: TableMeta, refs: readonly ColRef[]): { from: string; tables: TableMeta[]; qualify: boolean } {
+  const others = [...new Set(refs.map((r) => r.table))].filter((t) => t !== base);
+  const tables = [base, ...others];
+  let from = `FROM ${sqlName(base.alias)}`;
+  for (const t of others) {
+    const key = joinKey(base, t);
+    if (!key) throw new Error(`no join key between ${base.label} and ${t.label}`);
+    from += `\nLEFT JOIN ${sqlName(t.alias)} ON ${sqlName(base.alias)}.${quoteIdent(key.left.name)} = ${sqlName(t.alias)}.${quoteIdent(key.right.name)}`;
+  }
+  return { from, tables, qualify: others.length > 0 };
+}
+
+function filterRefs(filters: readonly Filter[]): ColRef[] {
+  return filters.map((f) => f.col);
+}
+
+/** A scope filter applies to the whole population (dates); others select the part of a share. */
+function isScope(f: Filter): boolean {
+  return f.kind === 'dateRange' || f.kind === 'datePart';
+}
+
+function aggregateSql(plan: AggregatePlan): BuiltQuery {
+  const refs = [...plan.measures.flatMap((m) => (m.col ? [m.col] : [])), ...plan.dims.map((d) => d.col), ...filterRefs(plan.filters)];
+  const { from, tables, qualify } = fromSql(plan.base, refs);
+  const select: string[] = [];
+  const columns: string[] = [];
+  const taken = new Set(plan.base.columns.map((c) => c.name.toLowerCase()));
+  for (const d of plan.dims) {
+    const x = colSql(d.col, qualify);
+    const name = d.grain ? grainName(d.grain, taken, d.col.column.name) : d.col.column.name;
+    select.push(d.grain ? `${grainSql(d.grain, x)} AS ${aliasSql(name)}` : (x === quoteIdent(name) ? x : `${x} AS ${aliasSql(name)}`));
+    columns.push(name);
+  }
+  if (plan.shareOfFiltered) {
+    const scope = plan.filters.filter(isScope);
+    const part = plan.filters.filter((f) => !isScope(f)).map((f) => filterSql(f, qualify)).join(' AND ');
+    const m = plan.measures[0] ?? { agg: 'count' as const };
+    const name = measureName(m);
+    select.push(`${measureSql(m, qualify, part)} AS ${aliasSql(`matching_${name}`)}`, `${measureSql(m, qualify)} AS ${aliasSql(`all_${name}`)}`,
+      `100.0 * ${measureSql(m, qualify, part)} / nullif(${measureSql(m, qualify)}, 0) AS share_pct`);
+    columns.push(`matching_${name}`, `all_${name}`, 'share_pct');
+    return { tables, columns, main: { comment: '', ctes: [], select: `SELECT ${select.join(',\n  ')}\n${from}${whereSql(scope, qualify)}` } };
+  }
+  for (const m of plan.measures) {
+    select.push(`${measureSql(m, qualify)} AS ${aliasSql(measureName(m))}`);
+    columns.push(measureName(m));
+  }
+  const first = plan.measures[0];
+  if (plan.share && first) {
+    // The share of the whole, before any LIMIT: window functions run after grouping.
+    select.push(`100.0 * ${measureSql(first, qualify)} / sum(${measureSql(first, qualify)}) OVER () AS share_pct`);
+    columns.push('share_pct');
+  }
+  let sql = `SELECT ${select.join(',\n  ')}\n${from}${whereSql(plan.filters, qualify)}`;
+  if (plan.dims.length > 0) sql += '\nGROUP BY ALL';
+  const order: string[] = [];
+  const timeDims = plan.dims.map((d, i) => ({ d, name: columns[i] ?? '' })).filter((x) => x.d.grain !== undefined);
+  const firstName = first ? aliasSql(measureName(first)) : undefined;
+  if (plan.order && firstName) order.push(`${firstName} ${plan.order === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`);
+  for (const t of timeDims) order.push(aliasSql(t.name));
+  for (const [i, d] of plan.dims.entries()) if (d.grain === undefined) order.push(aliasSql(columns[i] ?? ''));
+  if (plan.dims.length > 0 && order.length > 0) sql += `\nORDER BY ${[...new Set(order)].join(', ')}`;
+  if (plan.limit !== undefined) sql += `\nLIMIT ${plan.limit}`;
+  return { tables, columns, main: { comment: '', ctes: [], select: sql } };
+}
+
+function rowsSql(plan: RowsPlan): BuiltQuery & { count: Statement } {
+  const refs = [...filterRefs(plan.filters), ...(plan.orderBy ? [plan.orderBy.col] : [])];
+  const { from, tables, qualify } = fromSql(plan.table, refs);
+  const star = qualify ? `${sqlName(plan.table.alias)}.*` : '*';
+  let sql = `SELECT ${star}\n${from}${whereSql(plan.filters, qualify)}`;
+  if (plan.orderBy) sql += `\nORDER BY ${colSql(plan.orderBy.col, qualify)} ${plan.orderBy.dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`;
+  sql += `\nLIMIT ${plan.limit}`;
+  const count = `SELECT count(*) AS matching_rows\n${from}${whereSql(plan.filters, qualify)}`;
+  return {
+    tables, columns: plan.table.columns.map((c) => c.name),
+    main: { comment: '', ctes: [], select: sql },
+    count: { comment: '', ctes: [], select: count },
+  };
+}
+
+/** The main statement of a plan kind that is a single grouped query. */
+export function buildQuery(plan: Plan): BuiltQuery & { count?: Statement } {
+  switch (plan.kind) {
+    case 'aggregate':
+      return aggregateSql(plan);
+    case 'rows':
+      return rowsSql(plan);
+    default:
+      throw new Error(`${plan.kind} plans are built by their own module`);
+  }
+}
+
+/** Composes a statement with the table CTEs (executed or shown). */
+export function composeSql(tableCtes: readonly string[], st: Statement): string {
+  const ctes = [...tableCtes, ...st.ctes];
+  return ctes.length === 0 ? st.select : `WITH ${ctes.join(',\n')}\n${st.select}`;
+}
+
+/** The histogram statement for a bin width chosen from the filtered range. */
+export function histogramStatement(col: ColRef, filters: readonly Filter[], width: number, offset: number): BuiltQuery {
+  const { from, tables, qualify } = fromSql(col.table, [col, ...filterRefs(filters)]);
+  const x = colSql(col, qualify);
+  const w = numberSql(width);
+  const o = numberSql(offset);
+  const bin = offset === 0 ? `floor(${x} / ${w}) * ${w}` : `floor((${x} - ${o}) / ${w}) * ${w} + ${o}`;
+  const where = whereSql([...filters, { kind: 'null', col, isNull: false }], qualify);
+  return {
+    tables, columns: ['bin_start', 'bin_end', 'row_count'],
+    main: { comment: '', ctes: [], select: `SELECT ${bin} AS bin_start,\n  ${bin} + ${w} AS bin_end,\n  count(*) AS row_count\n${from}${where}\nGROUP BY ALL\nORDER BY bin_start` },
+  };
+}
+
+/** min, max and count of a column under filters (to choose histogram bins). */
+export function rangeStatement(col: ColRef, filters: readonly Filter[]): Statement & { tables: TableMeta[] } {
+  const { from, tables, qualify } = fromSql(col.table, [col, ...filterRefs(filters)]);
+  const x = colSql(col, qualify);
+  return { comment: '', ctes: [], tables, select: `SELECT min(${x}) AS min_value, max(${x}) AS max_value, count(${x}) AS non_null_values, count(DISTINCT ${x}) AS distinct_values\n${from}${whereSql(filters, qualify)}` };
+}
+
+/** Quote-safe label of a column for a UNION of per-column rows. */
+export function columnLabel(name: string): string {
+  return quoteLiteral(name);
+}

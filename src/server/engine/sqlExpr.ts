@@ -1,0 +1,112 @@
+/**
+ * SQL fragments for columns, filters and aggregates. Column references go through
+ * {@link colSql}, which qualifies them with the table's CTE name when a query joins tables.
+ */
+import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
+import { mixedDateExpr, sqlName } from './schemaIndex';
+import type { Agg, ColRef, Filter, Grain, Measure } from './types';
+
+/** A number as a SQL literal (never exponent notation). */
+export function numberSql(n: number): string {
+  if (!Number.isFinite(n)) return 'NULL';
+  if (Number.isInteger(n) && Math.abs(n) < 1e15) return String(n);
+  const s = String(n);
+  return /e/i.test(s) ? n.toFixed(12).replace(/0+$/, '').replace(/\.$/, '') : s;
+}
+
+/** The typed value of a column, qualified by its table's CTE name when `qualify` is set. */
+export function colSql(ref: ColRef, qualify: boolean): string {
+  const q = qualify ? `${sqlName(ref.table.alias)}.` : '';
+  const c = ref.column;
+  if (c.dateFormats !== undefined) return mixedDateExpr(c.name, c.dateFormats, qualify ? sqlName(ref.table.alias) : undefined);
+  const name = `${q}${quoteIdent(c.name)}`;
+  if (c.converted && c.kind === 'numeric') return `TRY_CAST(trim(${name}) AS DOUBLE)`;
+  return name;
+}
+
+function dateLiteral(d: string): string {
+  return `DATE ${quoteLiteral(d)}`;
+}
+
+/** One filter as a boolean SQL expression. */
+export function filterSql(f: Filter, qualify: boolean): string {
+  const x = colSql(f.col, qualify);
+  switch (f.kind) {
+    case 'in': {
+      const list = f.values.map(quoteLiteral).join(', ');
+      const single = f.values.length === 1;
+      if (!f.negate) return single ? `${x} = ${list}` : `${x} IN (${list})`;
+      // "not in Europe" keeps rows whose region is unknown: they are not in Europe either.
+      return single ? `${x} IS DISTINCT FROM ${list}` : `(${x} NOT IN (${list}) OR ${x} IS NULL)`;
+    }
+    case 'cmp':
+      return `${x} ${f.op} ${numberSql(f.value)}`;
+    case 'between':
+      return `${x} BETWEEN ${numberSql(f.lo)} AND ${numberSql(f.hi)}`;
+    case 'dateRange': {
+      const parts: string[] = [];
+      if (f.from !== undefined) parts.push(`${x} >= ${dateLiteral(f.from)}`);
+      if (f.to !== undefined) parts.push(`${x} < ${dateLiteral(f.to)}`);
+      return parts.length > 0 ? parts.join(' AND ') : 'true';
+    }
+    case 'datePart':
+      return `${f.part}(${x}) = ${f.value}`;
+    case 'bool':
+      return f.value ? `${x}` : `NOT ${x}`;
+    case 'null':
+      return f.isNull ? `${x} IS NULL` : `${x} IS NOT NULL`;
+  }
+}
+
+/** `WHERE a AND b`, or '' when there is nothing to filter. */
+export function whereSql(filters: readonly Filter[], qualify: boolean): string {
+  return filters.length === 0 ? '' : `\nWHERE ${filters.map((f) => filterSql(f, qualify)).join('\n  AND ')}`;
+}
+
+const PREFIX: Record<Agg, string> = {
+  count: 'row_count', count_distinct: 'distinct', sum: 'total', avg: 'avg', median: 'median', min: 'min', max: 'max',
+};
+
+/** Result column name of a measure: `total_revenue`, `avg_price`, `row_count`. */
+export function measureName(m: Measure): string {
+  if (m.agg === 'count' || m.col === undefined) return 'row_count';
+  return `${PREFIX[m.agg]}_${m.col.column.name}`;
+}
+
+/** Aggregate expression of a measure (without alias). */
+export function measureSql(m: Measure, qualify: boolean, filter?: string): string {
+  const f = filter !== undefined ? ` FILTER (WHERE ${filter})` : '';
+  if (m.agg === 'count' || m.col === undefined) return `count(*)${f}`;
+  const x = colSql(m.col, qualify);
+  switch (m.agg) {
+    case 'count_distinct':
+      return `count(DISTINCT ${x})${f}`;
+    case 'sum':
+      return `sum(${x})${f}`;
+    case 'avg':
+      return `avg(${x})${f}`;
+    case 'median':
+      return `median(${x})${f}`;
+    case 'min':
+      return `min(${x})${f}`;
+    case 'max':
+      return `max(${x})${f}`;
+  }
+}
+
+/** Result column name of a time bucket. */
+export function grainName(g: Grain, taken: ReadonlySet<string>, column: string): string {
+  return taken.has(g) ? `${g}_of_${column}` : g;
+}
+
+/** A time bucket: a DATE (or TIMESTAMP for hours) at the bucket's start; years as integers. */
+export function grainSql(g: Grain, x: string): string {
+  if (g === 'year') return `year(${x})`;
+  if (g === 'hour') return `date_trunc('hour', ${x})`;
+  return `CAST(date_trunc('${g}', ${x}) AS DATE)`;
+}
+
+/** An alias as SQL (bare when possible). */
+export function aliasSql(name: string): string {
+  return sqlName(name);
+}

@@ -1,0 +1,134 @@
+/**
+ * The local engine's model of the data (tables and columns as the question understanding sees
+ * them) and of a question (a {@link Plan}: what to compute, independent of SQL spelling).
+ */
+import type { DataSource } from '../../shared/domain';
+import type { IngestedTable } from '../engine';
+
+/** How a column is used: numbers are measured, categories and dates group and filter. */
+export type ColumnKind = 'numeric' | 'temporal' | 'text' | 'boolean' | 'other';
+
+export interface ColumnMeta {
+  /** Name as in the table. */
+  name: string;
+  /** DuckDB type. */
+  type: string;
+  kind: ColumnKind;
+  /**
+   * SQL giving the column's typed value. Usually the quoted name; a mostly-numeric text column is
+   * `TRY_CAST(...)`, a text column of mixed date formats a `coalesce(try_strptime(...))`.
+   */
+  expr: string;
+  /** True when {@link expr} converts text (values that do not convert are ignored as missing). */
+  converted: boolean;
+  /** strptime formats of a text column holding dates in several formats (tried in order). */
+  dateFormats?: string[];
+  /** Normalised name tokens (lower case, no accents, singular), abbreviations expanded. */
+  tokens: string[];
+  /** Non-null values and (approximate) distinct values. */
+  nonNull: number;
+  distinct: number;
+  /** Distinct values of a low-cardinality text column, as stored. */
+  values?: string[];
+  /** Range of numeric and temporal columns (temporal as ISO text). */
+  min?: number | string;
+  max?: number | string;
+  /** Every row has its own value: an identifier, not a category. */
+  unique: boolean;
+}
+
+export interface TableMeta {
+  /** Internal DuckDB table (never shown to users). */
+  table: string;
+  /** Name of the CTE that stands for this table in every shown and executed statement. */
+  alias: string;
+  /** What users call it: `sales.csv`, `book.xlsx, sheet Q1`. */
+  label: string;
+  source: DataSource;
+  ingested: IngestedTable;
+  rowCount: number;
+  columns: ColumnMeta[];
+  /** Normalised tokens of the file (and sheet) name. */
+  tokens: string[];
+}
+
+export interface ColRef {
+  table: TableMeta;
+  column: ColumnMeta;
+}
+
+export type Agg = 'count' | 'sum' | 'avg' | 'median' | 'min' | 'max' | 'count_distinct';
+export type Grain = 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+export type CmpOp = '>' | '>=' | '<' | '<=' | '=' | '<>';
+
+export interface Measure {
+  agg: Agg;
+  /** Absent for `count` of rows. */
+  col?: ColRef;
+}
+
+export interface Dim {
+  col: ColRef;
+  /** Truncation of a temporal column. */
+  grain?: Grain;
+}
+
+export type Filter =
+  | { kind: 'in'; col: ColRef; values: string[]; negate: boolean }
+  | { kind: 'cmp'; col: ColRef; op: CmpOp; value: number }
+  | { kind: 'between'; col: ColRef; lo: number; hi: number }
+  /** Half-open date range [from, to), ISO dates; either end may be open. */
+  | { kind: 'dateRange'; col: ColRef; from?: string; to?: string; label: string }
+  /** A calendar part in any year: month(col) = 3, quarter(col) = 1. */
+  | { kind: 'datePart'; col: ColRef; part: 'month' | 'quarter'; value: number; label: string }
+  | { kind: 'bool'; col: ColRef; value: boolean }
+  | { kind: 'null'; col: ColRef; isNull: boolean };
+
+export type ChartPref = 'auto' | 'none' | 'bar' | 'line';
+
+export interface AggregatePlan {
+  kind: 'aggregate';
+  /** The measured table (FROM); other tables join to it. */
+  base: TableMeta;
+  measures: Measure[];
+  dims: Dim[];
+  filters: Filter[];
+  /** Rank groups by the first measure. */
+  order?: 'desc' | 'asc';
+  limit?: number;
+  /** Add each group's percentage of the total of the first measure. */
+  share?: boolean;
+  /** Share of rows matching `filters` among all rows (no grouping). */
+  shareOfFiltered?: boolean;
+  chart: ChartPref;
+}
+
+export interface RowsPlan {
+  kind: 'rows';
+  table: TableMeta;
+  filters: Filter[];
+  orderBy?: { col: ColRef; dir: 'desc' | 'asc' };
+  limit: number;
+  chart: ChartPref;
+}
+
+export type Plan =
+  | AggregatePlan
+  | RowsPlan
+  | { kind: 'histogram'; col: ColRef; filters: Filter[]; chart: ChartPref }
+  | { kind: 'correlation'; x: ColRef; y: ColRef; filters: Filter[]; chart: ChartPref }
+  | { kind: 'correlationScan'; target: ColRef; others: ColRef[]; filters: Filter[]; chart: ChartPref }
+  | { kind: 'missing'; table: TableMeta; col?: ColRef; chart: ChartPref }
+  | { kind: 'duplicates'; table: TableMeta; cols: ColRef[]; chart: ChartPref }
+  | { kind: 'outliers'; table: TableMeta; cols: ColRef[]; filters: Filter[]; chart: ChartPref }
+  | { kind: 'overview'; tables: TableMeta[]; chart: ChartPref };
+
+/** A question the engine could not map, with what it could not place. */
+export interface Unanswerable {
+  kind: 'unanswerable';
+  reason: string;
+  /** Words of the question that match nothing in the data. */
+  unknown: string[];
+}
+
+export type Understanding = Plan | Unanswerable;
