@@ -103,9 +103,14 @@ export async function startPanelServer(): Promise<PanelServer> {
 /** Debian's Chromium; another build can be named with CHROMIUM_PATH. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Browser suites skip (visibly, as pending) on machines without Chromium rather than fail. */
-export function chromiumAvailable(): boolean {
-  return existsSync(CHROMIUM_PATH);
+/**
+ * Browser suites fail, with what to do, on a machine without Chromium: a skipped security suite
+ * would let CI pass without ever running it.
+ */
+export function requireChromium(): void {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run scripts/vscode/ensureCodeServer.sh (installs Debian's chromium) or set CHROMIUM_PATH`);
+  }
 }
 
 export function launchChromium(): Promise<Browser> {

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import type { Browser } from 'playwright-core';
 import { fileKeyOf } from '../../src/shared/protocol';
 import { initMessage, sampleAnswer, streamingTurn, turnOf } from './builders';
-import { PanelPage, chromiumAvailable, launchChromium, startPanelServer, type PanelServer } from './harness';
+import { PanelPage, requireChromium, launchChromium, startPanelServer, type PanelServer } from './harness';
 
 describe('answer panel (browser): keyboard and accessibility', function () {
   this.timeout(60_000);
@@ -16,7 +16,7 @@ describe('answer panel (browser): keyboard and accessibility', function () {
   let panel: PanelPage;
 
   before(async function () {
-    if (!chromiumAvailable()) return this.skip();
+    requireChromium();
     server = await startPanelServer();
     browser = await launchChromium();
   });

@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import type { Answer } from '../../src/shared/domain';
 import { fileKeyOf } from '../../src/shared/protocol';
 import { initMessage, patchMessage, respond, sampleAnswer, sampleSource, step, streamingTurn, turnOf } from './builders';
-import { PanelPage, chromiumAvailable, launchChromium, startPanelServer, type PanelServer } from './harness';
+import { PanelPage, requireChromium, launchChromium, startPanelServer, type PanelServer } from './harness';
 import type { ThemeName } from './fixtures/themes';
 
 const TABLE_KEY = fileKeyOf({ type: 'TABLE', content: { url: 'https://files.example/t/result.csv?sig=1' } });
@@ -23,7 +23,7 @@ describe('answer panel (browser): rendering and actions', function () {
   let panel: PanelPage;
 
   before(async function () {
-    if (!chromiumAvailable()) return this.skip();
+    requireChromium();
     server = await startPanelServer();
     browser = await launchChromium();
   });

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import type { Browser } from 'playwright-core';
 import { initMessage, respond, sampleAnswer, streamingTurn, turnOf } from './builders';
-import { PanelPage, chromiumAvailable, launchChromium, startPanelServer, type PanelServer } from './harness';
+import { PanelPage, requireChromium, launchChromium, startPanelServer, type PanelServer } from './harness';
 import { fragments, plainProse, sampleMarkdown } from './markdownSample';
 
 /**
@@ -39,7 +39,7 @@ describe('answer panel (browser): streaming', function () {
   let panel: PanelPage;
 
   before(async function () {
-    if (!chromiumAvailable()) return this.skip();
+    requireChromium();
     server = await startPanelServer();
     browser = await launchChromium();
   });

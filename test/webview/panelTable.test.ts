@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { parseCsv } from '../../src/shared/csv';
 import { fileKeyOf } from '../../src/shared/protocol';
 import { answerOf, generatedCsv, initMessage, respond, turnOf } from './builders';
-import { PanelPage, chromiumAvailable, launchChromium, startPanelServer, type PanelServer } from './harness';
+import { PanelPage, requireChromium, launchChromium, startPanelServer, type PanelServer } from './harness';
 
 const ROWS = 100_000;
 const ROW_HEIGHT = 24;
@@ -24,7 +24,7 @@ describe('answer panel (browser): 100k-row table', function () {
   const [header, ...rows] = parseCsv(csv) as [string[], ...string[][]];
 
   before(async function () {
-    if (!chromiumAvailable()) return this.skip();
+    requireChromium();
     server = await startPanelServer();
     browser = await launchChromium();
     panel = await PanelPage.open(browser, server, { height: 900 });

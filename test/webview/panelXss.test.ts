@@ -14,7 +14,7 @@ import { formatCsv } from '../../src/shared/csv';
 import type { Answer, AnswerGroup, Block } from '../../src/shared/domain';
 import { fileKeyOf, type HostToWebview } from '../../src/shared/protocol';
 import { initMessage, turnOf } from './builders';
-import { PanelPage, chromiumAvailable, launchChromium, startPanelServer, type PanelServer } from './harness';
+import { PanelPage, requireChromium, launchChromium, startPanelServer, type PanelServer } from './harness';
 import { XSS_PAYLOADS } from './xssPayloads';
 
 const P = XSS_PAYLOADS;
@@ -62,7 +62,7 @@ for (const csp of ['strict', 'none'] as const) {
     let panel: PanelPage;
 
     before(async function () {
-      if (!chromiumAvailable()) return this.skip();
+      requireChromium();
       assert.ok(P.length >= 25);
       server = await startPanelServer();
       browser = await launchChromium();
