@@ -11,6 +11,7 @@ type Suite = { name: string; run: () => Promise<BenchResult[]> };
 const suites: Suite[] = [
   { name: 'fold', run: () => (require('./foldBench') as typeof import('./foldBench')).runFoldBench() },
   { name: 'upload', run: () => (require('./uploadBench') as typeof import('./uploadBench')).runUploadBench() },
+  { name: 'panel', run: () => (require('./panelBench') as typeof import('./panelBench')).runPanelBench() },
 ];
 
 function fmt(n: number): string {
