@@ -4,16 +4,33 @@
  * the pre-filled question, and see the answer panel open with the answer and the Team Data
  * sidebar show the dataset, the ready data source and the session. Screenshots go to
  * test-artifacts/ (or $TEAM_DATA_ARTIFACTS_DIR).
+ *
+ * The extension is the packaged one: `npm run package` (once per test process, see
+ * test/start/packagedVsix.ts) installed with code-server's --install-extension, as users get it.
+ * TEAM_DATA_UI_EXTENSION=dev loads the development folder instead (dist/ built by esbuild.mjs).
+ * TEAM_DATA_UPDATE_DOCS=1 also writes the README's screenshots into docs/images/.
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
+import { installVsix } from '../../scripts/vscode/codeServer';
+import { packagedVsix } from '../start/packagedVsix';
 import { activeWebviewFrame, explorerContextMenu, openWorkbench, saveScreenshot, type Workbench } from './harness/workbench';
 
 const repo = resolve(__dirname, '../..');
+const fromDevFolder = process.env['TEAM_DATA_UI_EXTENSION'] === 'dev';
+
+/** A README screenshot: always into the artifacts, and into docs/images/ when asked to. */
+async function docsScreenshot(page: Page, name: string): Promise<void> {
+  const file = await saveScreenshot(page, `readme-${name}`);
+  if (process.env['TEAM_DATA_UPDATE_DOCS'] === '1') {
+    mkdirSync(join(repo, 'docs', 'images'), { recursive: true });
+    copyFileSync(file, join(repo, 'docs', 'images', `${name}.png`));
+  }
+}
 
 async function waitForQuickInput(page: Page, title: RegExp): Promise<void> {
   const widget = page.locator('.quick-input-widget');
@@ -25,12 +42,25 @@ describe('extension UI on code-server (Playwright)', function () {
   this.timeout(8 * 60_000);
   let scratch: string;
   let wb: Workbench | undefined;
+  let extensionsDir: string | undefined;
 
-  before(() => {
-    // TEAM_DATA_SKIP_BUILD=1 runs against dist/ as it is (for iterating on the tests themselves).
-    if (process.env['TEAM_DATA_SKIP_BUILD'] !== '1') execFileSync(process.execPath, [join(repo, 'esbuild.mjs')], { cwd: repo, stdio: 'pipe' });
-    for (const f of ['extension.js', 'cli.js']) assert.ok(existsSync(join(repo, 'dist', f)), `dist/${f} was not built`);
+  before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'td-ui-'));
+    if (fromDevFolder) {
+      // TEAM_DATA_SKIP_BUILD=1 runs against dist/ as it is (for iterating on the tests themselves).
+      if (process.env['TEAM_DATA_SKIP_BUILD'] !== '1') execFileSync(process.execPath, [join(repo, 'esbuild.mjs')], { cwd: repo, stdio: 'pipe' });
+      for (const f of ['extension.js', 'cli.js']) assert.ok(existsSync(join(repo, 'dist', f)), `dist/${f} was not built`);
+      return;
+    }
+    const { vsix } = await packagedVsix();
+    extensionsDir = join(scratch, 'extensions');
+    await installVsix(vsix, extensionsDir);
+    assert.ok(readdirSync(extensionsDir).some((d) => d.startsWith('team-data.team-data-analysis-')), `the .vsix did not install: ${readdirSync(extensionsDir).join(', ')}`);
+  });
+
+  afterEach(async function () {
+    // What the window showed when a step timed out says more than the locator in the error.
+    if (this.currentTest?.state === 'failed' && wb) await saveScreenshot(wb.page, 'extension-failure').catch(() => undefined);
   });
 
   after(async () => {
@@ -41,8 +71,12 @@ describe('extension UI on code-server (Playwright)', function () {
   it('right-click a CSV → Analyze This File → the trees update and the answer panel opens', async () => {
     const workspace = join(scratch, 'sales-demo');
     mkdirSync(workspace);
-    copyFileSync(join(repo, 'samples', 'sales.csv'), join(workspace, 'sales.csv'));
-    wb = await openWorkbench({ workspace, extensionDevelopmentPath: repo, settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+    for (const f of readdirSync(join(repo, 'samples'))) copyFileSync(join(repo, 'samples', f), join(workspace, f));
+    wb = await openWorkbench({
+      workspace,
+      ...(fromDevFolder ? { extensionDevelopmentPath: repo } : { extensionsDir }),
+      settings: { 'workbench.colorTheme': 'Default Dark Modern' },
+    });
     const { page } = wb;
 
     await explorerContextMenu(page, 'sales.csv', 'Analyze This File');
@@ -79,5 +113,16 @@ describe('extension UI on code-server (Playwright)', function () {
     await saveScreenshot(page, 'extension-4-trees');
     const statusItem = page.locator('.statusbar-item').filter({ hasText: 'Team Data: Local' }).first();
     await statusItem.waitFor({ state: 'visible', timeout: 30_000 });
+
+    // The README's pictures: the sidebar with the trees next to the answer, then the answer alone
+    // from its top (the panel follows the stream to the bottom while it arrives).
+    await page.mouse.move(0, 0);
+    await docsScreenshot(page, 'tree');
+    await page.locator('.activitybar .action-item a[aria-label^="Team Data"]').first().click();
+    await sidebar.waitFor({ state: 'hidden', timeout: 10_000 });
+    await frame.locator('body').evaluate(() => {
+      for (const el of [document.scrollingElement, ...Array.from(document.querySelectorAll('*'))]) if (el && el.scrollTop > 0) el.scrollTop = 0;
+    });
+    await docsScreenshot(page, 'answer-panel');
   });
 });
