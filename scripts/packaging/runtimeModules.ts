@@ -137,8 +137,13 @@ async function fetchPackage(name: string, spec: string, options: CollectOptions)
   mkdirSync(incoming, { recursive: true });
   try {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const packed = await runQuiet(npm, ['pack', wanted, '--pack-destination', incoming, '--silent'], { cwd: incoming, signal: options.signal, shell: process.platform === 'win32' });
-    if (packed.code !== 0) throw new Error(`npm pack ${wanted} failed (exit ${packed.code}):\n${packed.output.slice(-2000)}`);
+    const packed = await runQuiet(npm, ['pack', wanted, '--pack-destination', incoming, '--loglevel=error'], { cwd: incoming, signal: options.signal, shell: process.platform === 'win32' });
+    if (packed.code !== 0) {
+      // The binding must be exactly the version the API was built with, so there is no fallback.
+      throw new Error(
+        `npm pack ${wanted} failed (exit ${packed.code}); build this target on a ${options.target} machine instead (npm ci && npm run package):\n${packed.output.trim().slice(-2000)}`,
+      );
+    }
     const tarball = readdirSync(incoming).find((f) => f.endsWith('.tgz'));
     if (!tarball) throw new Error(`npm pack ${wanted} produced no tarball:\n${packed.output.slice(-2000)}`);
     const untar = await runQuiet('tar', ['-xzf', tarball], { cwd: incoming, signal: options.signal });

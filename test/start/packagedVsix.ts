@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { PackageTarget } from '../../scripts/packaging/targets';
+import { currentTarget, type PackageTarget } from '../../scripts/packaging/targets';
 
 export const REPO = resolve(__dirname, '../..');
 
@@ -49,20 +49,15 @@ export function runPackageScript(target?: PackageTarget): Promise<PackagedVsix> 
   });
 }
 
-/** The .vsix for this machine, packaged at most once per test process. */
+/** The .vsix for this machine (`--target` given explicitly), packaged at most once per test process. */
 export function packagedVsix(): Promise<PackagedVsix> {
   const given = process.env['TEAM_DATA_VSIX'];
   if (given) {
     if (!isAbsolute(given) || !existsSync(given)) return Promise.reject(new Error(`TEAM_DATA_VSIX=${given} is not an existing absolute path`));
     return Promise.resolve({ vsix: given, output: '' });
   }
-  shared ??= runPackageScript();
+  shared ??= runPackageScript(currentTarget());
   // A failed run should not poison the suites that come later: they get their own attempt.
   shared.catch(() => (shared = undefined));
   return shared;
-}
-
-/** Lets a suite that packaged explicitly share its result with later suites. */
-export function sharePackagedVsix(result: PackagedVsix): void {
-  shared ??= Promise.resolve(result);
 }

@@ -52,7 +52,7 @@ describe('packaging: what runs', () => {
       ['node_modules/@duckdb/node-api', ['node_modules/@duckdb/node-api/package.json', 'node_modules/@duckdb/node-api/lib/index.js', 'node_modules/@duckdb/node-api/lib/index.d.ts']],
       ['node_modules/@duckdb/node-bindings-linux-x64', ['node_modules/@duckdb/node-bindings-linux-x64/duckdb.node']],
     ]);
-    const good = ['package.json', 'package.nls.json', 'readme.md', 'changelog.md', 'LICENSE.txt', 'dist/extension.js', 'dist/cli.js', 'dist/webview.js', 'dist/webview.css', 'samples/sales.csv', 'samples/targets.xlsx', 'media/icons/icon.png', 'docs/images/tree.png', 'node_modules/@duckdb/node-api/package.json', 'node_modules/@duckdb/node-api/lib/index.js', 'node_modules/@duckdb/node-bindings-linux-x64/duckdb.node'];
+    const good = ['package.json', 'package.nls.json', 'readme.md', 'changelog.md', 'LICENSE.txt', 'dist/extension.js', 'dist/cli.js', 'dist/webview.js', 'dist/webview.css', 'samples/sales.csv', 'media/icons/icon.png', 'docs/images/tree.png', 'node_modules/@duckdb/node-api/package.json', 'node_modules/@duckdb/node-api/lib/index.js', 'node_modules/@duckdb/node-bindings-linux-x64/duckdb.node'];
     assert.deepEqual(vsixProblems(good.map(entry), modules, files), []);
     const bad = [...good.filter((p) => p !== 'dist/cli.js' && !p.endsWith('index.js')), 'dist/extension.js.map', 'src/extension/extension.ts', 'node_modules/undici/index.js', 'node_modules/@duckdb/node-bindings-darwin-arm64/duckdb.node'];
     assert.deepEqual(vsixProblems(bad.map(entry), modules, files), [
