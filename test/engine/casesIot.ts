@@ -36,6 +36,13 @@ export function iotCases(r: readonly Reading[]): Case[] {
     { q: 'Peak temperature by site', files: F, expect: { kind: 'groups', values: groupBy(r, (x) => x.site, temp, 'max') } },
     { q: 'Daily max temperature', files: F, expect: { kind: 'groups', values: groupBy(r, day, temp, 'max') } },
     { q: 'How many devices are there?', files: F, expect: { kind: 'scalar', value: 6 } },
+    { q: 'average temperature by hour of day', files: F, expect: { kind: 'groups', values: groupBy(r, (x) => Number(x.ts.slice(11, 13)), temp, 'avg') } },
+    { q: 'what was the hottest reading', files: F, expect: { kind: 'rows', column: 'temperature_c', values: [String(aggregate(r.map(temp), 'max'))], ordered: true } },
+    { q: 'which site is the warmest', files: F, expect: { kind: 'ranked', keys: topKeys(groupBy(r, (x) => x.site, temp, 'avg'), 1) } },
+    {
+      q: 'average temperature on 2024-05-31', files: F,
+      expect: { kind: 'custom', check: (a) => (/No rows match/.test(a.message) ? undefined : `expected "No rows match", got ${a.message.slice(0, 80)}`) },
+    },
     { q: 'What is the average wind speed?', files: F, expect: { kind: 'unanswerable' } },
   ];
 }

@@ -58,6 +58,9 @@ export function peopleCases(p: readonly Person[]): Case[] {
     { q: 'Count of people per city', files: F, expect: { kind: 'groups', values: groupBy(p, (x) => x.city, sal, 'count') } },
     { q: 'What is the average age?', files: F, expect: { kind: 'scalar', value: aggregate(p.map(age), 'avg') } },
     { q: 'what is the median age of remote people', files: F, expect: { kind: 'scalar', value: aggregate(p.filter((x) => x.remote).map(age), 'median') } },
+    { q: 'average salary for remote vs office', files: F, expect: { kind: 'groups', values: groupBy(p, (x) => String(x.remote), sal, 'avg') } },
+    { q: 'who earns the most', files: F, expect: { kind: 'rows', column: 'salary', values: [String(Math.max(...salaries))], ordered: true } },
+    { q: 'average age of people without email', files: F, expect: { kind: 'scalar', value: aggregate(p.filter((x) => x.email === null).map(age), 'avg') } },
     { q: 'Total bonus by department', files: F, expect: { kind: 'unanswerable' } },
   ];
 }

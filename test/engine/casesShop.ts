@@ -25,6 +25,10 @@ export function shopCases(orders: readonly Order[], customers: readonly Customer
     { q: 'Average amount by segment and status', files: BOTH, expect: { kind: 'groups', dims: 2, values: groupBy(orders, (o) => `${seg(o)} | ${o.status}`, amt, 'avg') } },
     { q: 'Show orders over 450', files: BOTH, expect: { kind: 'rows', column: 'order_id', values: orders.filter((o) => o.amount > 450).map((o) => o.order_id), ordered: false } },
     { q: 'Which segment spends the most?', files: BOTH, expect: { kind: 'ranked', keys: topKeys(groupBy(orders, seg, amt, 'sum'), 1) } },
+    { q: 'average order amount per customer segment', files: BOTH, expect: { kind: 'groups', values: groupBy(orders, seg, amt, 'avg') } },
+    { q: 'which customers have not ordered', files: BOTH, expect: { kind: 'rows', column: 'customer_id', values: customers.filter((c) => !orders.some((o) => o.customer_id === c.customer_id)).map((c) => c.customer_id).slice(0, 20), ordered: false } },
+    { q: 'how many customers have never placed an order', files: BOTH, expect: { kind: 'scalar', value: customers.filter((c) => !orders.some((o) => o.customer_id === c.customer_id)).length } },
+    { q: 'total amount by signup year', files: BOTH, expect: { kind: 'groups', values: groupBy(orders, (o) => byId.get(o.customer_id)?.signupIso.slice(0, 4) ?? '', amt, 'sum') } },
     { q: 'Which supplier delivers fastest?', files: BOTH, expect: { kind: 'unanswerable' } },
   ];
 }

@@ -20,5 +20,6 @@ export function ventesCases(v: readonly Vente[]): Case[] {
     { q: 'Top 3 régions by average montant', files: F, expect: { kind: 'ranked', keys: topKeys(groupBy(v, (x) => x.region, m, 'avg'), 3) } },
     { q: 'Quantité by catégorie and région', files: F, expect: { kind: 'groups', dims: 2, values: groupBy(v, (x) => `${x.categorie} | ${x.region}`, (x) => x.quantite, 'sum') } },
     { q: 'Revenue by région', files: F, expect: { kind: 'groups', values: groupBy(v, (x) => x.region, m, 'sum') } },
+    { q: 'montant moyen par région', files: F, expect: { kind: 'groups', values: groupBy(v, (x) => x.region, m, 'avg') } },
   ];
 }

@@ -8,6 +8,7 @@ import type { AnswerContext } from '../engine';
 import { extensionOf } from '../duckdb/fileKinds';
 import { slug } from '../duckdb/sqlText';
 import { commentText } from '../profile/profileSql';
+import { fold } from './text';
 
 const RESPOND: BlockPlace = { groupId: 'respond', groupName: 'Conclusions', stage: 'Respond' };
 /** Longest MESSAGE fragment; breaks fall on whitespace so words are never split. */
@@ -31,7 +32,7 @@ export function messageFragments(text: string, max = FRAGMENT_CHARS): string[] {
 
 /** A file name for a published result: `total-revenue-by-region.csv`. */
 export function fileNameFor(description: string, ext: string): string {
-  return `${slug(description, 60).replace(/_/g, '-')}.${ext}`;
+  return `${slug(fold(description), 60).replace(/_/g, '-')}.${ext}`;
 }
 
 /** A fenced ```sql block; the fence outgrows any backtick run inside. */

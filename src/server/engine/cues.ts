@@ -10,7 +10,8 @@ export type Intent = 'histogram' | 'correlation' | 'missing' | 'duplicates' | 'o
 
 export type Cue =
   | { kind: 'agg'; agg: Agg; at: number; end: number }
-  | { kind: 'superlative'; dir: 'desc' | 'asc'; at: number; end: number; word: string }
+  /** `hint`: the column a superlative implies ("hottest" -> temperature). */
+  | { kind: 'superlative'; dir: 'desc' | 'asc'; at: number; end: number; word: string; hint?: string }
   | { kind: 'topN'; n: number; dir: 'desc' | 'asc'; at: number; end: number }
   | { kind: 'group'; at: number; end: number }
   | { kind: 'grain'; grain: Grain; at: number; end: number }
@@ -27,6 +28,9 @@ export type Cue =
 const AGG_WORDS: Record<string, Agg> = {
   average: 'avg', avg: 'avg', mean: 'avg', typical: 'avg', median: 'median', total: 'sum', sum: 'sum', overall: 'sum',
   cumulative: 'sum', combined: 'sum', minimum: 'min', min: 'min', maximum: 'max', max: 'max', count: 'count',
+  // The commonest aggregate words of the other session languages people type mixed with column names.
+  moyen: 'avg', moyenne: 'avg', promedio: 'avg', media: 'avg', durchschnitt: 'avg', durchschnittlich: 'avg', mittelwert: 'avg',
+  somme: 'sum', totale: 'sum', suma: 'sum', summe: 'sum', gesamt: 'sum', mediane: 'median', mediana: 'median', anzahl: 'count',
 };
 const SUPERLATIVES: Record<string, 'desc' | 'asc'> = {
   highest: 'desc', largest: 'desc', biggest: 'desc', most: 'desc', greatest: 'desc', best: 'desc', top: 'desc',
@@ -35,11 +39,16 @@ const SUPERLATIVES: Record<string, 'desc' | 'asc'> = {
   lowest: 'asc', smallest: 'asc', least: 'asc', fewest: 'asc', worst: 'asc', bottom: 'asc', minimum: 'asc', min: 'asc',
   cheapest: 'asc', shortest: 'asc', youngest: 'asc', coldest: 'asc', coolest: 'asc', earliest: 'asc', weakest: 'asc',
 };
+/** Superlatives that name their measure. */
+const SUPERLATIVE_HINTS: Record<string, string> = {
+  hottest: 'temp', warmest: 'temp', coldest: 'temp', coolest: 'temp', cheapest: 'price|cost', priciest: 'price|cost',
+  oldest: 'age', youngest: 'age', longest: 'duration|length|time|days', shortest: 'duration|length|time|days',
+};
 const GRAIN_ADJ: Record<string, Grain> = {
   hourly: 'hour', daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annual: 'year',
   annually: 'year',
 };
-const GRAIN_NOUN: Record<string, Grain> = {
+export const GRAIN_NOUN: Record<string, Grain> = {
   hour: 'hour', day: 'day', date: 'day', week: 'week', month: 'month', quarter: 'quarter', year: 'year',
 };
 const CMP_WORDS: Array<{ words: string[]; op: CmpOp; postfix?: boolean; hint?: string }> = [
@@ -68,6 +77,7 @@ const CMP_WORDS: Array<{ words: string[]; op: CmpOp; postfix?: boolean; hint?: s
 const GROUP_PHRASES = [
   ['broken', 'down', 'by'], ['break', 'down', 'by'], ['breakdown', 'by'], ['grouped', 'by'], ['group', 'by'], ['split', 'by'],
   ['for', 'each'], ['for', 'every'], ['in', 'each'], ['in', 'every'], ['per'], ['by'], ['each'], ['every'], ['across'],
+  ['par'], ['por'], ['pro'], ['nach'],
   ['among'], ['between'],
 ];
 const INTENT_WORDS: Record<string, Intent> = {
@@ -85,6 +95,17 @@ const INTENT_WORDS: Record<string, Intent> = {
 
 function matchesAt(tokens: readonly Token[], i: number, words: readonly string[]): boolean {
   return words.every((w, k) => tokens[i + k]?.norm === w);
+}
+
+/** A cyclic time bucket starting at token `i`: "weekday", "day of (the) week", "hour of (the) day". */
+function cyclicAt(tokens: readonly Token[], i: number): { grain: Grain; len: number } | undefined {
+  const w = tokens[i]?.norm;
+  if (w === 'weekday' || w === 'weekdays' || w === 'dow') return { grain: 'weekday', len: 1 };
+  if (matchesAt(tokens, i, ['day', 'of', 'the', 'week'])) return { grain: 'weekday', len: 4 };
+  if (matchesAt(tokens, i, ['day', 'of', 'week'])) return { grain: 'weekday', len: 3 };
+  if (matchesAt(tokens, i, ['hour', 'of', 'the', 'day'])) return { grain: 'hourOfDay', len: 4 };
+  if (matchesAt(tokens, i, ['hour', 'of', 'day'])) return { grain: 'hourOfDay', len: 3 };
+  return undefined;
 }
 
 /** All cues of a question, in token order (overlaps resolved longest-first per position). */
@@ -125,6 +146,13 @@ export function findCues(tokens: readonly Token[]): Cue[] {
     if (matchesAt(tokens, i, ['as', 'a', 'table']) || matchesAt(tokens, i, ['as', 'table']) || matchesAt(tokens, i, ['in', 'a', 'table']) || matchesAt(tokens, i, ['without', 'chart']) || matchesAt(tokens, i, ['no', 'chart'])) {
       const len = tokens[i + 1]?.norm === 'a' ? 3 : 2;
       take({ kind: 'intent', intent: 'asTable', at: i, end: i + len });
+      continue;
+    }
+    // "by weekday", "per day of the week", "by hour of day": cyclic buckets.
+    const lead = /^(by|per|each|every|across)$/.test(w) ? 1 : 0;
+    const cyc = cyclicAt(tokens, i + lead);
+    if (cyc !== undefined) {
+      take({ kind: 'grain', grain: cyc.grain, at: i, end: i + lead + cyc.len });
       continue;
     }
     if ((w === 'line' || w === 'bar' || w === 'column') && (next?.norm === 'chart' || next?.norm === 'graph' || next?.norm === 'plot')) {
@@ -186,9 +214,14 @@ export function findCues(tokens: readonly Token[]): Cue[] {
       take({ kind: 'intent', intent: 'rows', at: i, end: i + 1 });
       continue;
     }
+    if (w === 'most' && next?.norm === 'expensive') {
+      take({ kind: 'superlative', dir: 'desc', at: i, end: i + 2, word: 'most expensive', hint: 'price|cost' });
+      continue;
+    }
     const sup = SUPERLATIVES[w];
     if (sup !== undefined) {
-      take({ kind: 'superlative', dir: sup, at: i, end: i + 1, word: w });
+      const hint = SUPERLATIVE_HINTS[w];
+      take({ kind: 'superlative', dir: sup, at: i, end: i + 1, word: w, ...(hint ? { hint } : {}) });
       continue;
     }
     const agg = AGG_WORDS[w];

@@ -33,7 +33,11 @@ export function filterPhrase(f: Filter): string {
     case 'dateRange':
       return /^(since|after|before|up to)\b/.test(f.label) ? `${c} ${f.label}` : `${c} in ${f.label}`;
     case 'datePart':
-      return `${c} in ${f.label} (any year)`;
+      return f.part === 'year' ? `${c} in ${f.label}` : `${c} in ${f.label} (any year)`;
+    case 'none':
+      return f.col.column.kind === 'numeric' ? `${c} is zero or missing` : `${c} is missing`;
+    case 'absentIn':
+      return `${c} does not appear in ${f.other.label}`;
     case 'bool':
       return f.value ? `${c} is true` : `${c} is false`;
     case 'null':
@@ -54,7 +58,8 @@ export function describePlan(plan: Plan): string {
     case 'aggregate': {
       const noun = rowNoun(plan.base.label);
       const ms = plan.measures.map((m) => measurePhrase(m, noun)).join(' and ');
-      const by = plan.dims.length > 0 ? ` by ${plan.dims.map((d) => (d.grain ? `${d.grain} of ${d.col.column.name}` : d.col.column.name)).join(' and ')}` : '';
+      const grainWord = (g: string): string => (g === 'hourOfDay' ? 'hour of day' : g);
+      const by = plan.dims.length > 0 ? ` by ${plan.dims.map((d) => (d.grain ? `${grainWord(d.grain)} of ${d.col.column.name}` : d.col.column.name)).join(' and ')}` : '';
       const rank = plan.limit !== undefined ? `, ${plan.order === 'asc' ? 'bottom' : 'top'} ${plan.limit}` : '';
       const share = plan.share ? ' with each group\'s share of the total' : plan.shareOfFiltered ? ' (share of all rows)' : '';
       return `${ms}${by}${share}${where(plan.filters)}${rank}`;
@@ -104,6 +109,7 @@ export function code(name: string): string {
 
 /** A time bucket as people write it: 2024-03 for months, 2024-Q1 for quarters, the date otherwise. */
 export function timeLabel(v: unknown, grain: string | undefined): string {
+  if (typeof v === 'number' && (grain === 'year' || grain === 'hourOfDay')) return grain === 'year' ? String(v) : `${String(v).padStart(2, '0')}:00`;
   if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) return fmtValue(v);
   if (grain === 'month') return v.slice(0, 7);
   if (grain === 'quarter') return `${v.slice(0, 4)}-Q${Math.floor((Number(v.slice(5, 7)) - 1) / 3) + 1}`;

@@ -25,6 +25,7 @@ export const SYNONYMS: Record<string, string[]> = {
   income: ['revenue', 'salary', 'earning'],
   turnover: ['revenue', 'sale'],
   earning: ['revenue', 'salary', 'income'],
+  earn: ['salary', 'income', 'revenue', 'wage', 'pay'],
   spend: ['amount', 'revenue', 'cost', 'total'],
   spending: ['amount', 'revenue', 'cost', 'total'],
   money: ['revenue', 'amount', 'total'],

@@ -49,6 +49,12 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
   }
   if (dimCount === 0) {
     const row = r.rows[0] ?? [];
+    if (plan.measures.every((_m, i) => row[i] === null || row[i] === undefined)) {
+      // Nothing to aggregate: say so, with the date range the data covers when a date filter is the cause.
+      const dates = plan.filters.find((f) => f.kind === 'dateRange' || f.kind === 'datePart');
+      const range = dates && typeof dates.col.column.min === 'string' ? ` (${code(dates.col.column.name)} runs from ${dates.col.column.min.slice(0, 10)} to ${String(dates.col.column.max).slice(0, 10)})` : '';
+      return `No rows match ${plan.filters.map((f) => md(filterPhrase(f))).join(' and ') || 'the question'}${range}, so there is no ${what} to report.`;
+    }
     const parts = plan.measures.map((m, i) => `the ${measurePhrase(m, noun, code)} is **${fmtValue(row[i])}**`);
     const scope = plan.filters.length > 0 ? ` where ${plan.filters.map((f) => md(filterPhrase(f))).join(' and ')}` : '';
     const text = parts.join(', and ');
@@ -66,8 +72,19 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
     const lo = r.rows[vals.indexOf(Math.min(...finite))];
     const firstV = vals[0] ?? NaN;
     const lastV = vals[vals.length - 1] ?? NaN;
-    const change = Number.isFinite(firstV) && Number.isFinite(lastV) && firstV !== 0 ? ` The last ${plan.dims[0]?.grain} is ${pct(Math.abs((lastV - firstV) / firstV) * 100)} ${lastV >= firstV ? 'above' : 'below'} the first.` : '';
-    lines.push(`The ${what} per ${plan.dims[0]?.grain} ran from ${label(r.rows[0] ?? [])} to ${label(r.rows[r.rows.length - 1] ?? [])}: highest in **${hi ? label(hi) : '?'}** (${fmtValue(hi?.[mi])}), lowest in ${lo ? label(lo) : '?'} (${fmtValue(lo?.[mi])}).${change}`);
+    const grain = plan.dims[0]?.grain;
+    const cyclic = grain === 'weekday' || grain === 'hourOfDay';
+    const unit = grain === 'hourOfDay' ? 'hour of the day' : grain;
+    const change = !cyclic && Number.isFinite(firstV) && Number.isFinite(lastV) && firstV !== 0 ? ` The last ${unit} is ${pct(Math.abs((lastV - firstV) / firstV) * 100)} ${lastV >= firstV ? 'above' : 'below'} the first.` : '';
+    const span = cyclic ? '' : ` ran from ${label(r.rows[0] ?? [])} to ${label(r.rows[r.rows.length - 1] ?? [])}`;
+    lines.push(`The ${what} per ${unit}${span}: highest in **${hi ? label(hi) : '?'}** (${fmtValue(hi?.[mi])}), lowest in ${lo ? label(lo) : '?'} (${fmtValue(lo?.[mi])}).${change}`);
+  } else if (plan.dims.some((d) => d.grain !== undefined) && plan.order === undefined) {
+    // Time by category: rows are in time order, so find the extremes instead of reading the first row.
+    const vals = r.rows.map((row) => n(row[mi]));
+    const finite = vals.filter(Number.isFinite);
+    const hi = r.rows[vals.indexOf(Math.max(...finite))];
+    const lo = r.rows[vals.indexOf(Math.min(...finite))];
+    lines.push(`The ${what} over ${plural(r.rows.length, 'combination')} is highest for **${hi ? label(hi) : '?'}** (${fmtValue(hi?.[mi])}) and lowest for ${lo ? label(lo) : '?'} (${fmtValue(lo?.[mi])}).`);
   } else {
     const top = r.rows[0] ?? [];
     const dir = plan.order === 'asc' ? 'lowest' : 'highest';
@@ -100,11 +117,19 @@ export function finding(plan: Plan, r: ResultData): string {
       const total = n(r.extra?.[0]);
       const shown = r.rows.length;
       if (shown === 0) return `No rows of ${md(plan.table.label)} match: ${md(describePlan(plan))}.`;
-      const head = Number.isFinite(total) && total > shown ? `**${formatNumber(total)}** rows match; the table shows the first ${formatNumber(shown)}.` : `**${formatNumber(shown)}** ${shown === 1 ? 'row matches' : 'rows match'}.`;
       const by = plan.orderBy ? plan.orderBy.col.column.name : undefined;
       const idx = by !== undefined ? r.columns.indexOf(by) : -1;
-      const lead = idx >= 0 && r.rows[0] ? ` The ${plan.orderBy?.dir === 'asc' ? 'lowest' : 'highest'} ${code(by ?? '')} is ${fmtValue(r.rows[0][idx])}.` : '';
-      return head + lead;
+      if (idx >= 0 && plan.orderBy) {
+        const dir = plan.orderBy.dir === 'asc' ? 'lowest' : 'highest';
+        const firstV = fmtValue(r.rows[0]?.[idx]);
+        const of = Number.isFinite(total) ? ` of ${plural(total, 'row')}` : '';
+        return shown === 1
+          ? `The row with the ${dir} ${code(by ?? '')} (**${firstV}**) is in the table${of ? `, out of ${plural(total, 'row')}` : ''}.`
+          : `The ${formatNumber(shown)} rows with the ${dir} ${code(by ?? '')}${of} are in the table: from **${firstV}** to ${fmtValue(r.rows[shown - 1]?.[idx])}.`;
+      }
+      return Number.isFinite(total) && total > shown
+        ? `**${formatNumber(total)}** rows match; the table shows the first ${formatNumber(shown)}.`
+        : `**${formatNumber(shown)}** ${shown === 1 ? 'row matches' : 'rows match'}; all are in the table.`;
     }
     case 'histogram': {
       const counts = r.rows.map((row) => n(row[2]));

@@ -106,6 +106,11 @@ export function dateColumn(p: Parse, prefer?: TableMeta): ColRef | undefined {
   return undefined;
 }
 
+/** The table's money column (revenue, amount, total...): what "the biggest order" is ranked by. */
+export function moneyColumn(p: Parse, prefer?: TableMeta): ColRef | undefined {
+  return columnForUnit(p, '$', prefer);
+}
+
 /** A numeric column for a bare number with a unit ("over $500", "above 20%"). */
 function columnForUnit(p: Parse, unit: string | undefined, prefer?: TableMeta): ColRef | undefined {
   const tables = prefer ? [prefer, ...p.tables.filter((t) => t !== prefer)] : p.tables;
@@ -232,15 +237,26 @@ export function valueFilters(p: Parse, prefer?: TableMeta): { filters: Filter[];
   return { filters, multi };
 }
 
+const wholeYear = (d: { from?: string; to?: string }): number | undefined =>
+  d.from !== undefined && d.to !== undefined && /-01-01$/.test(d.from) && /-01-01$/.test(d.to) && Number(d.to.slice(0, 4)) - Number(d.from.slice(0, 4)) === 1
+    ? Number(d.from.slice(0, 4)) : undefined;
+
 /** Date filters on the chosen date column (or equality on a numeric `year` column). */
 export function dateFilters(p: Parse, prefer?: TableMeta): Filter[] {
   const out: Filter[] = [];
   if (p.dates.length === 0) return out;
   const col = dateColumn(p, prefer);
+  // "2024 vs 2023": several whole years are a comparison, not an (empty) intersection.
+  const years = p.dates.map(wholeYear);
+  if (col !== undefined && p.dates.length >= 2 && years.every((y) => y !== undefined)) {
+    for (const d of p.dates) mark(p, d.at, d.end);
+    const values = [...new Set(years as number[])].sort();
+    return [{ kind: 'datePart', col, part: 'year', values, label: values.join(' and ') }];
+  }
   for (const d of p.dates) {
     if (col !== undefined) {
       mark(p, d.at, d.end);
-      if (d.part !== undefined) out.push({ kind: 'datePart', col, part: d.part.part, value: d.part.value, label: d.label });
+      if (d.part !== undefined) out.push({ kind: 'datePart', col, part: d.part.part, values: [d.part.value], label: d.label });
       else {
         const f: Filter = { kind: 'dateRange', col, label: d.label };
         if (d.from !== undefined) f.from = d.from;
@@ -252,14 +268,75 @@ export function dateFilters(p: Parse, prefer?: TableMeta): Filter[] {
     // No date column: a year may still be a column of its own ("year" = 2024).
     const yearCol = (prefer ? [prefer, ...p.tables] : p.tables).flatMap((t) => t.columns.map((c) => ({ table: t, column: c })))
       .find((r) => /^(fiscal[ _]?)?year$/i.test(r.column.name.trim()) && r.column.kind === 'numeric');
-    const y = d.from !== undefined && d.to !== undefined && d.from.endsWith('-01-01') && d.to.endsWith('-01-01') && Number(d.to.slice(0, 4)) - Number(d.from.slice(0, 4)) === 1
-      ? Number(d.from.slice(0, 4)) : undefined;
+    const y = wholeYear(d);
     if (yearCol && y !== undefined) {
       mark(p, d.at, d.end);
       out.push({ kind: 'cmp', col: yearCol, op: '=', value: y });
       for (const s of p.spans) if (s.kind === 'column' && s.cols.some((c) => c.column === yearCol.column)) p.taken.add(s);
     }
   }
+  return out;
+}
+
+/** "no discount", "without an email": the column is missing (or zero, for numbers). */
+export function noneFilters(p: Parse): Filter[] {
+  const out: Filter[] = [];
+  p.tokens.forEach((t, i) => {
+    if (t.norm !== 'no' && t.norm !== 'without') return;
+    if (p.cues.some((c) => c.kind === 'cmp' && c.at <= i && i < c.end)) return;
+    const s = nextSpan(p, i + 1, 1);
+    if (s?.kind !== 'column' || p.taken.has(s)) return;
+    const col = s.cols[0];
+    if (!col || col.column.kind === 'boolean') return;
+    p.taken.add(s);
+    mark(p, i, s.end);
+    out.push({ kind: 'none', col });
+  });
+  return out;
+}
+
+/** "rating of 5", "a discount of 20%": a number right after a numeric column means equality. */
+export function equalityFilters(p: Parse, prefer?: TableMeta): Filter[] {
+  const out: Filter[] = [];
+  p.tokens.forEach((t, i) => {
+    if (t.kind !== 'number' || t.value === undefined || t.yearLike || p.used.has(i)) return;
+    if (p.cues.some((c) => c.at <= i && i < c.end)) return;
+    const glue = p.tokens[i - 1]?.norm;
+    if (glue !== 'of' && glue !== 'is' && glue !== 'equals') return;
+    const s = p.spans.find((x) => x.end === i - 1);
+    if (s?.kind !== 'column' || p.taken.has(s)) return;
+    const col = pickColumn(s, 'measure', prefer);
+    if (!col || !isNumeric(col.column)) return;
+    p.taken.add(s);
+    mark(p, s.start, i + 1);
+    const scale = t.unit === '%' && typeof col.column.max === 'number' && col.column.max <= 1 ? 0.01 : 1;
+    out.push({ kind: 'cmp', col, op: '=', value: t.value * scale });
+  });
+  return out;
+}
+
+/**
+ * "customers who have not ordered", "products without orders": the subject table's key must not
+ * occur in the other table. Only where the other table points at the subject by a safe key.
+ */
+export function absentFilters(p: Parse, prefer: TableMeta | undefined, keyOf: (fact: TableMeta, dim: TableMeta) => { left: ColumnMeta; right: ColumnMeta } | undefined): Filter[] {
+  const out: Filter[] = [];
+  if (!prefer || p.tables.length < 2) return out;
+  p.tokens.forEach((t, i) => {
+    if (!/^(not|never|no|without)$/.test(t.norm)) return;
+    for (let k = i + 1; k <= i + 3 && k < p.tokens.length; k++) {
+      const w = p.tokens[k]?.stem ?? '';
+      const base = w.replace(/(ed|ing)$/, '');
+      const other = p.tables.find((x) => x !== prefer && x.tokens.some((tok) => tok === w || tok === base || tok === `${base}e`));
+      if (!other) continue;
+      const key = keyOf(other, prefer);
+      if (!key) return;
+      mark(p, i, k + 1);
+      for (const s of p.spans) if (s.kind === 'table' && s.table === other && s.start <= k && k < s.end) p.taken.add(s);
+      out.push({ kind: 'absentIn', col: { table: prefer, column: key.right }, other, otherColumn: key.left });
+      return;
+    }
+  });
   return out;
 }
 

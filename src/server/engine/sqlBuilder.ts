@@ -6,7 +6,7 @@
 import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
 import { joinKey } from './joins';
 import { sqlName } from './schemaIndex';
-import { aliasSql, colSql, filterSql, grainName, grainSql, measureName, measureSql, numberSql, whereSql } from './sqlExpr';
+import { aliasSql, colSql, filterSql, grainName, grainOrderSql, grainSql, measureName, measureSql, numberSql, whereSql } from './sqlExpr';
 import type { AggregatePlan, ColRef, Filter, Plan, RowsPlan, TableMeta } from './types';
 
 /** One statement of an answer: its purpose (a comment) and its body over the table CTEs. */
@@ -27,9 +27,11 @@ export interface BuiltQuery {
 }
 
 /** FROM clause for the base table and every other table the refs use (joined by their key). */
-export function fromSql(base: TableMeta, refs: readonly ColRef[]): { from: string; tables: TableMeta[]; qualify: boolean } {
+export function fromSql(base: TableMeta, refs: readonly ColRef[], filters: readonly Filter[] = []): { from: string; tables: TableMeta[]; qualify: boolean } {
   const others = [...new Set(refs.map((r) => r.table))].filter((t) => t !== base);
-  const tables = [base, ...others];
+  // Tables only looked into by a subquery ("customers without orders") need their CTE, not a join.
+  const looked = filters.flatMap((f) => (f.kind === 'absentIn' ? [f.other] : [])).filter((t) => t !== base && !others.includes(t));
+  const tables = [base, ...others, ...new Set(looked)];
   let from = `FROM ${sqlName(base.alias)}`;
   for (const t of others) {
     const key = joinKey(base, t);
@@ -50,7 +52,7 @@ function isScope(f: Filter): boolean {
 
 function aggregateSql(plan: AggregatePlan): BuiltQuery {
   const refs = [...plan.measures.flatMap((m) => (m.col ? [m.col] : [])), ...plan.dims.map((d) => d.col), ...filterRefs(plan.filters)];
-  const { from, tables, qualify } = fromSql(plan.base, refs);
+  const { from, tables, qualify } = fromSql(plan.base, refs, plan.filters);
   const select: string[] = [];
   const columns: string[] = [];
   const taken = new Set(plan.base.columns.map((c) => c.name.toLowerCase()));
@@ -86,7 +88,7 @@ function aggregateSql(plan: AggregatePlan): BuiltQuery {
   const timeDims = plan.dims.map((d, i) => ({ d, name: columns[i] ?? '' })).filter((x) => x.d.grain !== undefined);
   const firstName = first ? aliasSql(measureName(first)) : undefined;
   if (plan.order && firstName) order.push(`${firstName} ${plan.order === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`);
-  for (const t of timeDims) order.push(aliasSql(t.name));
+  for (const t of timeDims) order.push(grainOrderSql(t.d.grain ?? 'day', colSql(t.d.col, qualify), aliasSql(t.name)));
   for (const [i, d] of plan.dims.entries()) if (d.grain === undefined) order.push(aliasSql(columns[i] ?? ''));
   if (plan.dims.length > 0 && order.length > 0) sql += `\nORDER BY ${[...new Set(order)].join(', ')}`;
   if (plan.limit !== undefined) sql += `\nLIMIT ${plan.limit}`;
@@ -95,7 +97,7 @@ function aggregateSql(plan: AggregatePlan): BuiltQuery {
 
 function rowsSql(plan: RowsPlan): BuiltQuery & { count: Statement } {
   const refs = [...filterRefs(plan.filters), ...(plan.orderBy ? [plan.orderBy.col] : [])];
-  const { from, tables, qualify } = fromSql(plan.table, refs);
+  const { from, tables, qualify } = fromSql(plan.table, refs, plan.filters);
   const star = qualify ? `${sqlName(plan.table.alias)}.*` : '*';
   let sql = `SELECT ${star}\n${from}${whereSql(plan.filters, qualify)}`;
   if (plan.orderBy) sql += `\nORDER BY ${colSql(plan.orderBy.col, qualify)} ${plan.orderBy.dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`;

@@ -50,7 +50,13 @@ export function filterSql(f: Filter, qualify: boolean): string {
       return parts.length > 0 ? parts.join(' AND ') : 'true';
     }
     case 'datePart':
-      return `${f.part}(${x}) = ${f.value}`;
+      return f.values.length === 1 ? `${f.part}(${x}) = ${f.values[0]}` : `${f.part}(${x}) IN (${f.values.join(', ')})`;
+    case 'none':
+      return f.col.column.kind === 'numeric' ? `coalesce(${x}, 0) = 0` : `${x} IS NULL`;
+    case 'absentIn': {
+      const y = quoteIdent(f.otherColumn.name);
+      return `${x} NOT IN (SELECT ${y} FROM ${sqlName(f.other.alias)} WHERE ${y} IS NOT NULL)`;
+    }
     case 'bool':
       return f.value ? `${x}` : `NOT ${x}`;
     case 'null':
@@ -96,12 +102,20 @@ export function measureSql(m: Measure, qualify: boolean, filter?: string): strin
 
 /** Result column name of a time bucket. */
 export function grainName(g: Grain, taken: ReadonlySet<string>, column: string): string {
-  return taken.has(g) ? `${g}_of_${column}` : g;
+  const name = g === 'hourOfDay' ? 'hour_of_day' : g;
+  return taken.has(name) ? `${name}_of_${column}` : name;
+}
+
+/** ORDER BY term of a time bucket: weekdays in calendar order, the rest by their value. */
+export function grainOrderSql(g: Grain, x: string, alias: string): string {
+  return g === 'weekday' ? `min(isodow(${x}))` : alias;
 }
 
 /** A time bucket: a DATE (or TIMESTAMP for hours) at the bucket's start; years as integers. */
 export function grainSql(g: Grain, x: string): string {
   if (g === 'year') return `year(${x})`;
+  if (g === 'weekday') return `dayname(${x})`;
+  if (g === 'hourOfDay') return `hour(${x})`;
   if (g === 'hour') return `date_trunc('hour', ${x})`;
   return `CAST(date_trunc('${g}', ${x}) AS DATE)`;
 }

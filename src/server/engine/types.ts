@@ -58,7 +58,8 @@ export interface ColRef {
 }
 
 export type Agg = 'count' | 'sum' | 'avg' | 'median' | 'min' | 'max' | 'count_distinct';
-export type Grain = 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+/** Time buckets; `weekday` and `hourOfDay` are cyclic (Monday..Sunday, 0..23). */
+export type Grain = 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year' | 'weekday' | 'hourOfDay';
 export type CmpOp = '>' | '>=' | '<' | '<=' | '=' | '<>';
 
 export interface Measure {
@@ -79,10 +80,14 @@ export type Filter =
   | { kind: 'between'; col: ColRef; lo: number; hi: number }
   /** Half-open date range [from, to), ISO dates; either end may be open. */
   | { kind: 'dateRange'; col: ColRef; from?: string; to?: string; label: string }
-  /** A calendar part in any year: month(col) = 3, quarter(col) = 1. */
-  | { kind: 'datePart'; col: ColRef; part: 'month' | 'quarter'; value: number; label: string }
+  /** Calendar parts: month(col) = 3 (any year), quarter(col) = 1, year(col) IN (2023, 2024). */
+  | { kind: 'datePart'; col: ColRef; part: 'month' | 'quarter' | 'year'; values: number[]; label: string }
   | { kind: 'bool'; col: ColRef; value: boolean }
-  | { kind: 'null'; col: ColRef; isNull: boolean };
+  | { kind: 'null'; col: ColRef; isNull: boolean }
+  /** "no discount", "no email": missing, or zero for numbers. */
+  | { kind: 'none'; col: ColRef }
+  /** "customers without orders": the key does not occur in another table. */
+  | { kind: 'absentIn'; col: ColRef; other: TableMeta; otherColumn: ColumnMeta };
 
 export type ChartPref = 'auto' | 'none' | 'bar' | 'line';
 

@@ -3,13 +3,13 @@
  * or an honest {@link Unanswerable} naming what could not be placed. Deterministic: the same
  * question over the same data always gives the same plan.
  */
-import { findCues, type Cue, type Intent } from './cues';
+import { findCues, GRAIN_NOUN, type Cue, type Intent } from './cues';
 import { findDateExprs } from './dates';
 import { joinKey } from './joins';
 import { defaultAgg, ROW_WORDS } from './lexicon';
 import { findSpans, type MentionIndex, type Span } from './mentions';
 import {
-  booleanFilters, comparisons, dateColumn, dateFilters, isGroupable, isIdLike, isNumeric, mark, nextSpan, pickColumn,
+  absentFilters, booleanFilters, comparisons, dateColumn, moneyColumn, dateFilters, equalityFilters, noneFilters, isGroupable, isIdLike, isNumeric, mark, nextSpan, pickColumn,
   primaryTable, valueFilters, type Parse,
 } from './roles';
 import { STOP_WORDS, tokenize, type Token } from './text';
@@ -57,6 +57,15 @@ function parse(question: string, tables: TableMeta[], index: MentionIndex): Pars
   p.dates = findDateExprs(tokens, latest, blocked);
   // Month names and years explained as dates are not column or value mentions.
   p.spans = p.spans.filter((s) => !p.dates.some((d) => s.start >= d.at && s.end <= d.end && s.kind !== 'value'));
+  // "customer segment": a table name right before one of its columns only qualifies that column.
+  for (const s of [...p.spans]) {
+    if (s.kind !== 'table') continue;
+    const c = p.spans.find((x) => x.kind === 'column' && x.start === s.end && x.cols.some((y) => y.table === s.table));
+    if (c === undefined || c.kind !== 'column') continue;
+    c.start = s.start;
+    c.cols = c.cols.filter((y) => y.table === s.table);
+    p.spans = p.spans.filter((x) => x !== s);
+  }
   return p;
 }
 
@@ -132,6 +141,7 @@ export function collectDims(p: Parse, prefer: TableMeta | undefined): Collected 
     } else if (c.kind === 'group') {
       const s = nextSpan(p, c.end, 2);
       if (s === undefined || p.taken.has(s)) {
+        if (p.cues.some((x) => x.at === c.end)) continue;
         const word = p.tokens[c.end];
         if (s === undefined && word?.kind === 'word' && !STOP_WORDS.has(word.norm) && !ROW_WORDS.has(word.stem)) out.unknownGroup ??= word.raw;
         continue;
@@ -149,7 +159,12 @@ export function collectDims(p: Parse, prefer: TableMeta | undefined): Collected 
         continue;
       }
       p.taken.add(s);
-      add(col.column.kind === 'temporal' ? { col, grain: 'day' } : { col });
+      if (col.column.kind === 'temporal') {
+        // "by signup year", "by order date month": a grain word after the date column sets the bucket.
+        const g = GRAIN_NOUN[p.tokens[s.end]?.stem ?? ''];
+        if (g !== undefined && p.tokens[s.end]?.stem !== 'date') mark(p, s.end, s.end + 1);
+        add({ col, grain: g !== undefined && p.tokens[s.end]?.stem !== 'date' ? g : 'day' });
+      } else add({ col });
       // "by region and channel"
       if (p.tokens[s.end]?.norm === 'and') {
         const s2 = nextSpan(p, s.end + 1, 1);
@@ -169,8 +184,11 @@ export function collectDims(p: Parse, prefer: TableMeta | undefined): Collected 
 }
 
 /** The aggregate a measure named at token `at` gets: the nearest cue before it, else the default. */
-export function aggFor(p: Parse, at: number, name: string, dims: number): Agg {
+export function aggFor(p: Parse, at: number, name: string, dims: number, end?: number): Agg {
   let best: Agg | undefined;
+  // "montant moyen": languages that put the aggregate after the noun.
+  const after = end !== undefined ? p.cues.find((c) => c.kind === 'agg' && c.at === end && c.agg !== 'count') : undefined;
+  if (after !== undefined && after.kind === 'agg' && !p.cues.some((c) => c.kind === 'agg' && c.end <= at)) return after.agg;
   const grouped = p.cues.some((c) => c.kind === 'group' || c.kind === 'grain');
   for (const c of p.cues) {
     if (c.end > at) break;
@@ -242,15 +260,26 @@ export function buildPlan(p: Parse): Understanding {
   const cmp = comparisons(p, prefer);
   const filters: Filter[] = [...cmp.filters];
   const values = valueFilters(p, prefer);
-  filters.push(...values.filters, ...dateFilters(p, prefer));
+  filters.push(...values.filters, ...dateFilters(p, prefer), ...equalityFilters(p, prefer), ...noneFilters(p), ...absentFilters(p, tableSpan(p) ?? prefer, joinKey));
   const collected = collectDims(p, prefer);
   const dims = collected.dims;
+  const years = filters.find((f): f is Extract<Filter, { kind: 'datePart' }> => f.kind === 'datePart' && f.part === 'year' && f.values.length > 1);
+  if (years && !dims.some((d) => d.grain !== undefined)) dims.unshift({ col: years.col, grain: 'year' });
   for (const m of values.multi) {
     if (m.joiner !== 'or' && !dims.some((d) => d.col.column === m.col.column)) dims.unshift({ col: m.col });
   }
-  filters.push(...booleanFilters(p, dims));
+  const flags = booleanFilters(p, dims);
+  // "remote vs office": a compared flag splits the result instead of filtering it.
+  if (hasIntent(p, 'compare') && dims.length === 0 && flags.length === 1 && flags[0] !== undefined) dims.push({ col: flags[0].col });
+  else filters.push(...flags);
   const lost = leftovers(p);
   const capitalUnknown = lost.find(({ i, t }) => i > 0 && /^\p{Lu}/u.test(t.raw) && ['in', 'for', 'from', 'at'].includes(p.tokens[i - 1]?.norm ?? ''));
+  // A "not"/"without" that no filter used would otherwise be silently ignored: refuse instead.
+  const negation = p.cues.find((c) => c.kind === 'negate' && !p.used.has(c.at));
+  if (negation !== undefined) {
+    const words = p.tokens.slice(negation.at, negation.end + 2).map((t) => t.raw).join(' ');
+    return unanswerable(`I could not tell what "${words}" should exclude`, [words]);
+  }
   if (cmp.unresolved.length > 0) return unanswerable(`the question does not say which number "${cmp.unresolved[0]}" applies to`, cmp.unresolved);
   if (collected.unknownGroup !== undefined) return unanswerable(`no column matches "${collected.unknownGroup}"`, [collected.unknownGroup]);
   if (capitalUnknown !== undefined) return unanswerable(`"${capitalUnknown.t.raw}" does not appear in the data`, [capitalUnknown.t.raw]);
@@ -367,7 +396,7 @@ function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Parts, col
     }
   }
   // Measures: the numeric columns still unexplained.
-  let entity = p.spans.some((s) => s.kind === 'table');
+  let entity = p.spans.some((s) => s.kind === 'table') || /^\s*who\b/i.test(p.question);
   for (const s of p.spans) {
     if (s.kind !== 'column' || p.taken.has(s)) continue;
     const distinctBefore = distinctCue !== undefined && distinctCue.end <= s.start && s.start - distinctCue.end <= 2;
@@ -392,7 +421,22 @@ function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Parts, col
         entity = true;
         continue;
       }
-      measures.push({ agg: aggFor(p, s.start, col.column.name, dims.length), col });
+      measures.push({ agg: aggFor(p, s.start, col.column.name, dims.length, s.end), col });
+    }
+  }
+  // "the hottest reading", "which site is the warmest": the superlative names the measure.
+  if (measures.length === 0 && sup?.hint !== undefined) {
+    const hint = new RegExp(sup.hint, 'i');
+    const tables = prefer ? [prefer, ...p.tables.filter((t) => t !== prefer)] : p.tables;
+    const table = tables.find((t) => t.columns.some((c) => isNumeric(c) && !isIdLike(c) && hint.test(c.name)));
+    const column = table?.columns.find((c) => isNumeric(c) && !isIdLike(c) && hint.test(c.name));
+    if (table && column) {
+      const col = { table, column };
+      if (dims.length === 0 && !p.cues.some((c) => c.kind === 'count')) {
+        const rowsContext = p.spans.some((s) => s.kind === 'table') || entity || p.tokens.some((t) => ROW_WORDS.has(t.stem));
+        if (rowsContext) return rowsPlan(p, table, filters, parts, topN?.n ?? 1, { col, dir: sup.dir });
+        measures.push({ agg: sup.dir === 'desc' ? 'max' : 'min', col });
+      } else measures.push({ agg: defaultAgg(column.name), col });
     }
   }
   if (parts.rankBy && !measures.some((m) => m.col?.column === parts.rankBy?.column)) {
@@ -427,7 +471,11 @@ function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Parts, col
     }
     const listing = /^\s*(show|list|display|give me|find|get|which|what)\b/i.test(p.question) && (p.spans.length > 0 || filters.length > 0) && parts.lost.length === 0;
     if (rowsIntent || ((table !== undefined || entity || listing) && dims.length === 0 && !share && (filters.length > 0 || ranking || listing) && !p.cues.some((c) => c.kind === 'count'))) {
-      return rowsPlan(p, table ?? prefer ?? p.tables[0], filters, parts, topN?.n);
+      const rowsTable = table ?? prefer ?? p.tables[0];
+      // "the biggest order": rows ranked by their amount.
+      const money = ranking && !p.tokens.some((t) => /^(recent|latest|newest|oldest|earliest)$/.test(t.norm)) ? moneyColumn(p, rowsTable) : undefined;
+      const dir = topN?.dir ?? sup?.dir ?? 'desc';
+      return rowsPlan(p, rowsTable, filters, parts, topN?.n ?? (money ? 1 : undefined), money && money.table === rowsTable ? { col: money, dir } : undefined);
     }
     if (dims.length === 0 && filters.length === 0 && !share && !ranking) {
       if (parts.lost.length > 0) return unanswerable(`nothing in the data matches "${parts.lost.join(' ')}"`, parts.lost);
