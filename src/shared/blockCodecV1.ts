@@ -151,6 +151,9 @@ function encodeSource(s: SourceRef): JsonObject {
     externalId: s.externalId,
   };
   if (s.id !== undefined) o['id'] = s.id;
+  // The real service sends a cited page and passage; the decoder reads them, so the encoder keeps them.
+  if (s.pageNo !== undefined) o['pageNo'] = s.pageNo;
+  if (s.content !== undefined) o['content'] = s.content;
   return o;
 }
 

@@ -1,0 +1,154 @@
+/**
+ * The optional model path against a local OpenAI-compatible server (a fake one: it tests our
+ * client's request, validation and fallback, not a model). Valid SQL and a grounded narrative are
+ * used; unsafe SQL, broken replies, HTTP errors, timeouts and invented numbers fall back.
+ */
+import { strict as assert } from 'node:assert';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { llmConfigFromEnv } from '../../src/server/engine/llmClient';
+import { extractSql, numbersSupported, withTables } from '../../src/server/engine/llmAnswer';
+import { startRig, type EngineRig } from './engineHarness';
+
+const KEY = 'sk-test-secret-4242';
+const CSV = 'region,channel,revenue\nEurope,online,10\nEurope,retail,20\nAsia,online,5\nAsia,retail,7\nAfrica,online,3\n';
+
+interface Seen {
+  auth: string | undefined;
+  body: { model: string; messages: Array<{ role: string; content: string }> };
+}
+
+type Reply = (res: ServerResponse) => void;
+
+function chatReply(content: string): Reply {
+  return (res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+  };
+}
+
+describe('optional language model (OpenAI-compatible)', function () {
+  this.timeout(60_000);
+  let server: Server;
+  let baseUrl: string;
+  const seen: Seen[] = [];
+  let replies: Reply[] = [];
+  let rig: EngineRig;
+  const sockets = new Set<import('node:net').Socket>();
+
+  before(async () => {
+    server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      let data = '';
+      req.on('data', (c: Buffer) => (data += c.toString()));
+      req.on('end', () => {
+        seen.push({ auth: req.headers.authorization, body: JSON.parse(data) as Seen['body'] });
+        const next = replies.shift();
+        if (next) next(res);
+        else {
+          res.writeHead(500);
+          res.end('no reply scripted');
+        }
+      });
+    });
+    server.on('connection', (s) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    rig = await startRig({ 'sales.csv': CSV }, { llm: { baseUrl, model: 'tiny-sql', apiKey: KEY, timeoutMs: 1500 } });
+  });
+  after(async () => {
+    await rig.close();
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  beforeEach(() => {
+    seen.length = 0;
+    replies = [];
+  });
+
+  it('uses the model SQL and a grounded narrative, shows the SQL over the user\'s file, sends key, model and language', async () => {
+    replies = [
+      chatReply('Here you go:\n```json\n{"sql": "SELECT region, sum(revenue) AS total FROM sales GROUP BY region ORDER BY total DESC;"}\n```'),
+      chatReply('Europa liegt vorn mit 30, vor Asien mit 12.'),
+    ];
+    const a = await rig.ask('Umsatz je Region', ['sales.csv'], { languageType: 'DE' });
+    assert.equal(a.message, 'Europa liegt vorn mit 30, vor Asien mit 12.');
+    assert.deepEqual(a.tables[0], [['region', 'total'], ['Europe', '30'], ['Asia', '12'], ['Africa', '3']]);
+    assert.match(a.code[0] ?? '', /read_csv\('sales\.csv'/);
+    assert.match(a.code[0] ?? '', /SELECT region, sum\(revenue\) AS total FROM sales GROUP BY region ORDER BY total DESC/);
+    assert.equal(seen.length, 2);
+    assert.equal(seen[0]?.auth, `Bearer ${KEY}`);
+    assert.equal(seen[0]?.body.model, 'tiny-sql');
+    assert.match(seen[0]?.body.messages[1]?.content ?? '', /Table sales \(from sales\.csv, 5 rows\)/);
+    assert.match(seen[0]?.body.messages[1]?.content ?? '', /"region" VARCHAR .*values: "Africa", "Asia", "Europe"/);
+    assert.match(seen[1]?.body.messages[0]?.content ?? '', /In German/);
+    assert.ok(!JSON.stringify(a.events).includes(KEY), 'the key never reaches the answer');
+  });
+
+  it('merges the model\'s own WITH list with the table CTEs', async () => {
+    replies = [
+      chatReply('{"sql": "WITH t AS (SELECT channel, count(*) AS n FROM sales GROUP BY channel) SELECT * FROM t ORDER BY n DESC, channel"}'),
+      chatReply('online leads with 3 rows.'),
+    ];
+    const a = await rig.ask('rows per channel', ['sales.csv']);
+    assert.deepEqual(a.tables[0], [['channel', 'n'], ['online', '3'], ['retail', '2']]);
+    assert.equal(a.message, 'online leads with 3 rows.');
+  });
+
+  it('falls back to the built-in engine when the model writes SQL that reads files', async () => {
+    replies = [chatReply('{"sql": "SELECT * FROM read_csv(\'/etc/passwd\')"}')];
+    const a = await rig.ask('total revenue by region', ['sales.csv']);
+    assert.equal(seen.length, 1, 'no narrative is asked for refused SQL');
+    assert.ok(a.steps.some((s) => /language model/.test(s.name) && s.status === 'error'));
+    assert.deepEqual(a.tables[0], [['region', 'total_revenue'], ['Europe', '30'], ['Asia', '12'], ['Africa', '3']]);
+    assert.match(a.message, /\*\*Europe\*\* has the highest total `revenue` \(30\)/);
+    assert.ok(!a.code.join('\n').includes('passwd'));
+  });
+
+  it('falls back on HTTP errors, non-JSON replies, replies without SQL, SQL errors and timeouts', async () => {
+    const hang: Reply = () => undefined;
+    const cases: Reply[] = [
+      (res) => { res.writeHead(503); res.end('busy'); },
+      (res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('not json'); },
+      chatReply('I am not sure.'),
+      chatReply('{"sql": "SELECT no_such_column FROM sales"}'),
+      hang,
+    ];
+    for (const reply of cases) {
+      replies = [reply];
+      const a = await rig.ask('total revenue', ['sales.csv']);
+      assert.deepEqual(a.tables[a.tables.length - 1], [['total_revenue'], ['45']]);
+      assert.match(a.message, /The total `revenue` is \*\*45\*\*/);
+      assert.ok(!a.message.includes(KEY));
+    }
+  });
+
+  it('keeps the model\'s table but not a narrative with numbers that are not in the result', async () => {
+    replies = [chatReply('{"sql": "SELECT sum(revenue) AS total FROM sales"}'), chatReply('Revenue reached 9,999 this year, up 12.5%.')];
+    const a = await rig.ask('total revenue', ['sales.csv']);
+    assert.deepEqual(a.tables[0], [['total'], ['45']]);
+    assert.doesNotMatch(a.message, /9,999/);
+    assert.match(a.message, /total = 45/);
+  });
+
+  it('reads its configuration from the environment only when base URL and model are both set', () => {
+    assert.equal(llmConfigFromEnv({}), undefined);
+    assert.equal(llmConfigFromEnv({ TEAM_DATA_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }), undefined);
+    assert.equal(llmConfigFromEnv({ TEAM_DATA_LLM_BASE_URL: 'file:///etc', TEAM_DATA_LLM_MODEL: 'm' }), undefined);
+    assert.deepEqual(llmConfigFromEnv({ TEAM_DATA_LLM_BASE_URL: 'http://127.0.0.1:11434/v1', TEAM_DATA_LLM_MODEL: 'llama3' }), { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3' });
+    assert.deepEqual(llmConfigFromEnv({ TEAM_DATA_LLM_BASE_URL: 'https://x/v1', TEAM_DATA_LLM_MODEL: 'm', TEAM_DATA_LLM_API_KEY: 'k' }), { baseUrl: 'https://x/v1', model: 'm', apiKey: 'k' });
+  });
+
+  it('extracts SQL from JSON or fences, and checks narrative numbers against the result', () => {
+    assert.equal(extractSql('{"sql": "SELECT 1;"}'), 'SELECT 1');
+    assert.equal(extractSql('text ```sql\nSELECT 2\n``` more'), 'SELECT 2');
+    assert.equal(extractSql('no sql here'), undefined);
+    assert.equal(withTables(['a AS (SELECT 1)'], 'WITH b AS (SELECT 2) SELECT * FROM b'), 'WITH a AS (SELECT 1),\nb AS (SELECT 2) SELECT * FROM b');
+    const rows = [['Europe', 30], ['Asia', 12]];
+    assert.ok(numbersSupported('Europe has 30, Asia 12; Europe is 71.4% of the total 42 in 2024.', rows));
+    assert.ok(!numbersSupported('Europe has 35.', rows));
+    assert.ok(!numbersSupported('Revenue grew 18.25% to 1,234.', rows));
+  });
+});
