@@ -25,19 +25,22 @@ interface Candidate {
   span: Span;
 }
 
-/** Damerau-free edit distance, capped: enough to forgive one or two typos. */
-function editDistance(a: string, b: string, cap: number): number {
+/** Edit distance with adjacent transpositions (typos like "reveune"), capped. */
+export function editDistance(a: string, b: string, cap: number): number {
   if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  let prev2: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_v, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
-      const v = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let v = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (prev2[j - 2] ?? 0) + 1);
       cur.push(v);
       best = Math.min(best, v);
     }
     if (best > cap) return cap + 1;
+    prev2 = prev;
     prev = cur;
   }
   return prev[b.length] ?? cap + 1;

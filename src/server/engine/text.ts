@@ -71,7 +71,7 @@ const TOKEN_RE = new RegExp([
   String.raw`(?<num>(?<cur>[$€£¥]\s?)?(?<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\s?(?<suf>%|percent\b|pct\b|°\s?[cf]?|degrees?\b|k\b|m\b|mm\b|bn\b|million\b|thousand\b|kg\b|g\b|km\b|ms\b|usd\b|eur\b|gbp\b|dollars?\b|euros?\b))?)`,
   String.raw`(?<word>[\p{L}\p{M}\p{N}_]+(?:['’][\p{L}]+)?)`,
   String.raw`(?<op>>=|<=|<>|!=|=>|=<|>|<|=)`,
-].join('|'), 'gu');
+].join('|'), 'giu');
 
 const MULTIPLIER: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, million: 1e6, bn: 1e9 };
 

@@ -55,6 +55,13 @@ function parse(question: string, tables: TableMeta[], index: MentionIndex): Pars
   const dc = dateColumn(p, primaryTable(p));
   const latest = typeof dc?.column.max === 'string' ? dc.column.max : undefined;
   p.dates = findDateExprs(tokens, latest, blocked);
+  // "sales by channel" in sales.csv means the money, not the rows, unless they are counted.
+  for (const s of [...p.spans]) {
+    if (s.kind !== 'table' || tokens[s.start]?.stem !== 'sale' || s.end - s.start !== 1) continue;
+    if (p.cues.some((c) => (c.kind === 'count' || c.kind === 'share' || (c.kind === 'agg' && c.agg === 'count')) && c.end <= s.start && s.start - c.end <= 2)) continue;
+    const money = moneyColumn(p, s.table);
+    if (money) p.spans[p.spans.indexOf(s)] = { kind: 'column', start: s.start, end: s.end, score: s.score, cols: [money], exact: false };
+  }
   // Month names and years explained as dates are not column or value mentions.
   p.spans = p.spans.filter((s) => !p.dates.some((d) => s.start >= d.at && s.end <= d.end && s.kind !== 'value'));
   // "customer segment": a table name right before one of its columns only qualifies that column.
@@ -153,7 +160,7 @@ export function collectDims(p: Parse, prefer: TableMeta | undefined): Collected 
       }
       const col = dimOfSpan(s, prefer);
       if (!col) continue;
-      if (isNumeric(col.column) && !isGroupable(col.column) && (ranking || s.kind === 'column')) {
+      if (isNumeric(col.column) && (ranking || !isGroupable(col.column))) {
         out.rankBy = col;
         p.taken.add(s);
         continue;
@@ -237,7 +244,8 @@ function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure
       return col.column.unique ? { measure: { agg: 'count' }, table: col.table } : { measure: { agg: 'count_distinct', col } };
     }
   }
-  const word = p.tokens.slice(skipCues(c.end), skipCues(c.end) + 3).find((t) => t.kind === 'word' && !STOP_WORDS.has(t.norm) && !ROW_WORDS.has(t.stem) && t.norm.length >= 3 && !p.spans.some((x) => x.start <= p.tokens.indexOf(t) && p.tokens.indexOf(t) < x.end) && !p.dates.some((d) => d.at <= p.tokens.indexOf(t) && p.tokens.indexOf(t) < d.end));
+  const inCue = (t: Token): boolean => p.cues.some((x) => x.at <= p.tokens.indexOf(t) && p.tokens.indexOf(t) < x.end);
+  const word = p.tokens.slice(skipCues(c.end), skipCues(c.end) + 3).find((t) => t.kind === 'word' && !inCue(t) && !STOP_WORDS.has(t.norm) && !ROW_WORDS.has(t.stem) && t.norm.length >= 3 && !p.spans.some((x) => x.start <= p.tokens.indexOf(t) && p.tokens.indexOf(t) < x.end) && !p.dates.some((d) => d.at <= p.tokens.indexOf(t) && p.tokens.indexOf(t) < d.end));
   if (word !== undefined && (s === undefined || s.start > p.tokens.indexOf(word))) return { unknown: word.raw };
   return { measure: { agg: 'count' } };
 }
