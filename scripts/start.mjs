@@ -36,10 +36,20 @@ say(`Node ${process.versions.node} on ${process.platform}-${process.arch}`);
 if (!dependenciesInstalled()) {
   say('installing dependencies with npm ci (first run only; about a minute)');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: repo, stdio: 'inherit', shell: process.platform === 'win32' });
-  if (result.status !== 0) {
-    process.stderr.write('[start] npm ci failed (see above); fix that and run npm start again.\n');
-    process.exit(result.status ?? 1);
+  const shell = process.platform === 'win32';
+  const ci = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: repo, stdio: ['ignore', 'inherit', 'pipe'], shell, encoding: 'utf8' });
+  if (ci.status !== 0) {
+    // npm ci refuses a lock file that misses an entry (e.g. another platform's optional native
+    // binding the registry did not have when the lock was written). npm install --no-save
+    // installs the same packages for this machine and leaves package.json and the lock as they are.
+    const reasons = (ci.stderr ?? '').split('\n').filter((l) => /^npm error (code|\S.*(lock|Missing|match))/i.test(l)).slice(0, 6);
+    process.stderr.write(`[start] npm ci failed:\n${reasons.join('\n') || (ci.stderr ?? '').slice(-1500)}\n`);
+    say('trying npm install --no-save instead (it does not change package.json or package-lock.json)');
+    const install = spawnSync(npm, ['install', '--no-save', '--no-audit', '--no-fund'], { cwd: repo, stdio: 'inherit', shell });
+    if (install.status !== 0 || !dependenciesInstalled()) {
+      process.stderr.write('[start] installing the dependencies failed (see above); fix that and run npm start again.\n');
+      process.exit(install.status || 1);
+    }
   }
 } else {
   say('dependencies are installed');

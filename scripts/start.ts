@@ -136,6 +136,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       else say(`WARNING: still running after stop: pid ${left.join(', ')}`);
     }
     if (scratch) rmSync(scratch, { recursive: true, force: true });
+    if (ac.signal.aborted && !server) say('stopped');
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(sig, onSignal);
   }
 }
