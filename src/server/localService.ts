@@ -13,7 +13,7 @@ import { keyDigest } from './http/guard';
 import { Router } from './http/router';
 import { IngestQueue } from './ingest/ingestQueue';
 import { JobRunner } from './jobs/jobRunner';
-import { ProfileEngine } from './profile/profileEngine';
+import { LocalAnalysisEngine } from './engine/localEngine';
 import { DEFAULT_KEEP_ALIVE_MS } from './jobs/sseWriter';
 import { registerDataSourceRoutes } from './routes/dataSourceRoutes';
 import { registerDatasetRoutes } from './routes/datasetRoutes';
@@ -40,7 +40,7 @@ export interface LocalServiceOptions {
   port?: number;
   /** Defaults to the DuckDB store over `dataDir`. */
   store?: DataStore;
-  /** Defaults to the profile engine over the default store. */
+  /** Defaults to the local analysis engine over the default store. */
   engine?: AnalysisEngine;
   logger?: Logger;
   /** Largest accepted upload or URL download; default 8 GiB. */
@@ -70,10 +70,10 @@ async function defaultBackends(dataDir: string, o: LocalServiceOptions): Promise
   if (o.store && o.engine) return { store: o.store, engine: o.engine, owned: undefined };
   if (o.store && !o.engine) {
     if (!(o.store instanceof DuckDbStore)) throw new Error('an injected store needs an injected engine unless it is a DuckDbStore');
-    return { store: o.store, engine: new ProfileEngine(o.store), owned: undefined };
+    return { store: o.store, engine: new LocalAnalysisEngine(o.store), owned: undefined };
   }
   const duck = await DuckDbStore.open(dataDir);
-  return { store: duck, engine: o.engine ?? new ProfileEngine(duck), owned: duck };
+  return { store: duck, engine: o.engine ?? new LocalAnalysisEngine(duck), owned: duck };
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

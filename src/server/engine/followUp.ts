@@ -130,7 +130,11 @@ export function planWithHistory(question: string, history: readonly string[], ta
   return interpret(question, prev, tables, index);
 }
 
+/** "once more", "again", "run it again": the previous question as it was. */
+const REPEAT = /^\s*(once more|again|one more time|repeat( (it|that|this))?|same again|same question|redo( it)?|refresh( it)?|run (it|that|this) again)\s*[.!?]*\s*$/i;
+
 function interpret(question: string, prev: Plan | undefined, tables: TableMeta[], index: MentionIndex): Understanding {
+  if (prev !== undefined && REPEAT.test(question)) return prev;
   if (prev !== undefined && looksLikeFollowUp(question)) {
     const refined = refine(prev, question, tables, index);
     if (refined !== undefined) return refined;

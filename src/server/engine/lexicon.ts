@@ -90,6 +90,8 @@ export const PHRASE_SYNONYMS: Record<string, string[]> = {
   'ticket size': ['revenue', 'amount', 'total'],
   'units sold': ['quantity', 'unit'],
   'how old': ['age'],
+  'how big': ['population', 'size', 'area', 'volume', 'capacity', 'amount', 'revenue'],
+  'how large': ['population', 'size', 'area', 'volume', 'capacity', 'amount', 'revenue'],
   'sales amount': ['revenue', 'amount', 'sale'],
 };
 

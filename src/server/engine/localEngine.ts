@@ -9,7 +9,7 @@ import type { DataSource } from '../../shared/domain';
 import type { AnalysisEngine, AnswerContext } from '../engine';
 import { QueryError, QueryTimeoutError, type DuckDbStore } from '../duckdb/duckDbStore';
 import { AnswerWriter } from './answerWriter';
-import { md } from './describe';
+import { describePlan, md } from './describe';
 import { Executor } from './executor';
 import { planWithHistory } from './followUp';
 import { llmConfigFromEnv, type LlmConfig } from './llmClient';
@@ -78,17 +78,14 @@ export class LocalAnalysisEngine implements AnalysisEngine {
   private async analyze(ctx: AnswerContext, writer: AnswerWriter, mayRetrieve: boolean): Promise<void> {
     const tabular = ctx.sources.filter((s) => s.ingest.kind === 'tables');
     const labels = tabular.map((s) => s.source.fileName).join(', ');
-    const understandStep = writer.step(`Match the question to the columns and values of ${labels}`);
-    let tables: TableMeta[];
-    try {
-      tables = await this.schema.tables(tabular.map((s) => ({ source: s.source, ingest: s.ingest })));
-    } catch (err) {
-      understandStep.fail();
-      throw err;
-    }
+    const tables = await this.schema.tables(tabular.map((s) => ({ source: s.source, ingest: s.ingest })));
     const index = buildMentionIndex(tables);
     const u = planWithHistory(ctx.question, ctx.history.map((h) => h.question), tables, index);
-    understandStep.done();
+    if (u.kind !== 'overview') {
+      // The reading of the question, so a wrong interpretation is visible before any number.
+      const step = writer.step(u.kind === 'unanswerable' ? `Match the question to the columns and values of ${labels}` : `Read the question as: ${describePlan(u)}`);
+      step.done();
+    }
     if (mayRetrieve && (u.kind === 'unanswerable' || DOCUMENT_CUES.test(ctx.question))) {
       const r = await answerFromDocuments(ctx, writer, this.retrieval, (id) => this.store.readText(id));
       if (r.found || u.kind === 'unanswerable') {

@@ -5,7 +5,7 @@
  */
 import { toCsv } from '../profile/csvFormat';
 import { buildProfileSql, classifyType, PROFILE_COLUMNS } from '../profile/profileSql';
-import { tableSection, type ColumnProfile, type TableProfile } from '../profile/profileSummary';
+import { plural, tableSection, type ColumnProfile, type TableProfile } from '../profile/profileSummary';
 import { fileNameFor, sqlBlock, type AnswerWriter } from './answerWriter';
 import type { Executor } from './executor';
 import { shownPreamble } from './recipe';
@@ -19,7 +19,7 @@ export async function runOverview(tables: readonly TableMeta[], ex: Executor, wr
   const profiles: TableProfile[] = [];
   const sections: string[] = [];
   for (const t of tables) {
-    const step = writer.step(`Profile ${t.label} (${t.rowCount.toLocaleString('en-US')} rows, ${t.columns.length} columns)`);
+    const step = writer.step(`Profile ${t.label} (${plural(t.rowCount, 'row')}, ${plural(t.columns.length, 'column')})`);
     ex.reset();
     try {
       const sql = buildProfileSql(t.alias, t.ingested.columns);
