@@ -23,6 +23,8 @@ export interface ChartRequest {
   rows: Array<Record<string, unknown>>;
   /** Keep the given row order on a categorical axis (ranked answers). */
   keepOrder?: boolean;
+  /** Axis title for x when the field name is technical (histogram bins). */
+  xTitle?: string;
 }
 
 /** More categories than this make an unreadable chart; the table has them all. */
@@ -55,14 +57,16 @@ export function chartSpec(req: ChartRequest): TopLevelSpec {
     case 'histogram':
       return {
         ...base, mark: 'bar',
-        encoding: { x: { field: req.x, type: 'quantitative', bin: { binned: true }, title: req.x }, x2: { field: req.x2 ?? req.x }, y: yQ },
+        encoding: { x: { field: req.x, type: 'quantitative', bin: { binned: true }, title: req.xTitle ?? req.x }, x2: { field: req.x2 ?? req.x }, y: yQ },
       } as TopLevelSpec;
     case 'scatter':
       return { ...base, mark: { type: 'point', opacity: 0.6 }, encoding: { x: { field: req.x, type: 'quantitative', title: req.x, scale: { zero: false } }, y: { ...yQ, scale: { zero: false } } } } as TopLevelSpec;
     case 'bar': {
       // sort: null keeps the data's order (ranked answers arrive sorted by the measure).
-      const cat = { field: req.x, type: req.xType, title: req.x, ...(req.keepOrder ? { sort: null } : {}) };
-      if (many) return { ...base, mark: 'bar', encoding: { y: cat, x: yQ, ...color } } as TopLevelSpec;
+      const longest = Math.max(0, ...values.map((v) => String(v[req.x] ?? '').length));
+      const angle = req.rows.length <= 6 && longest <= 16 ? 0 : -40;
+      const cat = { field: req.x, type: req.xType, title: req.x, axis: { labelAngle: angle }, ...(req.keepOrder ? { sort: null } : {}) };
+      if (many) return { ...base, mark: 'bar', encoding: { y: { ...cat, axis: {} }, x: yQ, ...color } } as TopLevelSpec;
       return { ...base, mark: 'bar', encoding: { x: cat, y: yQ, ...color, ...(req.color ? { xOffset: { field: req.color } } : {}) } } as TopLevelSpec;
     }
   }

@@ -61,7 +61,7 @@ async function runBody(plan: Exclude<Plan, { kind: 'overview' }>, ex: Executor, 
       const q = histogramStatement(plan.col, plan.filters, width, 0);
       q.main.comment = `${describePlan(plan)}: bins of width ${width}`;
       const main = data(await ex.run(q.tables, q.main));
-      return { tables: q.tables, main, chart: { kind: 'histogram', title, x: 'bin_start', x2: 'bin_end', y: 'row_count', xType: 'quantitative', rows: objects(main) } };
+      return { tables: q.tables, main, chart: { kind: 'histogram', title, x: 'bin_start', x2: 'bin_end', xTitle: plan.col.column.name, y: 'row_count', xType: 'quantitative', rows: objects(main) } };
     }
     case 'correlation': {
       const q = correlationSql(plan.x, plan.y, plan.filters);

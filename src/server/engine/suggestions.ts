@@ -63,7 +63,7 @@ export function suggestQuestions(tables: readonly TableMeta[], plan?: Plan): str
     }
   }
   if (m && c1 && !(plan?.kind === 'aggregate' && plan.dims.some((d) => d.col.column === c1))) add(`${agg === 'total' ? 'Total' : 'Average'} ${m} by ${c1.name}`);
-  if (m && pk.date && !(plan?.kind === 'aggregate' && plan.dims.some((d) => d.grain !== undefined))) add(`Monthly trend of ${agg} ${m}`);
+  if (m && pk.date && !(plan?.kind === 'aggregate' && plan.dims.some((d) => d.grain !== undefined)) && !out.some((q) => /per month/.test(q))) add(`Monthly trend of ${agg} ${m}`);
   if (m && plan?.kind !== 'histogram') add(`Distribution of ${m}`);
   if (m && c2) add(`Average ${m} by ${c2.name}`);
   const numerics = main.columns.filter((c) => isNumeric(c) && !isIdLike(c));
