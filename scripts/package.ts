@@ -121,7 +121,9 @@ export async function packageExtension(options: PackageOptions = {}): Promise<Pa
 
     // The staged manifest: only what runs. vsce asks npm for the production dependencies, so
     // they must be exactly the external modules; scripts and devDependencies mean nothing inside.
-    const staged: Manifest = { ...pkg, dependencies: Object.fromEntries(externals.map((n) => [n, pkg.dependencies?.[n] ?? '*'])) };
+    const shipped = new Set(modules.map((m) => m.name));
+    const runtimeDeps = externals.filter((n) => shipped.has(n));
+    const staged: Manifest = { ...pkg, dependencies: Object.fromEntries(runtimeDeps.map((n) => [n, pkg.dependencies?.[n] ?? '*'])) };
     for (const key of ['devDependencies', 'scripts', 'bin', 'private']) delete staged[key];
     writeFileSync(join(staging, 'package.json'), `${JSON.stringify(staged, null, 2)}\n`);
 

@@ -86,11 +86,18 @@ export async function collectRuntimeModules(options: CollectOptions): Promise<Ru
   const { root, target } = options;
   const suffix = platformSuffix(target);
   const found = new Map<string, RuntimeModule>();
-  const queue: Array<{ name: string; spec: string; from: string; optional: boolean }> = options.roots.map((name) => ({ name, spec: '', from: root, optional: false }));
+  const queue: Array<{ name: string; spec: string; from: string; optional: boolean; root?: boolean }> = options.roots.map((name) => ({ name, spec: '', from: root, optional: false, root: true }));
+  const absent: string[] = [];
   while (queue.length > 0) {
-    const { name, spec, from, optional } = queue.shift() as (typeof queue)[number];
+    const { name, spec, from, optional, root: isRoot } = queue.shift() as (typeof queue)[number];
     let dir = findInstalled(name, from, root);
     let fetched = false;
+    if (!dir && isRoot) {
+      // esbuild leaves a require it cannot resolve as it is only inside try/catch (vega's optional
+      // `canvas`, node-fetch's optional `encoding`): the code runs without it, here as in dist/.
+      absent.push(name);
+      continue;
+    }
     if (!dir) {
       // npm installs only this machine's binding; another target's must come from the registry.
       if (optional && name.endsWith(`-${suffix}`)) {
@@ -111,8 +118,8 @@ export async function collectRuntimeModules(options: CollectOptions): Promise<Ru
     for (const [dep, depSpec] of Object.entries(stringRecord(manifest.dependencies))) queue.push({ name: dep, spec: depSpec, from: dir, optional: false });
     for (const [dep, depSpec] of Object.entries(stringRecord(manifest.optionalDependencies))) queue.push({ name: dep, spec: depSpec, from: dir, optional: true });
   }
-  const modules = [...found.values()].sort((a, b) => a.relDir.localeCompare(b.relDir));
-  return modules;
+  if (absent.length > 0) options.log(`optional requires left out (not installed; the bundles work without them): ${absent.join(', ')}`);
+  return [...found.values()].sort((a, b) => a.relDir.localeCompare(b.relDir));
 }
 
 /** Cache of downloaded packages, outside the repository. */

@@ -5,10 +5,11 @@
  */
 import { strict as assert } from 'node:assert';
 import { parsePackageArgs } from '../../scripts/package';
-import { externalRequires, type RuntimeModule } from '../../scripts/packaging/runtimeModules';
+import { collectRuntimeModules, externalRequires, type RuntimeModule } from '../../scripts/packaging/runtimeModules';
 import { currentTarget, packageMatchesTarget, PACKAGE_TARGETS, platformSuffix, targetPlatform } from '../../scripts/packaging/targets';
 import { vsixProblems, type VsixEntry } from '../../scripts/packaging/vsixContents';
 import { parseStartArgs } from '../../scripts/startArgs';
+import { REPO } from './packagedVsix';
 
 const entry = (path: string): VsixEntry => ({ path, size: 1 });
 const mod = (name: string): RuntimeModule => ({ name, version: '1.0.0', sourceDir: `/x/${name}`, relDir: `node_modules/${name}`, platformSpecific: name.includes('bindings-'), fetched: false });
@@ -44,6 +45,19 @@ describe('packaging: what runs', () => {
       'require("@scope/pkg/deep/file.js")',
     ].join('\n');
     assert.deepEqual(externalRequires([bundle]), ['@duckdb/node-api', '@scope/pkg', 'lodash']);
+  });
+
+  it("collects DuckDB's closure from node_modules with only the target's binding, and skips absent optional requires", async () => {
+    const log: string[] = [];
+    const modules = await collectRuntimeModules({ root: REPO, roots: ['@duckdb/node-api', 'canvas'], target: currentTarget(), log: (l) => log.push(l) });
+    assert.deepEqual(modules.map((m) => m.relDir), [
+      'node_modules/@duckdb/node-api',
+      'node_modules/@duckdb/node-bindings',
+      `node_modules/@duckdb/node-bindings-${platformSuffix(currentTarget())}`,
+      'node_modules/detect-libc',
+    ]);
+    assert.deepEqual(modules.filter((m) => m.platformSpecific).map((m) => m.name), [`@duckdb/node-bindings-${platformSuffix(currentTarget())}`]);
+    assert.deepEqual(log, ['optional requires left out (not installed; the bundles work without them): canvas']);
   });
 
   it('accepts exactly the runtime files and names everything else', () => {
