@@ -25,24 +25,28 @@ import type { Block, JobEvent, Stage } from '../shared/domain';
 import {
   ABSENT, FrameShape, GROUP_ID, GROUP_ID_SNAKE, GROUP_NAME, GROUP_NAME_SNAKE, ID, NULL, scanTextFrame, STAGE,
 } from './fastDecodeJson';
-import { buildFrameTemplate, buildTemplate, JSON_STRING_REST, templateKey, type Place, type Template } from './fastDecodeTemplate';
+import { buildFrameTemplate, buildTemplate, contentClose, templateKey, type Place, type Template } from './fastDecodeTemplate';
 
-const QUOTE = 34;
+const BACKSLASH = 92;
 
 /** Turns a range of the framed text into the string it stands for. */
 export interface TextRanges {
   /** `t[from, to)` as text: a plain slice, or UTF-8 decoded when `t` is a byte view of the stream. */
   text(t: string, from: number, to: number): string;
+  /** `t[from, to)`, known to be printable ASCII, as a string of its own (see {@link copyRange}). */
+  plain(t: string, from: number, to: number): string;
 }
 
 /** For text that already is the decoded stream. */
-export const plainText: TextRanges = { text: (t, from, to) => t.slice(from, to) };
+export const plainText: TextRanges = { text: (t, from, to) => t.slice(from, to), plain: copyRange };
 
 /** Templates kept of each kind (most recently matched first): a stream interleaves a few groups at most. */
 const MAX_TEMPLATES = 4;
 /** Frames between two template compilations, so a stream of ever-new shapes cannot make us compile per frame. */
 const COMPILE_EVERY = 16;
 const LF = 10;
+/** Group ids and names remembered for {@link TextFrameDecoder.intern}; a stream has a few dozen groups. */
+const MAX_INTERNED = 256;
 
 /** How the frames offered so far were decoded (for tests and the benchmark). */
 export interface FastDecodeCounts {
@@ -70,6 +74,7 @@ export class TextFrameDecoder {
   private sinceCompile = COMPILE_EVERY;
   private sinceFrameCompile = COMPILE_EVERY;
   private end = 0;
+  private readonly strings = new Map<string, string>();
 
   constructor(private readonly ranges: TextRanges = plainText) {}
 
@@ -129,34 +134,28 @@ export class TextFrameDecoder {
 
   /** `tp` matched at `from`, ending exactly at `to` (or anywhere, for -1: then see `this.end`). */
   private match(tp: Template, kind: 'MESSAGE' | 'CODE', t: string, from: number, to: number): JobEvent | undefined {
-    const head = tp.head;
-    head.lastIndex = from;
-    if (!head.test(t)) return undefined;
-    const run = head.lastIndex;
-    const limit = to === -1 ? t.length : to;
-    // Plain: the run of self-standing characters ends at the closing quote (the common case).
-    const plain = run < limit && t.charCodeAt(run) === QUOTE;
-    let end = run + 1;
-    if (!plain) {
-      JSON_STRING_REST.lastIndex = run;
-      if (!JSON_STRING_REST.test(t)) return undefined;
-      end = JSON_STRING_REST.lastIndex;
-    }
-    if (end > limit) return undefined;
-    const contentEnd = end - 1;
-    if (tp.tail !== undefined) {
-      tp.tail.lastIndex = end;
-      if (!tp.tail.test(t)) return undefined;
-      end = tp.tail.lastIndex;
-    }
+    const re = tp.re;
+    re.lastIndex = from;
+    if (!re.test(t)) return undefined;
+    const end = re.lastIndex;
     if (to === -1) this.end = end;
     else if (end !== to) return undefined;
     const start = from + tp.headLength + 1;
+    const close = contentClose(tp, t, end);
+    // Plain (the common case): printable ASCII without escapes, the text as it stands.
+    let plain = true;
+    for (let i = start; i < close; i++) {
+      const c = t.charCodeAt(i);
+      if (c >= 0x7f || c === BACKSLASH) {
+        plain = false;
+        break;
+      }
+    }
     let content: string;
-    if (plain) content = copy(t, start, contentEnd);
+    if (plain) content = this.ranges.plain(t, start, close);
     else {
       // Non-ASCII (UTF-8 to decode, in a byte view) or escapes: the general conversion.
-      content = this.ranges.text(t, start, contentEnd);
+      content = this.ranges.text(t, start, close);
       if (content.includes('\\')) content = JSON.parse(`"${content}"`) as string;
     }
     return event(kind, tp.groupId, tp.groupName, tp.stage, content);
@@ -181,7 +180,24 @@ export class TextFrameDecoder {
     const gk = present(GROUP_ID) ? GROUP_ID : present(GROUP_ID_SNAKE) ? GROUP_ID_SNAKE : ID;
     const nk = present(GROUP_NAME) ? GROUP_NAME : GROUP_NAME_SNAKE;
     const name = this.slot(t, nk);
-    return { groupId: this.slot(t, gk) ?? '', groupName: name === '' ? undefined : name, stage: decodeStage(this.slot(t, STAGE)) };
+    return {
+      groupId: this.intern(this.slot(t, gk) ?? ''),
+      groupName: name === '' || name === undefined ? undefined : this.intern(name),
+      stage: decodeStage(this.slot(t, STAGE)),
+    };
+  }
+
+  /**
+   * One string object per group id and name: the fold compares each fragment's group with the
+   * last one, and the same object compares at once, where equal copies compare character by
+   * character.
+   */
+  private intern(s: string): string {
+    const known = this.strings.get(s);
+    if (known !== undefined) return known;
+    if (this.strings.size >= MAX_INTERNED) this.strings.clear();
+    this.strings.set(s, s);
+    return s;
   }
 
   /** Turns a data shape seen in two full scans in a row into a template (at most every few frames). */
@@ -227,7 +243,7 @@ function add(templates: Template[], tp: Template): void {
  * alive) the whole chunk it came from, in the end all of the stream's bytes for as long as the
  * answer lives; pieces under that length are copies, and joining them keeps only them.
  */
-function copy(t: string, from: number, to: number): string {
+export function copyRange(t: string, from: number, to: number): string {
   if (to - from < 13) return t.slice(from, to);
   let s = t.slice(from, from + 12);
   for (let i = from + 12; i < to; i += 12) s += t.slice(i, i + 12 < to ? i + 12 : to);

@@ -4,28 +4,24 @@
  * it (`created`, which changes every second) as holes. Replacing a JSON string token by another
  * string token, or a number token by another number token, keeps a JSON text valid and every other
  * value unchanged, so a frame that matches a template decodes to the template's place and its own
- * content, with no JSON.parse. The match is two sticky regular expressions (native code that reads
- * each character once): the text before the content plus the content's first characters, then the
- * rest. A whole-frame template also covers the SSE lines around the data (`id:…\nevent:…\ndata:`
- * before, the data line's end and the blank line after), so the framer can skip its line work too.
+ * content, with no JSON.parse. The match is one sticky regular expression: native code that reads
+ * each character once. A whole-frame template also covers the SSE lines around the data
+ * (`id:…\nevent:…\ndata:` before, the data line's end and the blank line after), so the framer
+ * can skip its line work too.
  */
 import type { Stage } from '../shared/domain';
 import type { FrameShape } from './fastDecodeJson';
 
 export interface Template {
-  /**
-   * Sticky: the text before the content, its opening quote, and the longest run of characters
-   * that stand for themselves (printable ASCII but `"` and `\`). Most fragments end right there
-   * with their closing quote, and are then known to be plain ASCII with no escapes.
-   */
-  readonly head: RegExp;
+  /** Sticky: the text before the content, the content string token, the rest with number holes. */
+  readonly re: RegExp;
   /** Characters before the content's opening quote. */
   readonly headLength: number;
-  /** Sticky: the text after the content with number holes; undefined when the content ends the text. */
-  readonly tail: RegExp | undefined;
-  /** What the two are made of, to build a whole-frame template around them. */
+  /** Lengths of the fixed pieces after the content's closing quote (between the number holes). */
+  readonly tailLengths: readonly number[];
+  /** What it is made of, to build a whole-frame template around it. */
   readonly headText: string;
-  readonly tailSource: string;
+  readonly tailParts: readonly string[];
   readonly kind: 'MESSAGE' | 'CODE';
   readonly groupId: string;
   readonly groupName: string | undefined;
@@ -37,13 +33,8 @@ export type Place = Pick<Template, 'groupId' | 'groupName' | 'stage'>;
 /** Templates bigger than this are not worth a regular expression (and bound what one costs). */
 const MAX_LITERAL_CHARS = 2048;
 
-/** Printable ASCII but `"` and `\`: characters that stand for themselves in a JSON string. */
-const PLAIN_RUN = '[\\x20\\x21\\x23-\\x5b\\x5d-\\x7f]*';
-/**
- * The rest of a JSON string token after any prefix of its characters, through the closing quote
- * (the "unrolled loop" form: no backtracking per character).
- */
-export const JSON_STRING_REST = /[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"/y;
+/** A JSON string token: the "unrolled loop" form, no backtracking per character. */
+const JSON_STRING = '"[^"\\\\\\x00-\\x1f]*(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\\\\x00-\\x1f]*)*"';
 /** A JSON number token. */
 const JSON_NUMBER = '-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?';
 
@@ -58,28 +49,33 @@ export function literalSource(text: string): string {
   return out;
 }
 
+function tailParts(t: string, to: number, shape: FrameShape): string[] {
+  const parts: string[] = [];
+  let at = shape.contentEnd;
+  for (let h = 0; h < shape.holeCount; h++) {
+    parts.push(t.slice(at, shape.holes[2 * h]));
+    at = shape.holes[2 * h + 1] as number;
+  }
+  parts.push(t.slice(at, to));
+  return parts;
+}
+
 /**
  * The frame's fixed text (everything but the holes), identical for frames one template matches;
  * undefined if the frame is too big to template.
  */
 export function templateKey(t: string, from: number, to: number, shape: FrameShape): string | undefined {
   if (shape.contentStart - from + (to - shape.contentEnd) > MAX_LITERAL_CHARS) return undefined;
-  let key = t.slice(from, shape.contentStart);
-  let at = shape.contentEnd;
-  for (let h = 0; h < shape.holeCount; h++) {
-    key += `\u0000${t.slice(at, shape.holes[2 * h])}`;
-    at = shape.holes[2 * h + 1] as number;
-  }
-  return `${key}\u0000${t.slice(at, to)}`;
+  return `${t.slice(from, shape.contentStart)}\u0000${tailParts(t, to, shape).join('\u0000')}`;
 }
 
-function make(headText: string, tailSource: string, kind: 'MESSAGE' | 'CODE', place: Place): Template {
+function make(headText: string, parts: readonly string[], kind: 'MESSAGE' | 'CODE', place: Place): Template {
   return {
-    head: new RegExp(`${literalSource(`${headText}"`)}${PLAIN_RUN}`, 'y'),
+    re: new RegExp(`${literalSource(headText)}${JSON_STRING}${parts.map(literalSource).join(JSON_NUMBER)}`, 'y'),
     headLength: headText.length,
-    tail: tailSource === '' ? undefined : new RegExp(tailSource, 'y'),
+    tailLengths: parts.map((p) => p.length),
     headText,
-    tailSource,
+    tailParts: parts,
     kind,
     groupId: place.groupId,
     groupName: place.groupName,
@@ -89,14 +85,7 @@ function make(headText: string, tailSource: string, kind: 'MESSAGE' | 'CODE', pl
 
 /** The template of the data `t[from, to)`, which the full scan accepted into `shape`. */
 export function buildTemplate(t: string, from: number, to: number, shape: FrameShape, kind: 'MESSAGE' | 'CODE', place: Place): Template {
-  let tail = '';
-  let at = shape.contentEnd;
-  for (let h = 0; h < shape.holeCount; h++) {
-    tail += literalSource(t.slice(at, shape.holes[2 * h])) + JSON_NUMBER;
-    at = shape.holes[2 * h + 1] as number;
-  }
-  tail += literalSource(t.slice(at, to));
-  return make(t.slice(from, shape.contentStart), tail, kind, place);
+  return make(t.slice(from, shape.contentStart), tailParts(t, to, shape), kind, place);
 }
 
 /**
@@ -105,5 +94,26 @@ export function buildTemplate(t: string, from: number, to: number, shape: FrameS
  */
 export function buildFrameTemplate(lines: string, data: Template, kind: 'MESSAGE' | 'CODE'): Template | undefined {
   if (lines.length > MAX_LITERAL_CHARS) return undefined;
-  return make(lines + data.headText, `${data.tailSource}${literalSource('\n\n')}`, kind, data);
+  const parts = [...data.tailParts];
+  parts[parts.length - 1] += '\n\n';
+  return make(lines + data.headText, parts, kind, data);
+}
+
+function isNumberChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
+}
+
+/**
+ * After `tp.re` matched up to `end`: the index of the content's closing quote, found by walking
+ * back over the fixed pieces and the numbers between them (a number never borders a number char:
+ * the piece before one ends in `:` or whitespace, the piece after starts with `,`, `}` or `]`).
+ */
+export function contentClose(tp: Template, t: string, end: number): number {
+  const lengths = tp.tailLengths;
+  let p = end - (lengths[lengths.length - 1] as number);
+  for (let h = lengths.length - 2; h >= 0; h--) {
+    while (isNumberChar(t.charCodeAt(p - 1))) p--;
+    p -= lengths[h] as number;
+  }
+  return p - 1;
 }

@@ -17,7 +17,7 @@
  */
 import { decodeEvent } from '../shared/blockCodecV1';
 import type { JobEvent } from '../shared/domain';
-import { TextFrameDecoder, type FastDecodeCounts, type TextRanges } from './fastDecode';
+import { copyRange, TextFrameDecoder, type FastDecodeCounts, type TextRanges } from './fastDecode';
 import { SseFramer } from './sseFramer';
 
 /** Largest frame (in bytes) we buffer; one CODE block or table row set stays far below. */
@@ -49,6 +49,13 @@ class Utf8Ranges implements TextRanges {
     if (!HIGH.test(s)) return s;
     // The chunk's own bytes when the range lies in it; a line joined across chunks is rare.
     return t === this.chunk ? this.bytes.toString('utf8', from, to) : Buffer.from(s, 'latin1').toString('utf8');
+  }
+
+  plain(t: string, from: number, to: number): string {
+    // One new string straight from the bytes (a slice would keep the whole chunk alive).
+    if (to - from < 13 || t !== this.chunk) return copyRange(t, from, to);
+    const bytes = this.bytes as Latin1Slicing;
+    return typeof bytes.latin1Slice === 'function' ? bytes.latin1Slice(from, to) : bytes.toString('latin1', from, to);
   }
 
   /** A whole string of a latin1 view as text. */

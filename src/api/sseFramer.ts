@@ -75,6 +75,8 @@ export class SseFramer {
   private dataFrom = 0;
   private dataTo = 0;
   private dataLines = 0;
+  /** Set by {@link SseFramer.lines}: the next `\r` at or after where it stopped (-1: none). */
+  private nextCR = -1;
   /** The last `event` value read: frames of a stream repeat it, so reuse beats slicing. */
   private lastEvent = '';
 
@@ -107,9 +109,11 @@ export class SseFramer {
       this.skipLF = false;
       if (text.charCodeAt(pos) === LF) pos++;
     }
-    let cr = text.indexOf('\r', pos);
+    // Where the next \r is (-2: not looked for yet, -1: none): only needed once a line is read.
+    let cr = -2;
     if (this.tail.length > 0) {
       // Finish the pending line first: only it needs joining; the rest of the chunk is framed in place.
+      cr = text.indexOf('\r', pos);
       const lf = text.indexOf('\n', pos);
       const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
       if (end === -1) {
@@ -124,17 +128,18 @@ export class SseFramer {
       pos = this.after(text, end);
       this.simple = false;
       this.line(line, 0, line.length);
-      if (cr !== -1 && cr < pos) cr = text.indexOf('\r', pos);
+      if (cr !== -1 && cr < pos) cr = -2;
     }
     for (;;) {
       // Lines ending in \n before the next \r take the fast loop; the \r-ended line, the slow one.
-      pos = this.lines(text, pos, cr === -1 ? len : cr);
+      pos = this.lines(text, pos, cr);
+      cr = this.nextCR;
       if (cr === -1 || cr < pos) break;
       const next = this.after(text, cr);
       this.simple = false;
       this.line(text, pos, cr);
       pos = next;
-      cr = text.indexOf('\r', pos);
+      cr = -2;
     }
     if (pos < len) this.keep(text, pos);
     this.checkSize();
@@ -154,14 +159,17 @@ export class SseFramer {
   }
 
   /**
-   * Frames the lines from `pos` that end in `\n` before `barrier` (the next `\r`, or the end);
-   * returns where the first other line starts. A `data` line followed by the blank line is
-   * dispatched at once, without looking for that blank line separately.
+   * Frames the lines from `pos` that end in `\n` before the next `\r` (at `cr`; -2 if not looked
+   * for yet, -1 if none); returns where the first other line starts, with {@link nextCR} set. A
+   * `data` line followed by the blank line is dispatched at once, without looking for that blank
+   * line separately. The `\r` is looked for only when a line is read: whole frames taken over by
+   * the sink need neither search.
    */
-  private lines(text: string, pos: number, barrier: number): number {
+  private lines(text: string, pos: number, cr: number): number {
+    const len = text.length;
     let lf = -2; // -2: not looked for yet; -1: none left
     for (;;) {
-      if (pos >= barrier) return pos;
+      if (pos >= len || (cr >= 0 && pos >= cr)) break;
       if (this.fresh) {
         if (this.sink.wholeFrame !== undefined) {
           const next = this.sink.wholeFrame(text, pos);
@@ -174,8 +182,9 @@ export class SseFramer {
         this.frameFrom = pos;
         this.simple = true;
       }
+      if (cr === -2) cr = text.indexOf('\r', pos);
       if (lf < pos && lf !== -1) lf = text.indexOf('\n', pos);
-      if (lf === -1 || lf > barrier) return pos;
+      if (lf === -1 || (cr !== -1 && lf > cr)) break;
       if (lf === pos) this.dispatch();
       else if (this.dataLines === 0 && text.charCodeAt(lf + 1) === LF && text.charCodeAt(pos) === 100 &&
         text.charCodeAt(pos + 1) === 97 && text.charCodeAt(pos + 2) === 116 && text.charCodeAt(pos + 3) === 97 &&
@@ -189,6 +198,9 @@ export class SseFramer {
       } else this.line(text, pos, lf);
       pos = lf + 1;
     }
+    // The caller needs the \r only if a line may end there, i.e. if text is left.
+    this.nextCR = cr === -2 && pos < len ? text.indexOf('\r', pos) : cr;
+    return pos;
   }
 
   /** Index after the line end at `end` (a `\r\n` pair counts once, also when split by the chunk). */
