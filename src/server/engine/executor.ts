@@ -31,6 +31,14 @@ export function storeSerializer(store: DuckDbStore): SerializeSql {
   };
 }
 
+/**
+ * Verdicts of the guard by statement and allowed tables: the verdict is a pure function of both,
+ * and a repeated question (or a follow-up re-running a statement) should not pay for the parse.
+ * Only accepted statements are remembered.
+ */
+const accepted = new Set<string>();
+const ACCEPTED_LIMIT = 512;
+
 export class Executor {
   /** Every statement that ran, in order (for the CODE block). */
   readonly ran: Ran[] = [];
@@ -45,10 +53,18 @@ export class Executor {
     this.serialize = storeSerializer(store);
   }
 
+  private async guard(sql: string): Promise<void> {
+    const key = `${this.allowed.join('\u0000')}\u0001${sql}`;
+    if (accepted.has(key)) return;
+    await guardSql(sql, this.allowed, this.serialize);
+    if (accepted.size >= ACCEPTED_LIMIT) accepted.clear();
+    accepted.add(key);
+  }
+
   /** Guards and runs one statement over `tables`; records it. */
   async run(tables: readonly TableMeta[], st: Statement, maxRows = MAX_RESULT_ROWS): Promise<QueryResult> {
     const executed = composeSql(tables.map(executedCte), st);
-    await guardSql(executed, this.allowed, this.serialize);
+    await this.guard(executed);
     this.signal.throwIfAborted();
     const result = await this.store.query(executed, [], { signal: this.signal, timeoutMs: STATEMENT_TIMEOUT_MS, maxRows });
     this.ran.push({ comment: st.comment, executed, shown: composeSql(tables.map(shownCte), st), result });
@@ -57,7 +73,7 @@ export class Executor {
 
   /** Runs SQL written elsewhere (a model): guard, deadline and row cap apply the same way. */
   async runRaw(executed: string, shown: string, comment: string, maxRows = MAX_RESULT_ROWS): Promise<QueryResult> {
-    await guardSql(executed, this.allowed, this.serialize);
+    await this.guard(executed);
     this.signal.throwIfAborted();
     const result = await this.store.query(executed, [], { signal: this.signal, timeoutMs: STATEMENT_TIMEOUT_MS, maxRows });
     this.ran.push({ comment, executed, shown, result });

@@ -139,16 +139,20 @@ export async function runPlan(plan: Exclude<Plan, { kind: 'overview' }>, ex: Exe
     throw err;
   }
   writer.code(step, sqlBlock(shownPreamble(body.tables), ex.ran.map((r) => ({ comment: r.comment, sql: r.shown }))));
-  await writer.table(step, fileNameFor(title, 'csv'), toCsv(body.main.columns, body.main.rows));
+  // Storing the table is disk I/O; drawing the chart is CPU: let them overlap.
+  const stored = writer.table(step, fileNameFor(title, 'csv'), toCsv(body.main.columns, body.main.rows));
+  const wantChart = body.chart !== undefined && plan.chart !== 'none' ? body.chart : undefined;
+  const svg = wantChart ? renderChart(wantChart).catch(() => undefined) : Promise.resolve(undefined);
+  await stored;
   step.done();
-  if (body.chart !== undefined && plan.chart !== 'none') {
-    const chartStep = writer.step(`Draw a ${body.chart.kind === 'scatter' ? 'scatter plot' : body.chart.kind === 'histogram' ? 'histogram' : `${body.chart.kind} chart`} of the result`);
-    try {
-      await writer.image(chartStep, fileNameFor(`${title} chart`, 'svg'), await renderChart(body.chart));
+  if (wantChart !== undefined) {
+    const chartStep = writer.step(`Draw a ${wantChart.kind === 'scatter' ? 'scatter plot' : wantChart.kind === 'histogram' ? 'histogram' : `${wantChart.kind} chart`} of the result`);
+    const drawn = await svg;
+    // A chart that cannot be drawn must not cost the answer: the table and finding still stand.
+    if (drawn === undefined) chartStep.fail();
+    else {
+      await writer.image(chartStep, fileNameFor(`${title} chart`, 'svg'), drawn);
       chartStep.done();
-    } catch {
-      // A chart that cannot be drawn must not cost the answer: the table and finding still stand.
-      chartStep.fail();
     }
   }
   return { message: finding(plan, body.main), tables: body.tables };
