@@ -136,7 +136,13 @@ export class TextFrameDecoder {
   private match(tp: Template, kind: 'MESSAGE' | 'CODE', t: string, from: number, to: number): JobEvent | undefined {
     const re = tp.re;
     re.lastIndex = from;
-    if (!re.test(t)) return undefined;
+    try {
+      if (!re.test(t)) return undefined;
+    } catch {
+      // Millions of escapes in one string exhaust the regexp engine's backtrack stack (RangeError);
+      // the full scan and JSON.parse have no such limit.
+      return undefined;
+    }
     const end = re.lastIndex;
     if (to === -1) this.end = end;
     else if (end !== to) return undefined;

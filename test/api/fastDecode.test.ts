@@ -235,6 +235,23 @@ describe('api/fastDecode against JSON.parse + decodeEvent', () => {
     // Other content of any kind still goes through the template, decoded exactly.
     for (const content of ['é 🚀', 'a "quoted" \\ word\n', '\u2028', '']) assert.ok(check(decoder, random, 'MESSAGE', frame(content), content));
   });
+
+  it('decodes a frame with millions of escapes (more than a regular expression can backtrack over)', () => {
+    const chunks: Uint8Array[] = [];
+    const line = (content: string): Uint8Array => new TextEncoder().encode(
+      `id:g\nevent:CODE\ndata:{"choices":[{"delta":{"content":${JSON.stringify(content)}}}],"created":1,"groupId":"g","stage":"Analyze"}\n\n`);
+    for (let i = 0; i < 40; i++) chunks.push(line(`print(${i})`));
+    const huge = '\n'.repeat(8_000_000);
+    chunks.push(line(huge));
+    const events: JobEvent[] = [];
+    const decoder = new JobEventDecoder({ event: (e) => events.push(e), badFrame: (k, e) => assert.fail(`${k}: ${e.message}`), fatal: (m) => assert.fail(m) });
+    for (const c of chunks) decoder.feed(c);
+    decoder.end();
+    assert.equal(events.length, 41);
+    const last = events[40];
+    assert.ok(last?.kind === 'BLOCK' && last.block.type === 'CODE' && last.block.content === huge);
+    assert.ok(decoder.fastPath.frames > 30, JSON.stringify(decoder.fastPath));
+  });
 });
 
 // ---- whole streams through JobEventDecoder ---------------------------------------------------
