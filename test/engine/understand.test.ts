@@ -9,7 +9,6 @@ import { buildMentionIndex } from '../../src/server/engine/mentions';
 import { nameTokens } from '../../src/server/engine/schemaIndex';
 import { tokenize } from '../../src/server/engine/text';
 import type { AggregatePlan, ColumnMeta, Filter, TableMeta, Understanding } from '../../src/server/engine/types';
-import { understand } from '../../src/server/engine/understand';
 
 function col(name: string, kind: ColumnMeta['kind'], extra: Partial<ColumnMeta> = {}): ColumnMeta {
   return {

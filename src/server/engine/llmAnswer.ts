@@ -100,10 +100,10 @@ export async function answerWithModel(cfg: LlmConfig, ctx: AnswerContext, writer
     if (extracted === undefined) throw new Error('the model reply has no SQL');
     sql = extracted;
     result = await ex.runRaw(withTables(tables.map(executedCte), sql), withTables(tables.map(shownCte), sql), 'Query written by the language model');
-  } catch (err) {
+  } catch {
+    // Any failure (network, reply, guard, DuckDB) hands the question to the built-in engine.
     ctx.signal.throwIfAborted();
     step.fail();
-    void err;
     return false;
   }
   const columns = result.columns.map((c) => c.name);

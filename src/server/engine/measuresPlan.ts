@@ -1,0 +1,214 @@
+/**
+ * Plans for questions that measure something: counts ("how many"), aggregates of named numbers,
+ * rankings, shares, and listings of rows ("show orders over 500", "the biggest order").
+ */
+import type { Cue } from './cues';
+import { joinKey } from './joins';
+import { defaultAgg, ROW_WORDS } from './lexicon';
+import type { Span } from './mentions';
+import { aggFor, checkJoins, superlativeIsAggregate, tableSpan, unanswerable, type Parts } from './planKit';
+import { dateColumn, isGroupable, isIdLike, isNumeric, moneyColumn, nextSpan, pickColumn, type Parse } from './roles';
+import { STOP_WORDS, type Token } from './text';
+import type { ColRef, Filter, Measure, Plan, TableMeta, Understanding } from './types';
+
+function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure?: Measure; table?: TableMeta; unknown?: string } {
+  // "how many remote employees", "how many online orders": adjectives (flags, values) are filters.
+  const skipCues = (i: number): number => {
+    let k = i;
+    while (p.cues.some((x) => (x.kind === 'distinct' || x.kind === 'agg') && x.at === k)) k++;
+    return k;
+  };
+  let s = nextSpan(p, skipCues(c.end), 3);
+  while (s !== undefined && (s.kind === 'value' || (s.kind === 'column' && s.cols.every((x) => x.column.kind === 'boolean')))) {
+    s = nextSpan(p, s.end, 2) ?? s;
+    if (s.kind === 'value' || (s.kind === 'column' && s.cols.every((x) => x.column.kind === 'boolean'))) break;
+  }
+  if (s !== undefined && s.kind === 'column' && s.cols.every((x) => x.column.kind === 'temporal')) {
+    // "how many reviews in 2024": a date column names events, one per row; it still picks the date.
+    p.taken.add(s);
+    return { measure: { agg: 'count' }, table: s.cols[0]?.table };
+  }
+  if (s !== undefined && s.kind === 'table') {
+    p.taken.add(s);
+    return { measure: { agg: 'count' }, table: s.table };
+  }
+  if (s !== undefined && s.kind === 'column' && !p.taken.has(s)) {
+    const col = pickColumn(s, 'count', prefer);
+    if (col) {
+      p.taken.add(s);
+      if (isNumeric(col.column) && !isIdLike(col.column)) return { measure: { agg: 'sum', col } };
+      return col.column.unique ? { measure: { agg: 'count' }, table: col.table } : { measure: { agg: 'count_distinct', col } };
+    }
+  }
+  const inCue = (t: Token): boolean => p.cues.some((x) => x.at <= p.tokens.indexOf(t) && p.tokens.indexOf(t) < x.end);
+  const word = p.tokens.slice(skipCues(c.end), skipCues(c.end) + 3).find((t) => t.kind === 'word' && !inCue(t) && !STOP_WORDS.has(t.norm) && !ROW_WORDS.has(t.stem) && t.norm.length >= 3 && !p.spans.some((x) => x.start <= p.tokens.indexOf(t) && p.tokens.indexOf(t) < x.end) && !p.dates.some((d) => d.at <= p.tokens.indexOf(t) && p.tokens.indexOf(t) < d.end));
+  if (word !== undefined && (s === undefined || s.start > p.tokens.indexOf(word))) return { unknown: word.raw };
+  return { measure: { agg: 'count' } };
+}
+
+export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Parts, columnSpans: Array<Extract<Span, { kind: 'column' }>>): Understanding {
+  const { filters, chart } = parts;
+  const dims = [...parts.dims];
+  const measures: Measure[] = [];
+  let countTable: TableMeta | undefined;
+  const topN = p.cues.find((c): c is Extract<Cue, { kind: 'topN' }> => c.kind === 'topN');
+  const sup = p.cues.find((c): c is Extract<Cue, { kind: 'superlative' }> => c.kind === 'superlative');
+  const ranking = topN !== undefined || sup !== undefined;
+  const distinctCue = p.cues.find((c) => c.kind === 'distinct');
+  // Counting: "how many", "number of", "count".
+  for (const c of p.cues) {
+    if (c.kind !== 'count' && !(c.kind === 'agg' && c.agg === 'count')) continue;
+    const target = countTarget(p, c, prefer);
+    if (target.unknown !== undefined) return unanswerable(`nothing in the data is called "${target.unknown}"`, [target.unknown]);
+    if (target.measure) measures.push(distinctCue && target.measure.col ? { agg: 'count_distinct', col: target.measure.col } : target.measure);
+    if (target.table) countTable = target.table;
+  }
+  // Ranked or grouped entities: "top 5 regions", "which product", "the most common category".
+  if (dims.length === 0 && (ranking || p.cues.some((c) => c.kind === 'share'))) {
+    for (const s of columnSpans) {
+      if (p.taken.has(s)) continue;
+      // "top 5 orders" where each order is a row: rank the rows themselves.
+      if (s.cols.some((c) => c.column.unique && isIdLike(c.column))) continue;
+      const col = pickColumn(s, 'dim', prefer);
+      if (col && isGroupable(col.column) && !(isNumeric(col.column) && measures.length === 0 && !p.spans.some((x) => x !== s && x.kind === 'column' && !p.taken.has(x)))) {
+        p.taken.add(s);
+        dims.push(col.column.kind === 'temporal' ? { col, grain: 'day' } : { col });
+        break;
+      }
+    }
+  }
+  // Measures: the numeric columns still unexplained.
+  let entity = p.spans.some((s) => s.kind === 'table') || /^\s*who\b/i.test(p.question);
+  for (const s of p.spans) {
+    if (s.kind !== 'column' || p.taken.has(s)) continue;
+    const distinctBefore = distinctCue !== undefined && distinctCue.end <= s.start && s.start - distinctCue.end <= 2;
+    if (distinctBefore) {
+      const col = pickColumn(s, 'count', prefer);
+      if (col) {
+        p.taken.add(s);
+        if (!measures.some((m) => m.agg === 'count_distinct' && m.col?.column === col.column)) {
+          const i = measures.findIndex((m) => m.agg === 'count' && m.col === undefined);
+          if (i >= 0) measures.splice(i, 1);
+          measures.push({ agg: 'count_distinct', col });
+        }
+      }
+      continue;
+    }
+    const col = pickColumn(s, 'measure', prefer);
+    if (col && isNumeric(col.column)) {
+      p.taken.add(s);
+      // "orders" naming order_id refers to the rows, unless an aggregate is asked of it explicitly.
+      const explicit = p.cues.some((c) => c.kind === 'agg' && c.end <= s.start && s.start - c.end <= 1);
+      if (isIdLike(col.column) && !explicit) {
+        entity = true;
+        continue;
+      }
+      measures.push({ agg: aggFor(p, s.start, col.column.name, dims.length, s.end), col });
+    }
+  }
+  // "the hottest reading", "which site is the warmest": the superlative names the measure.
+  if (measures.length === 0 && sup?.hint !== undefined) {
+    const hint = new RegExp(sup.hint, 'i');
+    const tables = prefer ? [prefer, ...p.tables.filter((t) => t !== prefer)] : p.tables;
+    const table = tables.find((t) => t.columns.some((c) => isNumeric(c) && !isIdLike(c) && hint.test(c.name)));
+    const column = table?.columns.find((c) => isNumeric(c) && !isIdLike(c) && hint.test(c.name));
+    if (table && column) {
+      const col = { table, column };
+      if (dims.length === 0 && !p.cues.some((c) => c.kind === 'count')) {
+        const rowsContext = p.spans.some((s) => s.kind === 'table') || entity || p.tokens.some((t) => ROW_WORDS.has(t.stem));
+        if (rowsContext) return rowsPlan(p, table, filters, parts, topN?.n ?? 1, { col, dir: sup.dir });
+        measures.push({ agg: sup.dir === 'desc' ? 'max' : 'min', col });
+      } else measures.push({ agg: defaultAgg(column.name), col });
+    }
+  }
+  if (parts.rankBy && !measures.some((m) => m.col?.column === parts.rankBy?.column)) {
+    measures.unshift({ agg: aggFor(p, p.tokens.length, parts.rankBy.column.name, dims.length), col: parts.rankBy });
+  }
+  // "top 5 customers by amount" where customers is another file: rank by its key in the measured table.
+  const named = tableSpan(p);
+  const measuredTable = measures.find((m) => m.col)?.col?.table;
+  if (dims.length === 0 && ranking && named !== undefined && measuredTable !== undefined && named !== measuredTable) {
+    const key = joinKey(measuredTable, named);
+    if (key) dims.push({ col: { table: measuredTable, column: key.left } });
+  }
+  // A remaining category named without a cue groups the result ("revenue region-wise").
+  if (dims.length === 0 && measures.length > 0) {
+    for (const s of columnSpans) {
+      if (p.taken.has(s)) continue;
+      const col = pickColumn(s, 'dim', prefer);
+      if (col && isGroupable(col.column) && col.column.kind !== 'numeric') {
+        p.taken.add(s);
+        dims.push(col.column.kind === 'temporal' ? { col, grain: 'day' } : { col });
+        break;
+      }
+    }
+  }
+  const aggCue = p.cues.find((c) => c.kind === 'agg' && c.agg !== 'count');
+  const share = p.cues.some((c) => c.kind === 'share');
+  const table = tableSpan(p);
+  const rowsIntent = p.cues.some((c) => c.kind === 'intent' && c.intent === 'rows');
+  if (measures.length === 0) {
+    if (aggCue !== undefined && !share) {
+      return unanswerable(parts.lost.length > 0 ? `no numeric column matches "${parts.lost.join(' ')}"` : 'the question does not say which numeric column to use', parts.lost);
+    }
+    const listing = /^\s*(show|list|display|give me|find|get|which|what)\b/i.test(p.question) && (p.spans.length > 0 || filters.length > 0) && parts.lost.length === 0;
+    if (rowsIntent || ((table !== undefined || entity || listing) && dims.length === 0 && !share && (filters.length > 0 || ranking || listing) && !p.cues.some((c) => c.kind === 'count'))) {
+      const rowsTable = table ?? prefer ?? p.tables[0];
+      // "the biggest order": rows ranked by their amount.
+      const money = ranking && !p.tokens.some((t) => /^(recent|latest|newest|oldest|earliest)$/.test(t.norm)) ? moneyColumn(p, rowsTable) : undefined;
+      const dir = topN?.dir ?? sup?.dir ?? 'desc';
+      return rowsPlan(p, rowsTable, filters, parts, topN?.n ?? (money ? 1 : undefined), money && money.table === rowsTable ? { col: money, dir } : undefined);
+    }
+    if (dims.length === 0 && filters.length === 0 && !share && !ranking) {
+      if (parts.lost.length > 0) return unanswerable(`nothing in the data matches "${parts.lost.join(' ')}"`, parts.lost);
+      if (p.spans.length === 0 && p.dates.length === 0) return unanswerable('the question names no column, value or date of the data');
+    }
+    measures.push({ agg: 'count' });
+  }
+  // "top 5 orders by revenue" where orders are single rows: list the rows themselves.
+  const rowTable = table ?? (entity ? measures[0]?.col?.table : undefined);
+  if (rowTable !== undefined && dims.length === 0 && ranking && measures.length === 1 && measures[0]?.col && !share && measures[0].agg !== 'count') {
+    const m = measures[0];
+    if (m.col && m.col.table === rowTable && aggCue === undefined) {
+      return rowsPlan(p, rowTable, filters, parts, topN?.n ?? 1, { col: m.col, dir: topN?.dir ?? sup?.dir ?? 'desc' });
+    }
+  }
+  const base = countTable ?? measures.find((m) => m.col)?.col?.table ?? prefer ?? dims[0]?.col.table ?? p.tables[0];
+  if (!base) return unanswerable('no table is selected');
+  const plan: Plan = { kind: 'aggregate', base, measures, dims: dims.slice(0, 2), filters, chart };
+  if (topN) {
+    plan.order = topN.dir;
+    plan.limit = topN.n;
+  } else if (sup && dims.length > 0 && !superlativeIsAggregate(p, sup)) {
+    plan.order = sup.dir;
+    plan.limit = 1;
+  } else if (dims.length > 0 && dims.every((d) => d.grain === undefined)) {
+    plan.order = p.tokens.some((t) => t.norm === 'ascending' || t.norm === 'asc') ? 'asc' : 'desc';
+  }
+  if (share) {
+    if (dims.length > 0) plan.share = true;
+    else if (filters.length > 0) plan.shareOfFiltered = true;
+    else return unanswerable('a share needs groups ("by channel") or a condition ("online orders")', parts.lost);
+  }
+  return checkJoins(plan);
+}
+
+/** A row count written in a listing: "show 10 rows", "10 sample rows". */
+function listedCount(p: Parse): number | undefined {
+  const t = p.tokens.find((x, i) => x.kind === 'number' && !x.yearLike && !p.used.has(i) && Number.isInteger(x.value) && (x.value ?? 0) >= 1 && (x.value ?? 0) <= 1000);
+  return t?.value;
+}
+
+export function rowsPlan(p: Parse, table: TableMeta | undefined, filters: Filter[], parts: Parts, n?: number, orderBy?: { col: ColRef; dir: 'desc' | 'asc' }): Understanding {
+  if (!table) return unanswerable('no table is selected');
+  const plan: Plan = { kind: 'rows', table, filters, limit: Math.min(n ?? listedCount(p) ?? 20, 1000), chart: parts.chart };
+  if (orderBy) plan.orderBy = orderBy;
+  else {
+    // "the 5 most recent orders", "the oldest entries": order by the date.
+    const recent = p.tokens.some((t) => /^(recent|latest|newest|last)$/.test(t.norm));
+    const oldest = p.tokens.some((t) => /^(oldest|earliest|first)$/.test(t.norm));
+    const date = recent || oldest ? dateColumn(p, table) : undefined;
+    if (date && date.table === table) plan.orderBy = { col: date, dir: recent ? 'desc' : 'asc' };
+  }
+  return checkJoins(plan);
+}

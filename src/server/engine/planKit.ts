@@ -1,0 +1,98 @@
+/**
+ * Small pieces the plan builders share: refusals, intents, chart preference, aggregates of named
+ * measures, time buckets, and the join check every plan passes before it runs.
+ */
+import type { Cue, Intent } from './cues';
+import { joinKey } from './joins';
+import { defaultAgg } from './lexicon';
+import { dateColumn, type Parse } from './roles';
+import type { Agg, ChartPref, ColRef, Dim, Filter, Grain, Plan, TableMeta, Understanding } from './types';
+
+export const unanswerable = (reason: string, unknown: string[] = []): Understanding => ({ kind: 'unanswerable', reason, unknown });
+
+export function hasIntent(p: Parse, intent: Intent): boolean {
+  return p.cues.some((c) => c.kind === 'intent' && c.intent === intent);
+}
+
+export function chartPref(p: Parse): ChartPref {
+  if (hasIntent(p, 'asTable')) return 'none';
+  if (hasIntent(p, 'asLine')) return 'line';
+  if (hasIntent(p, 'asBar')) return 'bar';
+  return 'auto';
+}
+
+const GRAIN_BY_SPAN = (min: string, max: string): Grain => {
+  const days = (Date.parse(max.slice(0, 10)) - Date.parse(min.slice(0, 10))) / 86_400_000;
+  if (!Number.isFinite(days) || days <= 3) return 'hour';
+  if (days <= 62) return 'day';
+  if (days <= 200) return 'week';
+  if (days <= 6 * 366) return 'month';
+  return 'year';
+};
+
+export function timeDim(p: Parse, prefer: TableMeta | undefined, grain: Grain | undefined): Dim | undefined {
+  const col = dateColumn(p, prefer);
+  if (!col) return undefined;
+  for (const s of p.spans) if (s.kind === 'column' && s.cols.some((c) => c.column === col.column)) p.taken.add(s);
+  const min = typeof col.column.min === 'string' ? col.column.min : '';
+  const max = typeof col.column.max === 'string' ? col.column.max : '';
+  let g = grain ?? GRAIN_BY_SPAN(min, max);
+  if (g === 'hour' && !/TIMESTAMP/i.test(col.column.type) && !/%H/.test(col.column.expr)) g = 'day';
+  return { col, grain: g };
+}
+
+/** The aggregate a measure named at token `at` gets: the nearest cue before it, else the default. */
+export function aggFor(p: Parse, at: number, name: string, dims: number, end?: number): Agg {
+  let best: Agg | undefined;
+  // "montant moyen": languages that put the aggregate after the noun.
+  const after = end !== undefined ? p.cues.find((c) => c.kind === 'agg' && c.at === end && c.agg !== 'count') : undefined;
+  if (after !== undefined && after.kind === 'agg' && !p.cues.some((c) => c.kind === 'agg' && c.end <= at)) return after.agg;
+  const grouped = p.cues.some((c) => c.kind === 'group' || c.kind === 'grain');
+  for (const c of p.cues) {
+    if (c.end > at) break;
+    if (c.kind === 'agg') best = c.agg;
+    // "highest price" alone is a maximum; "peak temperature by site" is a maximum per group.
+    if (c.kind === 'superlative' && (dims === 0 || (grouped && at - c.end <= 1)) && at - c.end <= 2) best = c.dir === 'desc' ? 'max' : 'min';
+  }
+  return best ?? defaultAgg(name);
+}
+
+/** A superlative read as a per-group max/min ("peak temperature by site") is not a ranking. */
+export function superlativeIsAggregate(p: Parse, sup: Extract<Cue, { kind: 'superlative' }>): boolean {
+  const grouped = p.cues.some((c) => c.kind === 'group' || c.kind === 'grain');
+  const next = p.spans.find((s) => s.start >= sup.end && s.start - sup.end <= 1);
+  return grouped && next !== undefined && next.kind === 'column';
+}
+
+export interface Parts {
+  filters: Filter[];
+  dims: Dim[];
+  rankBy: ColRef | undefined;
+  chart: ChartPref;
+  lost: string[];
+}
+
+export function tableSpan(p: Parse): TableMeta | undefined {
+  const s = p.spans.find((x) => x.kind === 'table');
+  return s?.kind === 'table' ? s.table : undefined;
+}
+
+/** Every column must be in the measured table or in one that joins to it by a safe key. */
+export function checkJoins(plan: Plan): Understanding {
+  const refs: ColRef[] = [];
+  if (plan.kind === 'aggregate') {
+    for (const m of plan.measures) if (m.col) refs.push(m.col);
+    for (const d of plan.dims) refs.push(d.col);
+  }
+  if (plan.kind === 'aggregate' || plan.kind === 'rows') for (const f of plan.filters) refs.push(f.col);
+  if (plan.kind === 'rows' && plan.orderBy) refs.push(plan.orderBy.col);
+  const measured = plan.kind === 'rows' ? plan.table : plan.kind === 'aggregate' ? plan.base : undefined;
+  if (!measured) return plan;
+  for (const r of refs) {
+    if (r.table === measured) continue;
+    if (!joinKey(measured, r.table)) {
+      return unanswerable(`${r.column.name} is in ${r.table.label}, which shares no key column with ${measured.label}`);
+    }
+  }
+  return plan;
+}
