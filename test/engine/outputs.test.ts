@@ -21,11 +21,12 @@ describe('answer outputs', function () {
       const line = chartSpec({ kind: 'line', title: 't', x: 'month', y: 'v', xType: 'temporal', rows: [{ month: '2024-01-01', v: 1 }] }) as unknown as { mark: { type: string }; encoding: { x: { type: string } } };
       assert.equal(line.mark.type, 'line');
       assert.equal(line.encoding.x.type, 'temporal');
-      const hist = chartSpec({ kind: 'histogram', title: 't', x: 'bin_start', x2: 'bin_end', y: 'row_count', xType: 'quantitative', rows: [] }) as unknown as { encoding: { x: { bin: unknown }; x2: { field: string } } };
+      const hist = chartSpec({ kind: 'histogram', title: 't', x: 'bin_start', x2: 'bin_end', y: 'row_count', xType: 'quantitative', rows: [], xTitle: 'revenue' }) as unknown as { encoding: { x: { bin: unknown; title: string }; x2: { field: string } } };
       assert.deepEqual(hist.encoding.x.bin, { binned: true });
-      assert.equal(hist.encoding.x2.field, 'bin_end');
+      assert.equal(hist.encoding.x.title, 'revenue');
+      assert.equal(hist.encoding.x2.field, 'x2');
       const many = chartSpec({ kind: 'bar', title: 't', x: 'k', y: 'v', xType: 'nominal', rows: Array.from({ length: 12 }, (_v, i) => ({ k: `k${i}`, v: i })) }) as unknown as { encoding: { y: { field: string } } };
-      assert.equal(many.encoding.y.field, 'k', 'many categories turn into horizontal bars');
+      assert.equal(many.encoding.y.field, 'x', 'many categories turn into horizontal bars');
     });
 
     it('renders standalone SVG with data text escaped, reusing compiled charts across data', async () => {
@@ -39,6 +40,9 @@ describe('answer outputs', function () {
       assert.doesNotMatch(again, /Europe/);
       const scatter = await renderChart({ kind: 'scatter', title: 's', x: 'a', y: 'b', xType: 'quantitative', rows: [{ a: 1, b: 2 }, { a: 2, b: 3 }] });
       assert.match(scatter, /<svg/);
+      // Column names Vega would read as paths ("a.b", brackets, quotes) still chart, titled as written.
+      const odd = await renderChart({ kind: 'bar', title: 'odd', x: 'a "q".col[0]', y: 'total.sum', xType: 'nominal', rows: [{ 'a "q".col[0]': 'x', 'total.sum': 3 }, { 'a "q".col[0]': 'y', 'total.sum': 5 }] });
+      assert.match(odd, /total\.sum/);
     });
   });
 

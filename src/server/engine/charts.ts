@@ -37,9 +37,18 @@ function truncate(label: unknown): unknown {
 }
 
 /** The Vega-Lite spec of a chart (exported so tests can check encodings without parsing SVG). */
-export function chartSpec(req: ChartRequest): TopLevelSpec {
+export function chartSpec(input: ChartRequest): TopLevelSpec {
+  // Vega reads dots, brackets and quotes in field names as paths: plot fixed field names instead
+  // and keep the user's column names as axis titles.
+  const req: ChartRequest = { ...input, x: 'x', y: 'y', ...(input.color ? { color: 'c' } : {}), ...(input.x2 ? { x2: 'x2' } : {}) };
+  const t = { x: input.x, y: input.y, c: input.color ?? '' };
   const many = req.kind === 'bar' && !req.color && req.rows.length > 8;
-  const values = req.rows.map((r) => ({ ...r, [req.x]: req.xType === 'nominal' ? truncate(r[req.x] ?? '(missing)') : r[req.x] }));
+  const values = input.rows.map((r) => {
+    const v: Record<string, unknown> = { x: input.xType === 'nominal' ? truncate(r[input.x] ?? '(missing)') : r[input.x], y: r[input.y] };
+    if (input.color) v['c'] = r[input.color] ?? '(missing)';
+    if (input.x2) v['x2'] = r[input.x2];
+    return v;
+  });
   const base = {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: req.title.length > 90 ? `${req.title.slice(0, 87)}...` : req.title,
@@ -49,23 +58,23 @@ export function chartSpec(req: ChartRequest): TopLevelSpec {
     data: { values },
     config: { font: 'sans-serif', axis: { labelLimit: 180 } },
   };
-  const yQ = { field: req.y, type: 'quantitative' as const, title: req.y };
-  const color = req.color ? { color: { field: req.color, type: 'nominal' as const, title: req.color } } : {};
+  const yQ = { field: req.y, type: 'quantitative' as const, title: t.y };
+  const color = req.color ? { color: { field: req.color, type: 'nominal' as const, title: t.c } } : {};
   switch (req.kind) {
     case 'line':
-      return { ...base, mark: { type: 'line', point: req.rows.length <= 60 }, encoding: { x: { field: req.x, type: req.xType, title: req.x }, y: yQ, ...color } } as TopLevelSpec;
+      return { ...base, mark: { type: 'line', point: req.rows.length <= 60 }, encoding: { x: { field: req.x, type: req.xType, title: t.x }, y: yQ, ...color } } as TopLevelSpec;
     case 'histogram':
       return {
         ...base, mark: 'bar',
-        encoding: { x: { field: req.x, type: 'quantitative', bin: { binned: true }, title: req.xTitle ?? req.x }, x2: { field: req.x2 ?? req.x }, y: yQ },
+        encoding: { x: { field: req.x, type: 'quantitative', bin: { binned: true }, title: req.xTitle ?? t.x }, x2: { field: req.x2 ?? req.x }, y: yQ },
       } as TopLevelSpec;
     case 'scatter':
-      return { ...base, mark: { type: 'point', opacity: 0.6 }, encoding: { x: { field: req.x, type: 'quantitative', title: req.x, scale: { zero: false } }, y: { ...yQ, scale: { zero: false } } } } as TopLevelSpec;
+      return { ...base, mark: { type: 'point', opacity: 0.6 }, encoding: { x: { field: req.x, type: 'quantitative', title: t.x, scale: { zero: false } }, y: { ...yQ, scale: { zero: false } } } } as TopLevelSpec;
     case 'bar': {
       // sort: null keeps the data's order (ranked answers arrive sorted by the measure).
       const longest = Math.max(0, ...values.map((v) => String(v[req.x] ?? '').length));
       const angle = req.rows.length <= 6 && longest <= 16 ? 0 : -40;
-      const cat = { field: req.x, type: req.xType, title: req.x, axis: { labelAngle: angle }, ...(req.keepOrder ? { sort: null } : {}) };
+      const cat = { field: req.x, type: req.xType, title: t.x, axis: { labelAngle: angle }, ...(req.keepOrder ? { sort: null } : {}) };
       if (many) return { ...base, mark: 'bar', encoding: { y: { ...cat, axis: {} }, x: yQ, ...color } } as TopLevelSpec;
       return { ...base, mark: 'bar', encoding: { x: cat, y: yQ, ...color, ...(req.color ? { xOffset: { field: req.color } } : {}) } } as TopLevelSpec;
     }
