@@ -55,7 +55,11 @@ interface PdfDocument {
  */
 async function loadPdfJs(): Promise<PdfJs> {
   const specifier = ['pdfjs-dist', 'legacy', 'build', 'pdf.mjs'].join('/');
-  return (await import(specifier)) as PdfJs;
+  try {
+    return (await import(specifier)) as PdfJs;
+  } catch {
+    throw new IngestError('PDF support (pdfjs-dist) is missing from this installation; reinstall the extension, or save the PDF as .txt');
+  }
 }
 
 function textOfItems(items: unknown[]): string {
