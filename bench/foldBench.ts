@@ -16,7 +16,7 @@ import type { BenchResult } from './types';
 
 const EVENTS = 100_000;
 const CHUNK = 16 * 1024;
-const RUNS = 11;
+const RUNS = 15;
 
 interface MessageStream {
   bytes: Buffer;

@@ -45,6 +45,8 @@ const MAX_TEMPLATES = 4;
 /** Frames between two template compilations, so a stream of ever-new shapes cannot make us compile per frame. */
 const COMPILE_EVERY = 16;
 const LF = 10;
+/** The longest back-off between two learning scans, in frames no template matched. */
+const MAX_SCAN_EVERY = 64;
 /** Group ids and names remembered for {@link TextFrameDecoder.intern}; a stream has a few dozen groups. */
 const MAX_INTERNED = 256;
 
@@ -56,7 +58,7 @@ export interface FastDecodeCounts {
   templates: number;
   /** Data decoded by the full scan. */
   scans: number;
-  /** Data declined (left to decodeEvent). */
+  /** Data left to decodeEvent (another shape, or not scanned while learning backs off). */
   declined: number;
 }
 
@@ -72,6 +74,9 @@ export class TextFrameDecoder {
   private frameCandidate: string | undefined;
   private frameCandidateOf: Template | undefined;
   private sinceCompile = COMPILE_EVERY;
+  /** Scan one frame in `scanEvery` that no template matched (1 while learning works). */
+  private scanEvery = 1;
+  private sinceScan = 0;
   private sinceFrameCompile = COMPILE_EVERY;
   private end = 0;
   private readonly strings = new Map<string, string>();
@@ -99,9 +104,17 @@ export class TextFrameDecoder {
       if (start >= 0) this.learnFrame(t, start, from, to, tp, kind);
       return e;
     }
+    // The scan is a loop over every character in JavaScript, no faster than JSON.parse: it runs to
+    // learn templates, and backs off while frames keep changing shape (a per-frame id, say).
+    if (++this.sinceScan < this.scanEvery) {
+      this.counts.declined++;
+      return undefined;
+    }
+    this.sinceScan = 0;
     const shape = this.shape;
     if (!scanTextFrame(t, from, to, shape)) {
       this.counts.declined++;
+      this.backOff();
       return undefined;
     }
     this.counts.scans++;
@@ -209,14 +222,23 @@ export class TextFrameDecoder {
   /** Turns a data shape seen in two full scans in a row into a template (at most every few frames). */
   private learn(t: string, from: number, to: number, kind: 'MESSAGE' | 'CODE', place: Place): void {
     const key = templateKey(t, from, to, this.shape);
-    if (key === undefined) return;
+    if (key === undefined) {
+      this.backOff();
+      return;
+    }
     if (key !== this.candidate || this.sinceCompile < COMPILE_EVERY) {
+      if (key !== this.candidate) this.backOff();
       this.candidate = key;
       return;
     }
     this.candidate = undefined;
     this.sinceCompile = 0;
+    this.scanEvery = 1;
     add(this.templates, buildTemplate(t, from, to, this.shape, kind, place));
+  }
+
+  private backOff(): void {
+    this.scanEvery = Math.min(this.scanEvery * 2, MAX_SCAN_EVERY);
   }
 
   /**

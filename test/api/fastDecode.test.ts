@@ -45,9 +45,8 @@ function ws(random: Random, often: number): string {
 
 interface Shape {
   keys: string[];
-  group: string;
-  name: string | null;
-  stage: string | null;
+  /** Each key's value text, fixed for the stream (as a service's frames are), but `choices` and `created`. */
+  values: Map<string, string>;
   spaced: number;
 }
 
@@ -62,27 +61,37 @@ function randomShape(random: Random): Shape {
     const j = Math.floor(random() * (i + 1));
     [keys[i], keys[j]] = [keys[j] as string, keys[i] as string];
   }
-  return {
-    keys,
-    group: pick(random, ['g-analyze-summary', 'g-1', '组-1', '']),
-    name: pick(random, ['Summary', '结论', '', null]),
-    stage: pick(random, ['Analyze', 'Respond', 'analyze', 'RESPOND', 'other', null]),
-    spaced: random() < 0.2 ? 0.5 : 0,
-  };
+  const group = pick(random, ['g-analyze-summary', 'g-1', '组-1', '']);
+  const name = pick(random, ['Summary', '结论', '', null]);
+  const stage = pick(random, ['Analyze', 'Respond', 'analyze', 'RESPOND', 'other', null]);
+  const values = new Map<string, string>();
+  for (const key of keys) {
+    switch (key) {
+      case 'id':
+      case 'groupId':
+      case 'group_id':
+        values.set(key, random() < 0.1 ? pick(random, ['7', 'null', 'true', '{}']) : jsonString(random, group));
+        break;
+      case 'groupName':
+      case 'group_name':
+        values.set(key, name === null ? 'null' : jsonString(random, name));
+        break;
+      case 'stage':
+        values.set(key, stage === null ? 'null' : jsonString(random, stage));
+        break;
+      case 'usage':
+        values.set(key, '{"prompt_tokens":12,"nested":{"deep":[1,2.5,-3e2,true,false,null,"s\\"t"]}}');
+        break;
+      default:
+        values.set(key, random() < 0.5 ? jsonString(random, 'model-x') : String(Math.floor(random() * 100)));
+    }
+  }
+  return { keys, values, spaced: random() < 0.2 ? 0.5 : 0 };
 }
 
 function value(random: Random, key: string, shape: Shape, content: string, created: number): string {
   const s = shape.spaced;
   switch (key) {
-    case 'id':
-    case 'groupId':
-    case 'group_id':
-      return random() < 0.03 ? pick(random, ['7', 'null', 'true', '{}']) : jsonString(random, shape.group);
-    case 'groupName':
-    case 'group_name':
-      return shape.name === null ? 'null' : jsonString(random, shape.name);
-    case 'stage':
-      return shape.stage === null ? 'null' : jsonString(random, shape.stage);
     case 'created':
       return random() < 0.05 ? pick(random, ['-0', '1.5e+3', '2E-2', '0.25', '"x"']) : String(created);
     case 'choices': {
@@ -90,10 +99,8 @@ function value(random: Random, key: string, shape: Shape, content: string, creat
       const first = `{${ws(random, s)}"delta"${ws(random, s)}:${ws(random, s)}${delta},"index":0,"finish_reason":null${ws(random, s)}}`;
       return `[${ws(random, s)}${first}${random() < 0.05 ? ',{"delta":{"content":7}},[1,{"a":null}]' : ''}${ws(random, s)}]`;
     }
-    case 'usage':
-      return '{"prompt_tokens":12,"nested":{"deep":[1,2.5,-3e2,true,false,null,"s\\"t"]}}';
     default:
-      return random() < 0.5 ? jsonString(random, 'model-x') : String(Math.floor(random() * 100));
+      return shape.values.get(key) ?? 'null';
   }
 }
 
@@ -172,6 +179,8 @@ describe('api/fastDecode against JSON.parse + decodeEvent', () => {
   it('matches decodeEvent on runs of same-shaped frames with random mutations in between', () => {
     const random = prng(0xfa57);
     let answered = 0;
+    let templates = 0;
+    let scans = 0;
     let cleanAnswered = 0;
     let clean = 0;
     let total = 0;
@@ -194,13 +203,13 @@ describe('api/fastDecode against JSON.parse + decodeEvent', () => {
           if (took) cleanAnswered++;
         }
       }
-      const { templates, scans } = decoder.counts;
-      assert.ok(templates + scans > 0, `stream ${stream}: nothing taken by the fast path`);
+      templates += decoder.counts.templates;
+      scans += decoder.counts.scans;
     }
     assert.ok(total > 9000, `only ${total} frames`);
     // Not a correctness requirement, but a fast path that declines everything tests nothing.
-    assert.ok(cleanAnswered > clean * 0.7, `the fast path answered only ${cleanAnswered} of ${clean} unmutated frames`);
-    assert.ok(answered > 0);
+    assert.ok(templates > 2000 && scans > 200, `templates ${templates}, scans ${scans}`);
+    assert.ok(answered > 0 && cleanAnswered > 0);
   });
 
   it('matches decodeEvent on thousands of independent random frames (full scan only)', () => {
@@ -219,8 +228,13 @@ describe('api/fastDecode against JSON.parse + decodeEvent', () => {
       `{"id":"${group}","model":"pd-analyst-1","choices":[{"delta":{"role":null,"content":${JSON.stringify(content)}},"index":0,"finish_reason":null}],` +
       `"created":${created},"groupId":"${group}","groupName":"Summary","stage":"Analyze"}`;
     const random = prng(7);
-    for (let i = 0; i < 40; i++) assert.ok(check(decoder, random, 'MESSAGE', frame(`part ${i} of the answer`, 1763726400 + (i >> 3)), `frame ${i}`));
-    assert.ok(decoder.counts.templates >= 30, JSON.stringify(decoder.counts));
+    let answered = 0;
+    for (let i = 0; i < 40; i++) {
+      if (check(decoder, random, 'MESSAGE', frame(`part ${i} of the answer`, 1763726400 + (i >> 3)), `frame ${i}`)) answered++;
+    }
+    // A scan, one left to decodeEvent while learning backs off, a scan that makes the template.
+    assert.deepEqual(decoder.counts, { frames: 0, templates: 37, scans: 2, declined: 1 });
+    assert.equal(answered, 39);
     const declined = [
       frame('x').replace('"Analyze"}', '"Analyze"}}'),
       frame('x').replace('"created":1763726400', '"created":01'),
