@@ -1,19 +1,20 @@
 /**
  * Fast path for the frames that make up almost all of a job stream: MESSAGE (and CODE) text
- * fragments, `{"id":…,"choices":[{"delta":{"content":"…"}}],"groupId":…,"groupName":…,"stage":…}`.
+ * fragments, `{"id":…,"choices":[{"delta":{"content":"…"}}],"created":…,"groupId":…,"groupName":…,"stage":…}`.
  * JSON.parse of each ~300-character frame costs several times the SSE framing (bench/foldBench.ts)
  * while the fold needs four strings out of it, and even a JavaScript loop over every character
- * costs more than the framing. So this decoder checks frames with native string operations:
+ * costs about as much as JSON.parse. So frames are checked by native string operations:
  *
- * - The first frames of a shape get a full scan (fastDecodeJson.ts) that checks the whole text
- *   against the JSON grammar and finds the strings the fold reads.
- * - A shape seen twice becomes a template (fastDecodeTemplate.ts): two sticky regular expressions
- *   that match the frame's exact text with the content string and the later top-level numbers
- *   (`created`) as holes. A frame that matches is that same valid JSON with another content, so
- *   its group id, name and stage are the template's, decoded once.
- *
- * - A frame whose data matched a template, seen twice with the same SSE lines around it, becomes
- *   a whole-frame template that the framer tries first (SseFrameSink.wholeFrame).
+ * - A full scan (fastDecodeJson.ts) checks a frame's whole text against the JSON grammar and finds
+ *   the strings the fold reads. It runs to learn: a shape seen in two scans in a row becomes a
+ *   template, and while frames keep changing shape the scans back off (the rest go to decodeEvent).
+ * - A template (fastDecodeTemplate.ts) is one sticky regular expression matching the frame's exact
+ *   text with the content string and the top-level numbers after it (`created`) as holes. A frame
+ *   that matches is that same valid JSON with another content, so its group id, name and stage
+ *   are the template's, decoded once; only the content is decoded per frame.
+ * - A frame whose data matched a template, seen twice with the same SSE lines around it, gives a
+ *   whole-frame template, which the framer tries first (SseFrameSink.wholeFrame): the `id:` and
+ *   `event:` lines, the data and the blank line in one match.
  *
  * It returns undefined whenever it cannot vouch for giving exactly what `decodeEvent` gives (other
  * shapes, a key it reads given twice, an escaped key, numbers where it expects strings, …); the
