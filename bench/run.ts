@@ -12,6 +12,7 @@ const suites: Suite[] = [
   { name: 'fold', run: () => (require('./foldBench') as typeof import('./foldBench')).runFoldBench() },
   { name: 'upload', run: () => (require('./uploadBench') as typeof import('./uploadBench')).runUploadBench() },
   { name: 'panel', run: () => (require('./panelBench') as typeof import('./panelBench')).runPanelBench() },
+  { name: 'engine', run: () => (require('./engineBench') as typeof import('./engineBench')).runEngineBench() },
 ];
 
 function fmt(n: number): string {
