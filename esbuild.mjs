@@ -30,7 +30,9 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['@duckdb/node-api'],
+    // pdfjs-dist is ESM that loads its worker from next to itself; the bundle keeps a real
+    // `import()` of it, and packaging ships the files that import needs.
+    external: ['@duckdb/node-api', 'pdfjs-dist'],
     banner: { js: '#!/usr/bin/env node' },
     define: { TEAM_DATA_VERSION: JSON.stringify(pkg.version) },
   },

@@ -50,13 +50,33 @@ interface PdfDocument {
 }
 
 /**
- * pdf.js ships as ESM only and must stay outside the bundle (it locates its worker and polyfills
- * next to itself), so it is imported by a specifier the bundler does not follow.
+ * pdf.js creates a DOMMatrix while its module loads (for canvas rendering). Node has none, and
+ * pdf.js borrows one from the optional native @napi-rs/canvas, which the .vsix does not ship:
+ * text extraction never renders. This inert matrix (identity values, no methods) lets the module
+ * load; the rendering code that would call its methods is never reached by the local service.
+ */
+function provideDomMatrix(): void {
+  const scope = globalThis as { DOMMatrix?: unknown };
+  if (scope.DOMMatrix !== undefined) return;
+  scope.DOMMatrix = class TextOnlyDomMatrix {
+    readonly a = 1;
+    readonly b = 0;
+    readonly c = 0;
+    readonly d = 1;
+    readonly e = 0;
+    readonly f = 0;
+  };
+}
+
+/**
+ * pdf.js ships as ESM only and stays outside the bundle (esbuild.mjs marks it external): it loads
+ * its worker module from next to itself. The literal specifier is what packaging reads to ship
+ * it, and esbuild keeps this a real `import()`, which loads ESM from the CommonJS bundle.
  */
 async function loadPdfJs(): Promise<PdfJs> {
-  const specifier = ['pdfjs-dist', 'legacy', 'build', 'pdf.mjs'].join('/');
+  provideDomMatrix();
   try {
-    return (await import(specifier)) as PdfJs;
+    return (await import('pdfjs-dist/legacy/build/pdf.mjs')) as unknown as PdfJs;
   } catch {
     throw new IngestError('PDF support (pdfjs-dist) is missing from this installation; reinstall the extension, or save the PDF as .txt');
   }
