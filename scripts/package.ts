@@ -110,7 +110,11 @@ export async function packageExtension(options: PackageOptions = {}): Promise<Pa
       const dest = join(staging, ...m.relDir.split('/'));
       mkdirSync(dirname(dest), { recursive: true });
       // Nested node_modules are separate entries of `modules` when they are needed at all.
-      cpSync(m.sourceDir, dest, { recursive: true, filter: (src) => !relative(m.sourceDir, src).split(sep).includes('node_modules') });
+      if (m.files) {
+        for (const f of m.files) cpSync(join(m.sourceDir, ...f.split('/')), join(dest, ...f.split('/')));
+      } else {
+        cpSync(m.sourceDir, dest, { recursive: true, filter: (src) => !relative(m.sourceDir, src).split(sep).includes('node_modules') });
+      }
       moduleFiles.set(m.relDir, filesUnder(dest, staging));
     }
     const natives = modules.filter((m) => m.platformSpecific);

@@ -4,7 +4,8 @@
  * platform-specific optional dependencies (DuckDB's native bindings) kept only for the target.
  *
  * Found by reading the built bundles rather than from a list, so a package someone marks external
- * in esbuild.mjs later ships without anyone remembering to add it here.
+ * in esbuild.mjs later ships without anyone remembering to add it here. A few large packages ship
+ * only the files that run ({@link MODULE_SUBSETS}).
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -25,7 +26,21 @@ export interface RuntimeModule {
   platformSpecific: boolean;
   /** Downloaded with `npm pack` because this machine has another platform's binding. */
   fetched: boolean;
+  /** When set, only these files (relative to the package, `/` separators) ship; else all of it. */
+  files?: readonly string[];
 }
+
+/**
+ * Packages of which only some files run in Node. Their optional dependencies are left out too.
+ * pdfjs-dist (~40 MB with browser builds, viewer, fonts, maps): the local service imports
+ * legacy/build/pdf.mjs, which in Node runs its "fake worker" by importing ./pdf.worker.mjs next
+ * to it; text extraction needs no standard fonts, CMaps for the common encodings, or canvas
+ * (@napi-rs/canvas, a native package that only rendering uses; documentIngest.ts covers the
+ * DOMMatrix pdf.js would take from it) or the stream polyfill (Node 20 has Readable.toWeb).
+ */
+export const MODULE_SUBSETS: Readonly<Record<string, readonly string[]>> = {
+  'pdfjs-dist': ['package.json', 'LICENSE', 'legacy/build/pdf.mjs', 'legacy/build/pdf.worker.mjs'],
+};
 
 interface Manifest extends PlatformFields {
   name?: unknown;
@@ -34,11 +49,15 @@ interface Manifest extends PlatformFields {
   optionalDependencies?: unknown;
 }
 
-/** Bare module names a bundle requires at run time, minus Node built-ins and `vscode`. */
+/**
+ * Bare module names a bundle loads at run time, minus Node built-ins and `vscode`: `require("x")`
+ * and `import("x")` (esbuild keeps a dynamic import of an external ESM package as a real one).
+ */
 export function externalRequires(bundleSources: readonly string[]): string[] {
   const names = new Set<string>();
   for (const source of bundleSources) {
-    for (const m of source.matchAll(/\brequire\(\s*["']([^"'./][^"']*)["']\s*\)/g)) {
+    // Not preceded by `.` or a word character: `x.require(` and `ximport(` are other functions.
+    for (const m of source.matchAll(/(?<![\w.$])(?:require|import)\(\s*["']([^"'./][^"']*)["']\s*\)/g)) {
       const spec = m[1] as string;
       // `node:` names are built-ins even when this Node lacks them (undici probes node:sqlite).
       if (spec.startsWith('node:') || isBuiltin(spec) || spec === 'vscode') continue;
@@ -114,8 +133,13 @@ export async function collectRuntimeModules(options: CollectOptions): Promise<Ru
     if (platformSpecific && !packageMatchesTarget(manifest, target)) continue;
     const relDir = fetched ? `node_modules/${name}` : relative(root, dir).split(sep).join('/');
     if (found.has(relDir)) continue;
-    found.set(relDir, { name, version: String(manifest.version ?? ''), sourceDir: dir, relDir, platformSpecific, fetched });
+    const files = MODULE_SUBSETS[name];
+    for (const f of files ?? []) {
+      if (!existsSync(join(dir, ...f.split('/')))) throw new Error(`${name}@${String(manifest.version)} has no ${f}; the local service loads it (update MODULE_SUBSETS)`);
+    }
+    found.set(relDir, { name, version: String(manifest.version ?? ''), sourceDir: dir, relDir, platformSpecific, fetched, ...(files ? { files } : {}) });
     for (const [dep, depSpec] of Object.entries(stringRecord(manifest.dependencies))) queue.push({ name: dep, spec: depSpec, from: dir, optional: false });
+    if (files) continue; // a subset's optional dependencies serve the parts left out
     for (const [dep, depSpec] of Object.entries(stringRecord(manifest.optionalDependencies))) queue.push({ name: dep, spec: depSpec, from: dir, optional: true });
   }
   if (absent.length > 0) options.log(`optional requires left out (not installed; the bundles work without them): ${absent.join(', ')}`);

@@ -59,6 +59,7 @@ export function vsixProblems(entries: readonly VsixEntry[], modules: readonly Ru
     if (e.path.startsWith('node_modules/')) {
       const owner = modules.find((m) => e.path.startsWith(`${m.relDir}/`));
       if (!owner) problems.push(`ships a module that does not run: ${e.path}`);
+      else if (owner.files && !owner.files.includes(e.path.slice(owner.relDir.length + 1))) problems.push(`ships a part of ${owner.name} that does not run: ${e.path}`);
     } else if (!ALLOWED_OUTSIDE_MODULES.some((re) => re.test(e.path))) {
       problems.push(`ships a file that does not run: ${e.path}`);
     }

@@ -7,7 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBytes } from '../../scripts/package';
@@ -15,6 +15,7 @@ import { readVsixEntries, REQUIRED_FILES, type VsixEntry } from '../../scripts/p
 import { currentTarget, platformSuffix } from '../../scripts/packaging/targets';
 import { installVsix, listExtensions } from '../../scripts/vscode/codeServer';
 import { TeamDataClient } from '../../src/api/index';
+import { makePdf } from '../engine/documents';
 import { LocalServiceError, LocalServiceSupervisor, type LocalEndpoint } from '../../src/extension/localService/supervisor';
 import { packagedVsix, REPO, type PackagedVsix } from './packagedVsix';
 
@@ -66,7 +67,12 @@ describe('npm run package (.vsix for this platform)', function () {
     const leaks = paths.filter((p) => /\.(map|ts)$/.test(p) || /^(src|test|scripts|bench|out|media\/webview)\//.test(p) || p.includes('/.'));
     assert.deepEqual(leaks, []);
     const modules = new Set(paths.filter((p) => p.startsWith('node_modules/')).map((p) => p.split('/').slice(1, p.startsWith('node_modules/@') ? 3 : 2).join('/')));
-    assert.deepEqual([...modules].sort(), ['@duckdb/node-api', '@duckdb/node-bindings', binding, 'detect-libc'].sort());
+    assert.deepEqual([...modules].sort(), ['@duckdb/node-api', '@duckdb/node-bindings', binding, 'detect-libc', 'pdfjs-dist'].sort());
+    // pdf.js: the Node entry point and the worker it imports, not its browser builds, viewer or canvas.
+    assert.deepEqual(
+      paths.filter((p) => p.startsWith('node_modules/pdfjs-dist/')).sort(),
+      ['LICENSE', 'legacy/build/pdf.mjs', 'legacy/build/pdf.worker.mjs', 'package.json'].map((f) => `node_modules/pdfjs-dist/${f}`),
+    );
     const ext = entries.find((e) => e.path === 'dist/extension.js') as VsixEntry;
     const vsixBytes = readFileSync(packaged.vsix).byteLength;
     // The closing note wants these numbers; the script prints them too.
@@ -83,7 +89,8 @@ describe('npm run package (.vsix for this platform)', function () {
     assert.equal(manifest['publisher'], 'team-data');
     assert.deepEqual(manifest['categories'], ['Data Science', 'AI']);
     for (const k of ['displayName', 'description', 'icon', 'galleryBanner', 'repository', 'keywords', 'license']) assert.ok(manifest[k], `package.json ${k}`);
-    assert.deepEqual(manifest['dependencies'], { '@duckdb/node-api': (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['@duckdb/node-api'] });
+    const deps = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+    assert.deepEqual(manifest['dependencies'], { '@duckdb/node-api': deps['@duckdb/node-api'], 'pdfjs-dist': deps['pdfjs-dist'] });
     for (const k of ['devDependencies', 'scripts']) assert.equal(manifest[k], undefined, `no ${k} inside the .vsix`);
     const events = manifest['activationEvents'] as string[];
     assert.ok(events.length > 0 && events.every((e) => /^on(View|WebviewPanel|Command):/.test(e)), `lazy activation only, got ${events.join(', ')}`);
@@ -112,6 +119,24 @@ describe('npm run package (.vsix for this platform)', function () {
     assert.equal(res.code, 0, res.stderr.slice(-3000));
     const answer = JSON.parse(res.stdout) as { jobId: string; blocks: unknown[] };
     assert.ok(answer.jobId && answer.blocks.length > 0, res.stdout.slice(0, 500));
+  });
+
+  it('the installed local service reads a PDF with its own pdf.js, without the optional canvas', async function () {
+    if (!installed) this.skip();
+    assert.ok(!existsSync(join(installed, 'node_modules', '@napi-rs')), 'no canvas ships');
+    const pdf = join(scratch, 'report.pdf');
+    writeFileSync(pdf, makePdf([['Quarterly report', 'Revenue grew in the north region'], ['Page two', 'Zanzibar office opened in March']]));
+    const res = await runNode(
+      [join(installed, 'dist', 'cli.js'), 'ask', pdf, '--question', 'When did the Zanzibar office open?', '--json', '--data-dir', join(scratch, 'pdf-data')],
+      scratch,
+      { ...process.env, TEAM_DATA_BASE_URL: '' },
+    );
+    assert.equal(res.code, 0, res.stderr.slice(-3000));
+    assert.doesNotMatch(res.stderr, /pdfjs-dist\) is missing/);
+    const answer = JSON.parse(res.stdout) as { jobId: string; blocks: unknown[] };
+    assert.ok(answer.jobId && answer.blocks.length > 0, res.stdout.slice(0, 500));
+    // The answer cites the passage it found, so the PDF's text was extracted, page by page.
+    assert.match(JSON.stringify(answer.blocks), /Zanzibar office opened in March/);
   });
 
   it('without the native binding, the local service fails once with a platform message instead of crash-looping', async function () {

@@ -4,6 +4,8 @@
  * of `npm run package` and `npm start`.
  */
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parsePackageArgs } from '../../scripts/package';
 import { collectRuntimeModules, externalRequires, type RuntimeModule } from '../../scripts/packaging/runtimeModules';
 import { currentTarget, packageMatchesTarget, PACKAGE_TARGETS, platformSuffix, targetPlatform } from '../../scripts/packaging/targets';
@@ -43,8 +45,22 @@ describe('packaging: what runs', () => {
       'var a=require("node:fs"),b=require("path"),c=require("@duckdb/node-api");',
       "const v=require('vscode'),s=require(\"node:sqlite\"),x=require('./local'),d=require(\"lodash/get\");",
       'require("@scope/pkg/deep/file.js")',
+      // Dynamic imports of externals stay real imports; other functions named like them do not count.
+      'async function p(){return import("pdfjs-dist/legacy/build/pdf.mjs")}const y=await import( "node:url" ),z=import("./chunk.js");',
+      'x.require("not-a-module");myimport("nor-this");',
     ].join('\n');
-    assert.deepEqual(externalRequires([bundle]), ['@duckdb/node-api', '@scope/pkg', 'lodash']);
+    assert.deepEqual(externalRequires([bundle]), ['@duckdb/node-api', '@scope/pkg', 'lodash', 'pdfjs-dist']);
+  });
+
+  it('ships only the pdf.js files that run in Node, without its optional canvas', async () => {
+    const modules = await collectRuntimeModules({ root: REPO, roots: ['pdfjs-dist'], target: currentTarget(), log: () => undefined });
+    assert.deepEqual(
+      modules.map((m) => [m.relDir, m.files]),
+      [['node_modules/pdfjs-dist', ['package.json', 'LICENSE', 'legacy/build/pdf.mjs', 'legacy/build/pdf.worker.mjs']]],
+    );
+    // The worker is imported by this name from next to pdf.mjs; a pdf.js update that renames it must fail here.
+    const entry = readFileSync(join(REPO, 'node_modules', 'pdfjs-dist', 'legacy', 'build', 'pdf.mjs'), 'utf8');
+    assert.match(entry, /workerSrc \|\|= "\.\/pdf\.worker\.mjs"/);
   });
 
   it("collects DuckDB's closure from node_modules with only the target's binding, and skips absent optional requires", async () => {
@@ -78,6 +94,17 @@ describe('packaging: what runs', () => {
       'ships a module that does not run: node_modules/undici/index.js',
       'ships a module that does not run: node_modules/@duckdb/node-bindings-darwin-arm64/duckdb.node',
       'runtime file left out (add it to .vscodeignore): node_modules/@duckdb/node-api/lib/index.js',
+    ]);
+  });
+
+  it('holds a partly shipped module to its listed files', () => {
+    const pdfjs: RuntimeModule = { ...mod('pdfjs-dist'), files: ['package.json', 'legacy/build/pdf.mjs'] };
+    const files = new Map([['node_modules/pdfjs-dist', ['node_modules/pdfjs-dist/package.json', 'node_modules/pdfjs-dist/legacy/build/pdf.mjs']]]);
+    const base = ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/cli.js', 'dist/webview.js', 'dist/webview.css', 'samples/sales.csv'];
+    assert.deepEqual(vsixProblems([...base, 'node_modules/pdfjs-dist/package.json', 'node_modules/pdfjs-dist/legacy/build/pdf.mjs'].map(entry), [pdfjs], files), []);
+    assert.deepEqual(vsixProblems([...base, 'node_modules/pdfjs-dist/package.json', 'node_modules/pdfjs-dist/build/pdf.mjs'].map(entry), [pdfjs], files), [
+      'ships a part of pdfjs-dist that does not run: node_modules/pdfjs-dist/build/pdf.mjs',
+      'runtime file left out (add it to .vscodeignore): node_modules/pdfjs-dist/legacy/build/pdf.mjs',
     ]);
   });
 });
