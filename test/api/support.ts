@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { answerBlocks, answerFromResult } from '../../src/shared/answerFold';
 import { v1Codec } from '../../src/shared/codecV1';
 import type { Answer, Block } from '../../src/shared/domain';
+import { seededRandom } from '../helpers/seededRandom';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures', 'streams');
 export const FIXTURE_NAMES = ['sales-overview', 'regional-zh'] as const;
@@ -26,17 +27,7 @@ export function nonStreamAnswer(name: string): Answer {
   return answerFromResult(v1Codec.decodeJobResult(fixtureEnvelope(name).data));
 }
 
-/** mulberry32: small, seeded, good enough to pick split points reproducibly. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = seededRandom;
 
 /** Splits at `count - 1` distinct random byte offsets (so inside characters and CRLFs too). */
 export function randomSplit(bytes: Uint8Array, count: number, random: () => number): Uint8Array[] {

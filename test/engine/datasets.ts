@@ -4,17 +4,9 @@
  * non-ASCII headers), and the same objects are what the expected answers are computed from.
  */
 
-/** Seeded PRNG (mulberry32): the same data on every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../helpers/seededRandom';
+
+export const rng = seededRandom;
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');

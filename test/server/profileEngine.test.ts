@@ -12,18 +12,9 @@ import { formatNumber } from '../../src/server/profile/profileSummary';
 import { answerBlocks, foldEvents } from '../../src/shared/answerFold';
 import { decodeEvent, encodeEvent } from '../../src/shared/blockCodecV1';
 import type { Block, DataSource, FileRef, JobEvent } from '../../src/shared/domain';
+import { seededRandom } from '../helpers/seededRandom';
 
-/** Seeded PRNG (mulberry32): the same data on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 /** Minimal RFC 4180 parser, independent of the module under test. */
 function parseCsv(text: string): string[][] {

@@ -6,18 +6,9 @@
 import { strict as assert } from 'node:assert';
 import { Agent, request as httpRequest } from 'node:http';
 import { rawRequest, startHarness, TEST_KEY, type Harness } from '../helpers/serverHarness';
+import { seededRandom } from '../helpers/seededRandom';
 
-/** Small deterministic PRNG (mulberry32) so a failure replays with the same seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = seededRandom;
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20260521);
 const COUNT = 3000;

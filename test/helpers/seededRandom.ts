@@ -1,0 +1,14 @@
+/**
+ * mulberry32: a small seeded PRNG, so generated data, split points and fuzz inputs are the same on
+ * every run and a failure replays with its seed. One copy for every suite.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
