@@ -86,17 +86,19 @@ describe('engine in the local service (HTTP + SSE, real client)', function () {
     return res.text();
   }
 
-  it('streams Analyze steps, CODE, TABLE, IMAGE, then the Respond group in fragments, QUESTIONS and SOURCES', async () => {
+  it('streams Analyze steps with CODE, then the Respond group: MESSAGE fragments, the result TABLE and IMAGE, QUESTIONS and SOURCES', async () => {
     const { events, answer } = await streamed(await session(), 'Total revenue by region', ['sales.csv']);
     const kinds = events.map((e) => (e.kind === 'BLOCK' ? e.block.type : e.kind === 'TASK' ? `TASK:${e.task.stage}:${e.task.status}` : e.kind));
     const first = (k: string): number => kinds.indexOf(k);
     assert.equal(kinds[0], 'JOB_ID');
-    assert.ok(first('TASK:Analyze:running') < first('CODE') && first('CODE') < first('TABLE') && first('TABLE') < first('IMAGE'));
-    assert.ok(first('IMAGE') < first('TASK:Respond:running') && first('TASK:Respond:running') < first('MESSAGE'));
-    assert.ok(first('MESSAGE') < first('QUESTIONS') && first('QUESTIONS') < first('SOURCES'));
+    assert.ok(first('TASK:Analyze:running') < first('CODE') && first('CODE') < first('TASK:Respond:running'));
+    assert.ok(first('TASK:Respond:running') < first('MESSAGE') && first('MESSAGE') < first('TABLE') && first('TABLE') < first('IMAGE'));
+    assert.ok(first('IMAGE') < first('QUESTIONS') && first('QUESTIONS') < first('SOURCES'));
     assert.ok(kinds.filter((k) => k === 'MESSAGE').length >= 2, 'the message arrives in several fragments');
     assert.equal(answer.state, 'done');
     const blocks = answerBlocks(answer);
+    // The result is main content: panels collapse the Analyze steps once the answer is done.
+    assert.ok(blocks.filter((b) => b.type === 'TABLE' || b.type === 'IMAGE').every((b) => b.stage === 'Respond'));
     const csv = await csvOf(blocks);
     const expected = groupBy(sales, (x) => x.region, (x) => x.revenue, 'sum');
     const rows = csv.trim().split(/\r?\n/).slice(1).map((l) => l.split(','));

@@ -1,6 +1,6 @@
 /**
  * Emits an answer in the real service's order: Analyze-stage steps (TASK running -> blocks -> TASK
- * done), then the Respond group (TASK running, MESSAGE fragments, QUESTIONS, TASK done), then
+ * done), then the Respond group (TASK running, MESSAGE fragments, the result TABLE/IMAGE, QUESTIONS, TASK done), then
  * SOURCES. Messages are streamed in small fragments, as a model would type them.
  */
 import type { Block, BlockPlace, DataSource, SourceRef, TaskStatus } from '../../shared/domain';
@@ -53,6 +53,7 @@ export interface Step {
 
 export class AnswerWriter {
   private steps = 0;
+  private readonly results: Block[] = [];
 
   constructor(private readonly ctx: AnswerContext) {}
 
@@ -86,20 +87,26 @@ export class AnswerWriter {
     this.block({ ...step.place, type: 'CODE', content });
   }
 
-  async table(step: Step, name: string, csv: string): Promise<void> {
+  /**
+   * Result files are stored while their step runs, but shown in the Respond group with the finding:
+   * panels collapse the Analyze steps once an answer is done, and the table and chart are the
+   * answer, not a detail of how it was reached.
+   */
+  async table(_step: Step, name: string, csv: string): Promise<void> {
     const ref = await this.ctx.publishFile(name, csv, 'text/csv; charset=utf-8');
-    this.block({ ...step.place, type: 'TABLE', content: ref });
+    this.results.push({ ...RESPOND, type: 'TABLE', content: ref });
   }
 
-  async image(step: Step, name: string, svg: string): Promise<void> {
+  async image(_step: Step, name: string, svg: string): Promise<void> {
     const ref = await this.ctx.publishFile(name, svg, 'image/svg+xml');
-    this.block({ ...step.place, type: 'IMAGE', content: ref });
+    this.results.push({ ...RESPOND, type: 'IMAGE', content: ref });
   }
 
   /** The Respond group and the SOURCES block; ends the answer. */
   respond(markdown: string, questions: readonly string[], sources: readonly DataSource[], refs?: SourceRef[]): void {
     this.task(RESPOND, 'running');
     for (const piece of messageFragments(markdown)) this.block({ ...RESPOND, type: 'MESSAGE', content: piece });
+    for (const file of this.results.splice(0)) this.block(file);
     if (questions.length > 0) this.block({ groupId: '-1', stage: 'Respond', type: 'QUESTIONS', content: [...questions] });
     this.task(RESPOND, 'done');
     const list = refs ?? [...new Map(sources.map((s) => [s.id, s])).values()].map((s) => sourceRef(s));
