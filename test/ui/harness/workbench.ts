@@ -140,7 +140,7 @@ export async function explorerContextMenu(page: Page, fileName: string, itemLabe
       await item.first().click();
       // A click that lands while the menu is still laying itself out is swallowed and leaves the
       // menu open (seen under load); only a menu that closed has run the item.
-      await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: 3000 });
+      await item.first().waitFor({ state: 'hidden', timeout: 3000 });
       return;
     } catch {
       seen = await page.getByRole('menuitem').allTextContents();
