@@ -138,9 +138,6 @@ export async function explorerContextMenu(page: Page, fileName: string, itemLabe
     try {
       await item.first().waitFor({ state: 'visible', timeout: 2000 });
       await item.first().click();
-      // A click that lands while the menu is still laying itself out is swallowed and leaves the
-      // menu open (seen under load); only a menu that closed has run the item.
-      await item.first().waitFor({ state: 'hidden', timeout: 3000 });
       return;
     } catch {
       seen = await page.getByRole('menuitem').allTextContents();
