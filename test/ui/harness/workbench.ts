@@ -125,22 +125,34 @@ export function explorerItem(page: Page, name: string): Locator {
 }
 
 /**
- * Right-clicks `fileName` in the Explorer and picks `itemLabel` from the context menu, retrying
+ * Right-clicks `fileName` in the Explorer and runs `itemLabel` from the context menu, retrying
  * until the item is there (extension menus appear once the extension is loaded).
+ *
+ * The item is run with the keyboard (hover to focus it, then Enter), not with a click: VS Code's
+ * menu items only start listening for the mouse-up about 100 ms after the menu renders, so a
+ * click that lands early, which happens under load, is silently swallowed and leaves the menu
+ * open. The menu's keyboard handling is live from the first frame.
  */
 export async function explorerContextMenu(page: Page, fileName: string, itemLabel: string, timeoutMs = 30_000): Promise<void> {
   const row = explorerItem(page, fileName);
-  const item = page.getByRole('menuitem', { name: new RegExp(`^${escapeRegExp(itemLabel)}`) });
+  const name = new RegExp(`^${escapeRegExp(itemLabel)}`);
+  const menu = page.locator('.context-view .monaco-menu');
+  const item = menu.getByRole('menuitem', { name });
+  const focusedItem = menu.locator('li.action-item.focused').getByRole('menuitem', { name });
   const deadline = Date.now() + timeoutMs;
   let seen: string[] = [];
+  // A menu left open by an earlier step would swallow the right-click.
+  if (await menu.first().isVisible()) await page.keyboard.press('Escape');
   for (;;) {
     await row.click({ button: 'right' });
     try {
       await item.first().waitFor({ state: 'visible', timeout: 2000 });
-      await item.first().click();
+      await item.first().hover();
+      await focusedItem.first().waitFor({ state: 'visible', timeout: 2000 });
+      await page.keyboard.press('Enter');
       return;
     } catch {
-      seen = await page.getByRole('menuitem').allTextContents();
+      seen = await menu.getByRole('menuitem').allTextContents();
       await page.keyboard.press('Escape');
       if (Date.now() > deadline) break;
       await sleep(500);
