@@ -5,7 +5,7 @@
  * internal reference instead of a URL, so every read of history mints a fresh, unexpired link.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile, unlink } from 'node:fs/promises';
+import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Block, FileRef } from '../../shared/domain';
 import { safeFileName } from '../../shared/fileNames';
@@ -51,6 +51,7 @@ export class FileVault {
       secret = randomBytes(32);
       await writeFileAtomic(secretFile, secret.toString('hex'));
     }
+    await mkdir(dir, { recursive: true });
     return new FileVault(dir, secret, ttlMs);
   }
 
@@ -83,9 +84,13 @@ export class FileVault {
   async publish(name: string, contents: Uint8Array | string, contentType: string): Promise<{ id: string; ref: FileRef }> {
     const id = newId();
     const safe = safeFileName(name);
-    await writeFileAtomic(join(this.dir, id), contents);
+    // A fresh id is invisible until its meta file exists, so the content is written straight to its
+    // final name and the meta goes last: a crash mid-way leaves an unservable id, never a half file
+    // behind a live link. No fsync: answer files are derived, expiring artifacts, and syncing them
+    // cost more than the whole query.
+    await writeFile(join(this.dir, id), contents, { mode: 0o600 });
     const meta = { name: safe, contentType: safeContentType(contentType), createdAt: Date.now() };
-    await writeFileAtomic(join(this.dir, `${id}.json`), JSON.stringify(meta));
+    await writeFile(join(this.dir, `${id}.json`), JSON.stringify(meta), { mode: 0o600 });
     return { id, ref: this.link('f', id, safe) };
   }
 
