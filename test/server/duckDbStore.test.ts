@@ -284,6 +284,19 @@ describe('DuckDbStore', function () {
       await store.drop('unknown-id'); // harmless
     });
 
+    it('describes from memory after the first read, and forgets on re-ingest and drop', async () => {
+      const { id } = await ingest('first.csv', 'a,b\n1,2\n');
+      const first = await store.describe(id);
+      assert.deepEqual(tablesOf(first)[0]?.columns.map((c) => c.name), ['a', 'b']);
+      // A caller scribbling on its copy changes nothing for the next job.
+      tablesOf(first)[0]?.columns.splice(0);
+      assert.deepEqual(tablesOf(await store.describe(id))[0]?.columns.map((c) => c.name), ['a', 'b']);
+      await ingest('first.csv', 'c\n3\n', id);
+      assert.deepEqual(tablesOf(await store.describe(id))[0]?.columns.map((c) => c.name), ['c']);
+      await store.drop(id);
+      assert.equal(await store.describe(id), undefined);
+    });
+
     it('re-ingests idempotently: the new content replaces every old table', async () => {
       const id = 'same';
       const twoSheets = XLSX.write(workbook({ A: [['a'], [1]], B: [['b'], [2]] }), { type: 'buffer', bookType: 'xlsx' }) as Buffer;

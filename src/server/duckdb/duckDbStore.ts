@@ -40,6 +40,12 @@ export class DuckDbStore implements DataStore {
   /** Work in flight (ingests, queries), awaited by close() before the database is closed. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
+  /**
+   * What each source's ingest produced, as read back from the catalog. Every job describes its
+   * sources, and reading the catalog costs a connection and a query; the entry is dropped whenever
+   * the source is ingested again or dropped (both run under the source's lock, as describe does).
+   */
+  private readonly described = new Map<string, IngestResult>();
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -93,6 +99,7 @@ export class DuckDbStore implements DataStore {
     const fileName = source.fileName || source.name || filePath;
     const kind = fileKindOf(/\.[A-Za-z0-9]+$/.test(fileName) ? fileName : filePath);
     return this.serialized(source.id, () => this.withConnection(async (conn) => {
+      this.described.delete(source.id);
       // The interrupt stops whichever DuckDB statement is running; no timeout: big files take time.
       const guard = armInterrupts(conn, signal, undefined);
       try {
@@ -128,7 +135,15 @@ export class DuckDbStore implements DataStore {
 
   async describe(sourceId: string): Promise<IngestResult | undefined> {
     this.assertOpen();
-    return this.serialized(sourceId, () => this.withConnection((conn) => readCatalog(conn, sourceId)));
+    return this.serialized(sourceId, async () => {
+      let result = this.described.get(sourceId);
+      if (result === undefined) {
+        result = await this.withConnection((conn) => readCatalog(conn, sourceId));
+        if (result !== undefined) this.described.set(sourceId, result);
+      }
+      // Callers get their own copy: nothing they do can change what the next job sees.
+      return result === undefined ? undefined : structuredClone(result);
+    });
   }
 
   async readText(sourceId: string): Promise<string | undefined> {
@@ -138,7 +153,10 @@ export class DuckDbStore implements DataStore {
 
   async drop(sourceId: string): Promise<void> {
     this.assertOpen();
-    await this.serialized(sourceId, () => this.withConnection((conn) => dropSource(conn, sourceId)));
+    await this.serialized(sourceId, () => {
+      this.described.delete(sourceId);
+      return this.withConnection((conn) => dropSource(conn, sourceId));
+    });
   }
 
   /**
