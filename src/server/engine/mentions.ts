@@ -46,11 +46,23 @@ export function editDistance(a: string, b: string, cap: number): number {
   return prev[b.length] ?? cap + 1;
 }
 
+type ValueKeys = { exact: string; stemmed: string; words: number } | undefined;
+/**
+ * Keys by value. Every question rebuilds the mention index over the same column values, and
+ * splitting and stemming them was most of the time spent understanding a question; the keys are a
+ * pure function of the value, so they are remembered (bounded, cleared when full).
+ */
+const valueKeyCache = new Map<string, ValueKeys>();
+const VALUE_KEY_CACHE_LIMIT = 200_000;
+
 /** Value words as compared with question words: folded words, and their stems. */
-function valueKeys(value: string): { exact: string; stemmed: string; words: number } | undefined {
+function valueKeys(value: string): ValueKeys {
+  if (valueKeyCache.has(value)) return valueKeyCache.get(value);
   const words = identifierWords(value);
-  if (words.length === 0 || words.length > 6) return undefined;
-  return { exact: words.join(' '), stemmed: words.map(stem).join(' '), words: words.length };
+  const keys = words.length === 0 || words.length > 6 ? undefined : { exact: words.join(' '), stemmed: words.map(stem).join(' '), words: words.length };
+  if (valueKeyCache.size >= VALUE_KEY_CACHE_LIMIT) valueKeyCache.clear();
+  valueKeyCache.set(value, keys);
+  return keys;
 }
 
 /** Base stems of a column name (abbreviation expansions are alternatives, not extra words). */
