@@ -44,6 +44,23 @@ describe('answer outputs', function () {
       const odd = await renderChart({ kind: 'bar', title: 'odd', x: 'a "q".col[0]', y: 'total.sum', xType: 'nominal', rows: [{ 'a "q".col[0]': 'x', 'total.sum': 3 }, { 'a "q".col[0]': 'y', 'total.sum': 5 }] });
       assert.match(odd, /total\.sum/);
     });
+
+    it('gives concurrent renders of one chart shape their own data, and a reused chart the same SVG as its first render', async () => {
+      const req: ChartRequest = { kind: 'bar', title: 'Same shape', x: 'region', y: 'total', xType: 'nominal', rows: [] };
+      const first = await renderChart({ ...req, rows: [{ region: 'Alpha', total: 1 }, { region: 'Beta', total: 2 }] });
+      const [a, b, c] = await Promise.all([
+        renderChart({ ...req, rows: [{ region: 'Gamma', total: 5 }, { region: 'Delta', total: 6 }] }),
+        renderChart({ ...req, rows: [{ region: 'Kappa', total: 7 }, { region: 'Lambda', total: 8 }] }),
+        renderChart({ ...req, rows: [{ region: 'Alpha', total: 1 }, { region: 'Beta', total: 2 }] }),
+      ]);
+      assert.match(a, /Gamma/);
+      assert.doesNotMatch(a, /Kappa|Alpha/);
+      assert.match(b, /Lambda/);
+      assert.doesNotMatch(b, /Gamma|Alpha/);
+      // A kept view may emit reused axis ticks in another order; the drawing is the same.
+      const elements = (svg: string): string[] => (svg.match(/<[^>]+>[^<]*/g) ?? []).sort();
+      assert.deepEqual(elements(c), elements(first), 'a kept chart draws the same data as a fresh one');
+    });
   });
 
   it('streams messages in fragments that join back to the text, breaking at whitespace', () => {

@@ -84,30 +84,43 @@ export function chartSpec(input: ChartRequest): TopLevelSpec {
 /** Name of the data set the compiled spec reads; values are inserted per render. */
 const DATA = 'rows';
 const CACHE_LIMIT = 32;
-/** Compiled and parsed charts by shape: compiling and parsing cost far more than rendering. */
-const runtimes = new Map<string, vega.Runtime>();
 
-function runtimeFor(req: ChartRequest): vega.Runtime {
-  const spec = chartSpec(req) as TopLevelSpec & { data: unknown };
+/**
+ * A live view per chart shape. Compiling, parsing and even instantiating a view's dataflow cost
+ * more than rendering, so a view is kept and only its data is swapped. Renders on one view are
+ * queued: two answers drawing the same shape at once must not see each other's rows.
+ */
+interface CachedView {
+  view: vega.View;
+  queue: Promise<unknown>;
+}
+const views = new Map<string, CachedView>();
+
+function viewFor(spec: TopLevelSpec & { data: unknown }): CachedView {
   const shaped = { ...spec, data: { name: DATA } } as TopLevelSpec;
   const key = JSON.stringify(shaped);
-  let rt = runtimes.get(key);
-  if (rt === undefined) {
-    rt = vega.parse(compile(shaped).spec);
-    if (runtimes.size >= CACHE_LIMIT) runtimes.delete(runtimes.keys().next().value as string);
-    runtimes.set(key, rt);
+  let hit = views.get(key);
+  if (hit === undefined) {
+    hit = { view: new vega.View(vega.parse(compile(shaped).spec), { renderer: 'none', logLevel: vega.Error }), queue: Promise.resolve() };
+    if (views.size >= CACHE_LIMIT) {
+      const oldest = views.keys().next().value as string;
+      const evicted = views.get(oldest);
+      views.delete(oldest);
+      void evicted?.queue.finally(() => evicted.view.finalize());
+    }
+    views.set(key, hit);
   }
-  return rt;
+  return hit;
 }
 
 /** Renders a chart to SVG text. */
-export async function renderChart(req: ChartRequest): Promise<string> {
-  const spec = chartSpec(req) as { data: { values: unknown[] } };
-  const view = new vega.View(runtimeFor(req), { renderer: 'none', logLevel: vega.Error });
-  try {
-    view.data(DATA, spec.data.values);
-    return await view.toSVG();
-  } finally {
-    view.finalize();
-  }
+export function renderChart(req: ChartRequest): Promise<string> {
+  const spec = chartSpec(req) as TopLevelSpec & { data: { values: unknown[] } };
+  const cached = viewFor(spec);
+  const svg = cached.queue.then(async () => {
+    cached.view.data(DATA, spec.data.values);
+    return cached.view.toSVG();
+  });
+  cached.queue = svg.catch(() => undefined);
+  return svg;
 }
