@@ -121,6 +121,18 @@ describe('local service: jobs over HTTP', function () {
     }
   });
 
+  it('lists a streamed job in history the moment its stream ends, and keeps it across a restart', async () => {
+    const sid = await newSession(h);
+    const streamed = fold(await streamJob(h.baseUrl, { sessionId: sid, question: 'Summarise the orders', datasetId, datasourceIdList: sourceIds }));
+    assert.equal(streamed.state, 'done');
+    // No waiting: the stream ends only once the job is in history.
+    const records = (await historyOf(h, sid))['records'] as Rec[];
+    assert.deepEqual(records.map((r) => r['jobId']), [streamed.jobId]);
+    await h.restart();
+    const after = (await historyOf(h, sid))['records'] as Rec[];
+    assert.deepEqual(after.map((r) => r['jobId']), [streamed.jobId]);
+  });
+
   it('serves TABLE files with the right type and a safe name', async () => {
     const sessionId = await newSession(h);
     const a = fold(await streamJob(h.baseUrl, { sessionId, question: 'Profile it', datasetId }));

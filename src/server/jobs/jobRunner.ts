@@ -118,7 +118,6 @@ export class JobRunner {
         },
       });
       open = false;
-      emit({ kind: 'END', ok: true });
     } catch (err) {
       open = false;
       ok = false;
@@ -126,24 +125,29 @@ export class JobRunner {
       if (!shuttingDown) log('error', `job failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
       const message = shuttingDown ? 'the local service is shutting down' : describeErrorCode(ErrorCode.JOB_FAILED);
       emit({ kind: 'ERROR', message, code: ErrorCode.JOB_FAILED });
-      emit({ kind: 'END', ok: false });
     } finally {
       this.aborts.delete(abort);
       const left = (this.activeSessions.get(sid) ?? 1) - 1;
       if (left <= 0) this.activeSessions.delete(sid);
       else this.activeSessions.set(sid, left);
     }
-    const answer = builder.snapshot();
-    const blocks = answerBlocks(answer);
+    // The job is in history (for readers) before END tells the client it is over, so a client that
+    // lists history right after the stream sees it; the disk write finishes after the client has
+    // its answer.
+    let persisted: Promise<void> = Promise.resolve();
     if (!abort.signal.aborted && meta.sessions.has(sid)) {
       try {
-        await history.append({
-          jobId, sessionId: sid, question: plan.question, createdAt, ok, blocks: FileVault.toStored(blocks, published),
-        });
+        ({ persisted } = await history.append({
+          jobId, sessionId: sid, question: plan.question, createdAt, ok, blocks: FileVault.toStored(answerBlocks(builder.snapshot()), published),
+        }));
       } catch (err) {
         log('error', `could not store a finished job in history: ${String(err)}`);
       }
     }
+    emit({ kind: 'END', ok });
+    await persisted.catch((err: unknown) => log('error', `could not store a finished job in history: ${String(err)}`));
+    const answer = builder.snapshot();
+    const blocks = answerBlocks(answer);
     return { jobId, answer, blocks, ok };
   }
 }

@@ -20,7 +20,11 @@ export function registerJobRoutes(router: Router, deps: ServiceDeps): void {
     }
     const sse = new SseWriter(ctx.res, deps.keepAliveMs);
     sse.start(ctx.traceId);
-    await deps.jobs.run(plan, (e) => sse.send(e));
+    // The stream ends with END; the job may still be writing its history to disk after that.
+    await deps.jobs.run(plan, (e) => {
+      sse.send(e);
+      if (e.kind === 'END') sse.end();
+    });
     sse.end();
     return 'handled';
   };

@@ -75,12 +75,15 @@ export class HistoryStore {
     return records;
   }
 
-  /** Appends a finished job and persists the session's history. */
-  async append(record: JobRecord): Promise<void> {
+  /**
+   * Appends a finished job. Readers see it as soon as this resolves; `persisted` settles once the
+   * session's file is on disk, so a caller can answer its client first and wait for the disk after.
+   */
+  async append(record: JobRecord): Promise<{ persisted: Promise<void> }> {
     const records = await this.list(record.sessionId);
     records.push(record);
     records.sort((a, b) => a.createdAt - b.createdAt);
-    await this.persist(record.sessionId);
+    return { persisted: this.persist(record.sessionId) };
   }
 
   private persist(sessionId: string): Promise<void> {
