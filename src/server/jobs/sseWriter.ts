@@ -15,6 +15,7 @@ export class SseWriter {
   private timer: NodeJS.Timeout | undefined;
   private lastWrite = 0;
   private gone = false;
+  private corked = false;
 
   constructor(private readonly res: ServerResponse, private readonly keepAliveMs = DEFAULT_KEEP_ALIVE_MS) {
     res.on('close', () => {
@@ -59,6 +60,16 @@ export class SseWriter {
   private write(text: string): void {
     if (this.gone || this.res.writableEnded) return;
     this.lastWrite = Date.now();
+    // Events emitted in one turn of the event loop (a finding's fragments, its blocks, the closing
+    // TASK) leave in one packet rather than one each; nothing waits longer than that turn.
+    if (!this.corked) {
+      this.corked = true;
+      this.res.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.res.uncork();
+      });
+    }
     this.res.write(text);
   }
 
