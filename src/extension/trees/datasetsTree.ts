@@ -10,6 +10,7 @@ import { ConnectionError } from '../connection/connection';
 import type { Log } from '../log';
 import { describeFailure } from '../ui/failures';
 import { PagedList } from './pagedList';
+import { failureNode, listFor, pagedNodes } from './pagedNodes';
 import { SyncPoller } from './syncPoller';
 import { nodeId, type DataSourceNode, type DatasetNode, type DatasetsTreeNode, type MessageNode, type MoreNode } from './nodes';
 import { dataSourceItem, datasetItem, isPending, messageItem, moreItem } from './treeItems';
@@ -174,47 +175,31 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
         this.pageSize.datasets,
       );
     }
-    const list = this.root;
-    if (!list.loaded || list.error) {
-      try {
-        await list.loadFirst();
-      } catch (err) {
-        // Not signed in: an empty tree shows the welcome view with its Sign In button.
-        if (err instanceof ConnectionError) return [];
-        return [this.errorNode(undefined, 'load datasets', err)];
-      }
-    }
-    const nodes: DatasetsTreeNode[] = list.items.map((d) => this.datasetNode(d));
-    if (list.hasMore) nodes.push({ kind: 'more', id: nodeId.more(undefined, TREE), remaining: list.total - list.items.length });
-    if (nodes.length === 0 && this.keywordValue) {
-      nodes.push({ kind: 'message', id: nodeId.message(undefined, TREE), text: `No dataset matches "${this.keywordValue}"`, severity: 'info', command: { id: 'teamData.datasets.clearFilter', title: 'Clear Filter' } });
-    }
-    return nodes;
+    return pagedNodes<Dataset, DatasetsTreeNode>({
+      list: this.root,
+      tree: TREE,
+      toNode: (d) => this.datasetNode(d),
+      ...(this.keywordValue ? { empty: { text: `No dataset matches "${this.keywordValue}"`, command: { id: 'teamData.datasets.clearFilter', title: 'Clear Filter' } } } : {}),
+      // Not signed in: an empty tree shows the welcome view with its Sign In button.
+      failed: (err) => (err instanceof ConnectionError ? [] : [this.errorNode(undefined, 'load datasets', err)]),
+    });
   }
 
   private async datasetChildren(node: DatasetNode): Promise<DatasetsTreeNode[]> {
     const datasetId = node.dataset.id;
-    let list = this.children.get(datasetId);
-    if (!list) {
-      list = new PagedList<DataSource>(
-        async (pageNumber, pageSize) => (await this.deps.client()).dataSources.list(datasetId, { pageNumber, pageSize }),
-        (d) => d.id,
-        this.pageSize.dataSources,
-      );
-      this.children.set(datasetId, list);
-    }
-    if (!list.loaded || list.error) {
-      try {
-        await list.loadFirst();
-      } catch (err) {
-        return [this.errorNode(node.id, 'load the data sources', err)];
-      }
-    }
-    const nodes: DatasetsTreeNode[] = list.items.map((ds) => this.sourceNode(node.id, ds));
-    if (list.hasMore) nodes.push({ kind: 'more', id: nodeId.more(node.id, TREE), parentId: node.id, remaining: list.total - list.items.length });
-    if (nodes.length === 0) {
-      nodes.push({ kind: 'message', id: nodeId.message(node.id, TREE), parentId: node.id, text: 'No files yet: use Add Files…', severity: 'info', command: { id: 'teamData.datasets.addFiles', title: 'Add Files…', args: [node] } });
-    }
+    const list = listFor(this.children, datasetId, () => new PagedList<DataSource>(
+      async (pageNumber, pageSize) => (await this.deps.client()).dataSources.list(datasetId, { pageNumber, pageSize }),
+      (d) => d.id,
+      this.pageSize.dataSources,
+    ));
+    const nodes = await pagedNodes<DataSource, DatasetsTreeNode>({
+      list,
+      tree: TREE,
+      parentId: node.id,
+      toNode: (ds) => this.sourceNode(node.id, ds),
+      empty: { text: 'No files yet: use Add Files…', command: { id: 'teamData.datasets.addFiles', title: 'Add Files…', args: [node] } },
+      failed: (err) => [this.errorNode(node.id, 'load the data sources', err)],
+    });
     if (this.hasPending(datasetId)) this.poller.track(datasetId);
     return nodes;
   }
@@ -260,15 +245,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
   private errorNode(parentId: string | undefined, what: string, err: unknown): MessageNode {
     const report = describeFailure(what, err);
     this.deps.log.warn(report.logLine);
-    return {
-      kind: 'message',
-      id: nodeId.message(parentId, TREE),
-      ...(parentId ? { parentId } : {}),
-      text: `${report.message.replace(/ See the log.*$/, '')} Click to retry.`,
-      tooltip: report.message,
-      severity: 'error',
-      command: { id: 'teamData.datasets.refresh', title: 'Retry' },
-    };
+    return failureNode(TREE, parentId, report, 'teamData.datasets.refresh');
   }
 
   dispose(): void {

@@ -8,6 +8,7 @@ import { ConnectionError } from '../connection/connection';
 import { describeFailure } from '../ui/failures';
 import type { TreeDeps } from './datasetsTree';
 import { PagedList } from './pagedList';
+import { failureNode, listFor, pagedNodes } from './pagedNodes';
 import { nodeId, questionOf, type JobNode, type MessageNode, type MoreNode, type SessionNode, type SessionsTreeNode } from './nodes';
 import { jobItem, messageItem, moreItem, sessionItem } from './treeItems';
 
@@ -132,47 +133,30 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
         this.pageSize.sessions,
       );
     }
-    const list = this.root;
-    if (!list.loaded || list.error) {
-      try {
-        await list.loadFirst();
-      } catch (err) {
-        if (err instanceof ConnectionError) return [];
-        return [this.errorNode(undefined, 'load sessions', err)];
-      }
-    }
-    const nodes: SessionsTreeNode[] = list.items.map((s) => this.toSessionNode(s));
-    if (list.hasMore) nodes.push({ kind: 'more', id: nodeId.more(undefined, TREE), remaining: list.total - list.items.length });
-    if (nodes.length === 0 && this.keywordValue) {
-      nodes.push({ kind: 'message', id: nodeId.message(undefined, TREE), text: `No session matches "${this.keywordValue}"`, severity: 'info', command: { id: 'teamData.sessions.clearFilter', title: 'Clear Filter' } });
-    }
-    return nodes;
+    return pagedNodes<Session, SessionsTreeNode>({
+      list: this.root,
+      tree: TREE,
+      toNode: (s) => this.toSessionNode(s),
+      ...(this.keywordValue ? { empty: { text: `No session matches "${this.keywordValue}"`, command: { id: 'teamData.sessions.clearFilter', title: 'Clear Filter' } } } : {}),
+      failed: (err) => (err instanceof ConnectionError ? [] : [this.errorNode(undefined, 'load sessions', err)]),
+    });
   }
 
   private async sessionChildren(node: SessionNode): Promise<SessionsTreeNode[]> {
     const sessionId = node.session.id;
-    let list = this.history.get(sessionId);
-    if (!list) {
-      list = new PagedList<HistoryRecord>(
-        async (pageNumber, pageSize) => (await this.deps.client()).sessions.history(sessionId, { pageNumber, pageSize }),
-        (r) => r.jobId,
-        this.pageSize.history,
-      );
-      this.history.set(sessionId, list);
-    }
-    if (!list.loaded || list.error) {
-      try {
-        await list.loadFirst();
-      } catch (err) {
-        return [this.errorNode(node.id, 'load the session history', err)];
-      }
-    }
-    const nodes: SessionsTreeNode[] = list.items.map((r) => this.toJobNode(node, r));
-    if (list.hasMore) nodes.push({ kind: 'more', id: nodeId.more(node.id, TREE), parentId: node.id, remaining: list.total - list.items.length });
-    if (nodes.length === 0) {
-      nodes.push({ kind: 'message', id: nodeId.message(node.id, TREE), parentId: node.id, text: 'No questions yet: Ask in This Session…', severity: 'info', command: { id: 'teamData.sessions.ask', title: 'Ask in This Session…', args: [node] } });
-    }
-    return nodes;
+    const list = listFor(this.history, sessionId, () => new PagedList<HistoryRecord>(
+      async (pageNumber, pageSize) => (await this.deps.client()).sessions.history(sessionId, { pageNumber, pageSize }),
+      (r) => r.jobId,
+      this.pageSize.history,
+    ));
+    return pagedNodes<HistoryRecord, SessionsTreeNode>({
+      list,
+      tree: TREE,
+      parentId: node.id,
+      toNode: (r) => this.toJobNode(node, r),
+      empty: { text: 'No questions yet: Ask in This Session…', command: { id: 'teamData.sessions.ask', title: 'Ask in This Session…', args: [node] } },
+      failed: (err) => [this.errorNode(node.id, 'load the session history', err)],
+    });
   }
 
   private toSessionNode(s: Session): SessionNode {
@@ -201,15 +185,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   private errorNode(parentId: string | undefined, what: string, err: unknown): MessageNode {
     const report = describeFailure(what, err);
     this.deps.log.warn(report.logLine);
-    return {
-      kind: 'message',
-      id: nodeId.message(parentId, TREE),
-      ...(parentId ? { parentId } : {}),
-      text: `${report.message.replace(/ See the log.*$/, '')} Click to retry.`,
-      tooltip: report.message,
-      severity: 'error',
-      command: { id: 'teamData.sessions.refresh', title: 'Retry' },
-    };
+    return failureNode(TREE, parentId, report, 'teamData.sessions.refresh');
   }
 
   dispose(): void {

@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { Backoff } from '../../../../src/extension/localService/backoff';
 import { PagedList } from '../../../../src/extension/trees/pagedList';
+import { failureNode, listFor, pagedNodes } from '../../../../src/extension/trees/pagedNodes';
 import { SyncPoller } from '../../../../src/extension/trees/syncPoller';
 import type { Page } from '../../../../src/shared/domain';
 
@@ -152,5 +153,53 @@ describe('Backoff', () => {
     assert.equal(b.attempts, 4);
     b.reset();
     assert.equal(b.next(), 100);
+  });
+});
+
+describe('pagedNodes (one tree level)', () => {
+  type Node = { kind: 'item'; id: string };
+  const toNode = (x: string): Node => ({ kind: 'item', id: x });
+
+  it('shows the first page, then "Load more…" with the count left, under its parent', async () => {
+    const list = new PagedList(endpoint(['a', 'b', 'c']).fetch, (x) => x, 2);
+    const nodes = await pagedNodes({ list, tree: 't', parentId: 'p', toNode, failed: () => [] });
+    assert.deepEqual(nodes, [toNode('a'), toNode('b'), { kind: 'more', id: 'more:t:p', parentId: 'p', remaining: 1 }]);
+    await list.loadMore();
+    assert.deepEqual(await pagedNodes({ list, tree: 't', parentId: 'p', toNode, failed: () => [] }), [toNode('a'), toNode('b'), toNode('c')]);
+  });
+
+  it('shows the empty notice with its action only when there is nothing, and none at the root without one', async () => {
+    const empty = new PagedList(endpoint([]).fetch, (x) => x, 2);
+    const notice = { text: 'No files yet', command: { id: 'add', title: 'Add' } };
+    assert.deepEqual(await pagedNodes({ list: empty, tree: 't', parentId: 'p', toNode, empty: notice, failed: () => [] }), [
+      { kind: 'message', id: 'message:t:p', parentId: 'p', severity: 'info', text: 'No files yet', command: { id: 'add', title: 'Add' } },
+    ]);
+    assert.deepEqual(await pagedNodes({ list: empty, tree: 't', toNode, failed: () => [] }), []);
+  });
+
+  it('shows what the level says on a failed first load, and loads again on the next expand', async () => {
+    const data = ['a'];
+    let fail = true;
+    const ep = endpoint(data);
+    const list = new PagedList(async (n: number, size: number) => {
+      if (fail) throw new Error('service down');
+      return ep.fetch(n, size);
+    }, (x) => x, 2);
+    const failed = (err: unknown) => [failureNode('t', undefined, { message: `Could not load: ${String(err)}. See the log for details.` }, 'retry')];
+    const first = await pagedNodes<string, Node>({ list, tree: 't', toNode, failed });
+    assert.deepEqual(first, [{
+      kind: 'message', id: 'message:t:root', severity: 'error', text: 'Could not load: Error: service down. Click to retry.',
+      tooltip: 'Could not load: Error: service down. See the log for details.', command: { id: 'retry', title: 'Retry' },
+    }]);
+    fail = false;
+    assert.deepEqual(await pagedNodes<string, Node>({ list, tree: 't', toNode, failed }), [toNode('a')]);
+  });
+
+  it('keeps one list per key', () => {
+    const lists = new Map<string, PagedList<string>>();
+    const make = () => new PagedList(endpoint([]).fetch, (x) => x, 2);
+    const a = listFor(lists, 'k', make);
+    assert.equal(listFor(lists, 'k', make), a);
+    assert.notEqual(listFor(lists, 'other', make), a);
   });
 });
