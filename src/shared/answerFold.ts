@@ -45,6 +45,12 @@ export class AnswerBuilder {
   private readonly seenFiles = new Set<string>();
   private readonly triggers: Answer['triggers'] = [];
   private lastGroup: AnswerGroup | undefined;
+  /**
+   * Fragments not yet added to the MESSAGE block they extend. Appending each fragment at once
+   * kept every fragment string (and a concatenation node per fragment) alive until the answer
+   * was read, which the GC paid for on long streams; joined in batches, fragments die young.
+   */
+  private pending: { block: Block & { type: 'MESSAGE' }; parts: string[] } | undefined;
   /** Unknown event kinds seen, for a debug log; never affects the answer. */
   readonly unknown: Array<{ event: string; data: string }> = [];
 
@@ -102,6 +108,7 @@ export class AnswerBuilder {
   }
 
   snapshot(): Answer {
+    this.flushPending();
     const a: Answer = {
       jobId: this.jobId,
       state: this.state,
@@ -138,13 +145,30 @@ export class AnswerBuilder {
     if (!g.name && block.groupName) g.name = block.groupName;
     const last = g.blocks[g.blocks.length - 1];
     if (block.type === 'MESSAGE' && last?.type === 'MESSAGE') {
-      last.content += block.content;
+      const p = this.pending;
+      if (p !== undefined && p.block === last) {
+        p.parts.push(block.content);
+        if (p.parts.length >= PENDING_BATCH) this.flushPending();
+      } else {
+        this.flushPending();
+        this.pending = { block: last, parts: [block.content] };
+      }
       return true;
     }
     g.blocks.push(copyBlock(block));
     return true;
   }
+
+  private flushPending(): void {
+    const p = this.pending;
+    if (p === undefined) return;
+    p.block.content += p.parts.join('');
+    this.pending = undefined;
+  }
 }
+
+/** Fragments joined at a time (see `pending`). */
+const PENDING_BATCH = 64;
 
 /** The pure fold: events in, answer out. */
 export function foldEvents(events: Iterable<JobEvent>): Answer {

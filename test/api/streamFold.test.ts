@@ -104,6 +104,31 @@ describe('api/sseDecoder + answerFold on recorded streams', () => {
       }
     });
 
+    it('joins hundreds of fragments exactly, across interleaved groups, a block in between and snapshots taken mid-stream', () => {
+      const b = new AnswerBuilder();
+      // The plain model of the fold: a MESSAGE extends its group's last block when that is a MESSAGE.
+      const model = new Map<string, Array<{ type: string; content: string }>>();
+      const add = (groupId: string, type: 'MESSAGE' | 'CODE', content: string): void => {
+        b.push({ kind: 'BLOCK', block: { groupId, groupName: groupId, stage: 'Respond', type, content } });
+        const blocks = model.get(groupId) ?? [];
+        model.set(groupId, blocks);
+        const last = blocks[blocks.length - 1];
+        if (type === 'MESSAGE' && last?.type === 'MESSAGE') last.content += content;
+        else blocks.push({ type, content });
+      };
+      const seen = (): unknown => b.snapshot().groups.map((g) => g.blocks.map((k) => ({ type: k.type, content: k.content })));
+      let seed = 7;
+      for (let i = 0; i < 1000; i++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        if (i === 500) add('a', 'CODE', '```sql\nSELECT 1\n```');
+        add(seed % 3 === 0 ? 'b' : 'a', 'MESSAGE', `${i}${seed % 5 === 0 ? '🚀' : ''} `);
+        if (i % 97 === 0) assert.deepEqual(seen(), [...model.values()], `after fragment ${i}`);
+      }
+      assert.deepEqual(seen(), [...model.values()]);
+      assert.deepEqual(model.get('a')?.map((k) => k.type), ['MESSAGE', 'CODE', 'MESSAGE']);
+      assert.deepEqual(model.get('b')?.map((k) => k.type), ['MESSAGE']);
+    });
+
     it('joins MESSAGE fragments, including CJK and emoji, into one text', () => {
       const respond = zh.groups.find((g) => g.name === '结论');
       assert.equal(respond?.blocks.length, 1);
