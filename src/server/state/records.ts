@@ -40,14 +40,8 @@ export interface SourceRecord {
   createdAt: number;
 }
 
-export interface SessionRecord {
-  id: string;
-  title: string;
-  languageType: LanguageType;
-  jobMode: JobMode;
-  maxMessagesInContext: number;
-  agentId: string;
-  userId?: string;
+/** A session as the contract describes it, plus what only the service keeps. */
+export interface SessionRecord extends Session {
   /** True while the title is a placeholder, so the first job's generated title may replace it. */
   autoTitle: boolean;
   createdAt: number;
