@@ -237,3 +237,31 @@ export class PanelPage {
     await this.page.context().close();
   }
 }
+
+/**
+ * The panel server and Chromium for the enclosing suite: started in its `before`, stopped in its
+ * `after`. Read them through the returned object once the suite runs.
+ */
+export function usePanelBrowser(): { readonly server: PanelServer; readonly browser: Browser } {
+  let server: PanelServer | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    requireChromium();
+    server = await startPanelServer();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get server(): PanelServer {
+      if (!server) throw new Error('the panel server is not started yet (use it inside tests and hooks)');
+      return server;
+    },
+    get browser(): Browser {
+      if (!browser) throw new Error('the browser is not launched yet (use it inside tests and hooks)');
+      return browser;
+    },
+  };
+}

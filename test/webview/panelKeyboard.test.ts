@@ -4,31 +4,19 @@
  * chips, links, steps and images work from the keyboard.
  */
 import { strict as assert } from 'node:assert';
-import type { Browser } from 'playwright-core';
 import { fileKeyOf } from '../../src/shared/protocol';
 import { initMessage, sampleAnswer, streamingTurn, turnOf } from './builders';
-import { PanelPage, requireChromium, launchChromium, startPanelServer, type PanelServer } from './harness';
+import { PanelPage, usePanelBrowser } from './harness';
 
 describe('answer panel (browser): keyboard and accessibility', function () {
   this.timeout(60_000);
-  let server: PanelServer;
-  let browser: Browser;
+  const env = usePanelBrowser();
   let panel: PanelPage;
-
-  before(async function () {
-    requireChromium();
-    server = await startPanelServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
   beforeEach(async () => {
-    panel = await PanelPage.open(browser, server, { height: 1400 });
+    panel = await PanelPage.open(env.browser, env.server, { height: 1400 });
     await panel.send(
-      initMessage([turnOf('t1', 'Revenue by region?', sampleAnswer('job-1'))], { resourceRoots: [`${server.origin}/cache/`] }),
-      { type: 'imageData', turnId: 't1', fileKey: fileKeyOf({ type: 'IMAGE', content: { url: 'https://files.example/i/chart.png' } }), data: { status: 'ready', uri: `${server.origin}/cache/chart.png` } },
+      initMessage([turnOf('t1', 'Revenue by region?', sampleAnswer('job-1'))], { resourceRoots: [`${env.server.origin}/cache/`] }),
+      { type: 'imageData', turnId: 't1', fileKey: fileKeyOf({ type: 'IMAGE', content: { url: 'https://files.example/i/chart.png' } }), data: { status: 'ready', uri: `${env.server.origin}/cache/chart.png` } },
       { type: 'tableData', turnId: 't1', fileKey: fileKeyOf({ type: 'TABLE', content: { url: 'https://files.example/t/result.csv' } }), data: { status: 'ready', csv: 'a,b\n1,2\n' } },
     );
     await panel.clearPosted();

@@ -5,11 +5,10 @@
  */
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
 import type { Answer } from '../../src/shared/domain';
 import { fileKeyOf } from '../../src/shared/protocol';
 import { initMessage, patchMessage, respond, sampleAnswer, sampleSource, step, streamingTurn, turnOf } from './builders';
-import { PanelPage, requireChromium, launchChromium, startPanelServer, type PanelServer } from './harness';
+import { PanelPage, usePanelBrowser } from './harness';
 import type { ThemeName } from './fixtures/themes';
 
 const TABLE_KEY = fileKeyOf({ type: 'TABLE', content: { url: 'https://files.example/t/result.csv?sig=1' } });
@@ -18,19 +17,8 @@ const CSV = 'region,revenue,orders\nEurope,1200.50,31\nAsia,900,27\nNorth Americ
 
 describe('answer panel (browser): rendering and actions', function () {
   this.timeout(60_000);
-  let server: PanelServer;
-  let browser: Browser;
+  const env = usePanelBrowser();
   let panel: PanelPage;
-
-  before(async function () {
-    requireChromium();
-    server = await startPanelServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
   afterEach(async function () {
     if (panel) {
       assert.deepEqual(panel.pageErrors, [], 'no page errors');
@@ -41,11 +29,11 @@ describe('answer panel (browser): rendering and actions', function () {
   });
 
   async function openWithSample(theme: ThemeName = 'dark', height = 900): Promise<PanelPage> {
-    panel = await PanelPage.open(browser, server, { theme, height });
+    panel = await PanelPage.open(env.browser, env.server, { theme, height });
     await panel.send(
-      initMessage([turnOf('t1', 'What is the revenue by region?', sampleAnswer('job-1'))], { resourceRoots: [`${server.origin}/cache/`] }),
+      initMessage([turnOf('t1', 'What is the revenue by region?', sampleAnswer('job-1'))], { resourceRoots: [`${env.server.origin}/cache/`] }),
       { type: 'tableData', turnId: 't1', fileKey: TABLE_KEY, data: { status: 'ready', csv: CSV } },
-      { type: 'imageData', turnId: 't1', fileKey: IMAGE_KEY, data: { status: 'ready', uri: `${server.origin}/cache/chart.png` } },
+      { type: 'imageData', turnId: 't1', fileKey: IMAGE_KEY, data: { status: 'ready', uri: `${env.server.origin}/cache/chart.png` } },
     );
     await panel.page.waitForFunction(() => (document.querySelector('.image-block img') as HTMLImageElement | null)?.complete === true);
     return panel;
@@ -132,7 +120,7 @@ describe('answer panel (browser): rendering and actions', function () {
       { type: 'revealSource', source: { ...sampleSource, source: 'regions.xlsx', fileType: 'xlsx', datasourceId: 'ds2' } },
       { type: 'askFollowUp', question: 'Which month was best?', fromTurnId: 't1' },
     ]);
-    assert.equal(p.page.url(), `${server.origin}/panel.html`, 'the link did not navigate the webview');
+    assert.equal(p.page.url(), `${env.server.origin}/panel.html`, 'the link did not navigate the webview');
   });
 
   it('enlarges an image in an overlay that Escape closes, returning focus', async () => {
@@ -147,9 +135,9 @@ describe('answer panel (browser): rendering and actions', function () {
   });
 
   it('shows loading, expired and error states for files, and refuses non-local image URIs', async () => {
-    panel = await PanelPage.open(browser, server);
+    panel = await PanelPage.open(env.browser, env.server);
     const p = panel;
-    await p.send(initMessage([turnOf('t1', 'q', sampleAnswer('job-1'))], { resourceRoots: [`${server.origin}/cache/`] }));
+    await p.send(initMessage([turnOf('t1', 'q', sampleAnswer('job-1'))], { resourceRoots: [`${env.server.origin}/cache/`] }));
     assert.match((await p.page.textContent('.table-block .block-note')) ?? '', /Downloading the table/);
     assert.equal(await p.page.isDisabled('.table-block button[aria-label="Copy with Headers"]'), true);
     await p.send(
@@ -158,7 +146,7 @@ describe('answer panel (browser): rendering and actions', function () {
     );
     assert.match((await p.page.textContent('.table-block .block-note')) ?? '', /expired and no copy was saved/);
     assert.match((await p.page.textContent('.image-block .block-note')) ?? '', /expired and no copy was saved/);
-    for (const uri of ['https://files.example/i/chart.png', `${server.origin}/other/chart.png`, `${server.origin}/cache/../x.png`, 'javascript:alert(1)']) {
+    for (const uri of ['https://files.example/i/chart.png', `${env.server.origin}/other/chart.png`, `${env.server.origin}/cache/../x.png`, 'javascript:alert(1)']) {
       await p.send({ type: 'imageData', turnId: 't1', fileKey: IMAGE_KEY, data: { status: 'ready', uri } });
       assert.equal(await p.page.$('.image-block img'), null, uri);
       assert.match((await p.page.textContent('.image-block .block-note')) ?? '', /not a local copy/);
@@ -168,7 +156,7 @@ describe('answer panel (browser): rendering and actions', function () {
   });
 
   it('shows streaming with Cancel, the cancelled marker, and errors with Retry', async () => {
-    panel = await PanelPage.open(browser, server);
+    panel = await PanelPage.open(env.browser, env.server);
     const p = panel;
     const failed: Answer = { ...sampleAnswer('job-2', 'error'), error: { message: 'The service failed to analyze the file', code: 210020 } };
     await p.send(initMessage([turnOf('t1', 'first', sampleAnswer('job-1')), turnOf('t2', 'second', failed), streamingTurn('t3', 'Partial')]));
@@ -191,7 +179,7 @@ describe('answer panel (browser): rendering and actions', function () {
   });
 
   it('streams steps: spinner while running, open while streaming, collapsed when done', async () => {
-    panel = await PanelPage.open(browser, server);
+    panel = await PanelPage.open(env.browser, env.server);
     const p = panel;
     await p.send(initMessage([turnOf('t1', 'q', { jobId: '', state: 'streaming', groups: [], triggers: [] })]));
     assert.match((await p.page.textContent('.status-running')) ?? '', /Thinking/);
@@ -211,7 +199,7 @@ describe('answer panel (browser): rendering and actions', function () {
   });
 
   it('scrolls to a job, updates the title, shows and dismisses notices', async () => {
-    panel = await PanelPage.open(browser, server, { height: 500 });
+    panel = await PanelPage.open(env.browser, env.server, { height: 500 });
     const p = panel;
     const turns = [1, 2, 3, 4, 5].map((i) => turnOf(`t${i}`, `question ${i}`, sampleAnswer(`job-${i}`)));
     await p.send(initMessage(turns), { type: 'title', title: 'Revenue deep dive' }, { type: 'scrollTo', jobId: 'job-2' });
@@ -232,7 +220,7 @@ describe('answer panel (browser): rendering and actions', function () {
   });
 
   it('keeps UI state with setState and restores it (draft, collapsed steps, table sort)', async () => {
-    panel = await PanelPage.open(browser, server);
+    panel = await PanelPage.open(env.browser, env.server);
     let p = panel;
     await p.send(initMessage([turnOf('t1', 'q', sampleAnswer('job-1'))]), { type: 'tableData', turnId: 't1', fileKey: TABLE_KEY, data: { status: 'ready', csv: CSV } });
     await p.page.click('.steps-summary');
@@ -246,7 +234,7 @@ describe('answer panel (browser): rendering and actions', function () {
     assert.deepEqual(saved.tableSort[`t1|${TABLE_KEY}`], { column: 1, descending: false });
     await p.close();
 
-    panel = await PanelPage.open(browser, server, { state: saved });
+    panel = await PanelPage.open(env.browser, env.server, { state: saved });
     p = panel;
     await p.send(initMessage([turnOf('t1', 'q', sampleAnswer('job-1'))]), { type: 'tableData', turnId: 't1', fileKey: TABLE_KEY, data: { status: 'ready', csv: CSV } });
     assert.equal(await p.page.inputValue('.composer-input'), 'unsent question');
@@ -257,7 +245,7 @@ describe('answer panel (browser): rendering and actions', function () {
   });
 
   it('drops garbled messages and asks for a resync when a patch does not apply', async () => {
-    panel = await PanelPage.open(browser, server);
+    panel = await PanelPage.open(env.browser, env.server);
     const p = panel;
     await p.send(initMessage([turnOf('t1', 'q', sampleAnswer('job-1'))]));
     const before = await p.page.innerHTML('.conversation');

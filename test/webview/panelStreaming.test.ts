@@ -4,9 +4,8 @@
  * are never re-rendered and nothing else in the conversation changes.
  */
 import { strict as assert } from 'node:assert';
-import type { Browser } from 'playwright-core';
 import { initMessage, respond, sampleAnswer, streamingTurn, turnOf } from './builders';
-import { PanelPage, requireChromium, launchChromium, startPanelServer, type PanelServer } from './harness';
+import { PanelPage, usePanelBrowser } from './harness';
 import { fragments, plainProse, sampleMarkdown } from './markdownSample';
 
 /**
@@ -34,19 +33,8 @@ async function stream(panel: PanelPage, turnId: string, frags: string[]): Promis
 
 describe('answer panel (browser): streaming', function () {
   this.timeout(120_000);
-  let server: PanelServer;
-  let browser: Browser;
+  const env = usePanelBrowser();
   let panel: PanelPage;
-
-  before(async function () {
-    requireChromium();
-    server = await startPanelServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
   afterEach(async () => {
     if (!panel) return;
     assert.deepEqual(panel.pageErrors, []);
@@ -57,7 +45,7 @@ describe('answer panel (browser): streaming', function () {
   });
 
   it('10k fragments of plain prose end with exactly the text', async () => {
-    panel = await PanelPage.open(browser, server);
+    panel = await PanelPage.open(env.browser, env.server);
     const text = plainProse(1500);
     const frags = fragments(text, 10_000);
     assert.equal(frags.join(''), text);
@@ -70,7 +58,7 @@ describe('answer panel (browser): streaming', function () {
   });
 
   it('10k fragments of rich markdown render exactly like the finished answer', async () => {
-    panel = await PanelPage.open(browser, server);
+    panel = await PanelPage.open(env.browser, env.server);
     const text = sampleMarkdown(400_000, 5);
     const frags = fragments(text, 10_000, 9);
     const finished = turnOf('whole', 'Same answer, not streamed', {
@@ -96,7 +84,7 @@ describe('answer panel (browser): streaming', function () {
   });
 
   it('re-renders only the growing block: finished chunks and other turns are never touched', async () => {
-    panel = await PanelPage.open(browser, server);
+    panel = await PanelPage.open(env.browser, env.server);
     const text = sampleMarkdown(120_000, 7);
     const frags = fragments(text, 3000, 4);
     await panel.send(initMessage([turnOf('old', 'earlier question', sampleAnswer('job-old')), streamingTurn('s1')]));
@@ -132,7 +120,7 @@ describe('answer panel (browser): streaming', function () {
   });
 
   it('a new block after the growing message starts a new growing block (fold semantics)', async () => {
-    panel = await PanelPage.open(browser, server);
+    panel = await PanelPage.open(env.browser, env.server);
     await panel.send(initMessage([streamingTurn('s1', 'Before the table. ')]));
     await panel.send(
       { type: 'answerPatch', turnId: 's1', patch: { groups: [{ index: 0, appends: [{ block: 0, text: 'More.' }], blocks: [{ type: 'TABLE', content: { url: 'https://f/t.csv', name: 't.csv' }, ...respond }, { type: 'MESSAGE', content: 'After ', ...respond }] }] } },
