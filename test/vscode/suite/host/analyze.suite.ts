@@ -8,35 +8,25 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AnalyzeResult } from '../../../../src/extension/flows/analyze';
 import type { AskResult } from '../../../../src/extension/flows/ask';
-import { activeItem, api, assertHumane, labelled, ScriptedPrompts, waitFor, workspaceFile } from './helpers';
+import { activeItem, api, labelled, useScriptedPrompts, waitFor, workspaceFile } from './helpers';
 
 export const shared: { first?: AnalyzeResult } = {};
 
 describe('Analyze This File', function () {
   this.timeout(180_000);
-  let prompts: ScriptedPrompts;
-
-  beforeEach(async () => {
-    prompts = new ScriptedPrompts();
-    (await api()).usePrompts(prompts);
-  });
-
-  afterEach(async () => {
-    (await api()).usePrompts(undefined);
-    for (const n of prompts.notifications) assertHumane(n.message);
-  });
+  const prompts = useScriptedPrompts();
 
   it('uploads the CSV, waits until synched, opens a session and streams the answer into the panel', async () => {
     const a = await api();
     const csv = workspaceFile('sales.csv');
     const folder = vscode.workspace.workspaceFolders?.[0]?.name ?? '';
-    prompts.expect(
+    prompts().expect(
       { kind: 'pick', match: /Add sales\.csv to which dataset/, answer: labelled(new RegExp(`New dataset “${folder}”`)) },
       { kind: 'input', match: /Ask about sales\.csv/, answer: (o) => o.value },
     );
     const result = (await vscode.commands.executeCommand('teamData.analyzeFile', csv, [csv])) as AnalyzeResult | undefined;
-    prompts.assertDone();
-    assert.deepEqual(prompts.errors(), []);
+    prompts().assertDone();
+    assert.deepEqual(prompts().errors(), []);
     assert.ok(result, 'the command returns what it did');
     assert.equal(result.dataSourceIds.length, 1);
     assert.ok(result.sessionId);
@@ -93,12 +83,12 @@ describe('Analyze This File', function () {
     // Touch the file: same bytes, newer mtime -> the content hash decides.
     const bytes = await vscode.workspace.fs.readFile(csv);
     await vscode.workspace.fs.writeFile(csv, bytes);
-    prompts.expect(
+    prompts().expect(
       { kind: 'pick', match: /Add sales\.csv to which dataset/, answer: (items) => items.find((i) => (i.value as { kind: string; dataset?: { id: string } }).dataset?.id === first.datasetId) },
       { kind: 'input', match: /Ask about/, answer: () => 'Which region has the highest revenue?' },
     );
     const again = (await vscode.commands.executeCommand('teamData.analyzeFile', csv)) as AnalyzeResult | undefined;
-    prompts.assertDone();
+    prompts().assertDone();
     assert.ok(again);
     assert.deepEqual(again.dataSourceIds, first.dataSourceIds, 'same data source');
     assert.equal(again.sessionId, first.sessionId, 'the dataset session is reused');
@@ -114,7 +104,7 @@ describe('Analyze This File', function () {
     const first = shared.first;
     assert.ok(first?.sessionId, 'needs the first analysis');
     const folder = vscode.workspace.workspaceFolders?.[0]?.name ?? '';
-    prompts.expect(
+    prompts().expect(
       {
         kind: 'pick',
         match: /Ask in which session/,
@@ -138,7 +128,7 @@ describe('Analyze This File', function () {
       { kind: 'input', match: new RegExp(`Ask about “${folder}”`), answer: () => 'How many rows are there?' },
     );
     const asked = (await vscode.commands.executeCommand('teamData.ask')) as AskResult | undefined;
-    prompts.assertDone();
+    prompts().assertDone();
     assert.equal(asked?.sessionId, first.sessionId);
     assert.equal(asked?.answer.state, 'done', JSON.stringify(asked?.answer.error));
   });
@@ -169,12 +159,12 @@ describe('Analyze This File', function () {
     assert.ok(first, 'needs the first analysis');
     const pdf = workspaceFile('report.pdf');
     await vscode.workspace.fs.writeFile(pdf, new TextEncoder().encode('%PDF-1.4\n% not really a pdf\n'));
-    prompts.expect({ kind: 'pick', match: /Add report\.pdf to which dataset/, answer: (items) => items.find((i) => (i.value as { dataset?: { id: string } }).dataset?.id === first.datasetId) });
+    prompts().expect({ kind: 'pick', match: /Add report\.pdf to which dataset/, answer: (items) => items.find((i) => (i.value as { dataset?: { id: string } }).dataset?.id === first.datasetId) });
     const result = await vscode.commands.executeCommand('teamData.addToDataset', pdf, [pdf]);
-    prompts.assertDone();
+    prompts().assertDone();
     assert.equal(result, undefined, 'nothing was added successfully');
-    const error = prompts.errors().find((n) => n.message.startsWith('Could not add report.pdf'));
-    assert.ok(error, JSON.stringify(prompts.notifications));
+    const error = prompts().errors().find((n) => n.message.startsWith('Could not add report.pdf'));
+    assert.ok(error, JSON.stringify(prompts().notifications));
     a.services.datasets.refresh();
     const dsNode = (await a.services.datasets.getChildren()).find((n) => n.kind === 'dataset' && n.dataset.id === first.datasetId);
     assert.ok(dsNode);
@@ -195,8 +185,8 @@ describe('Analyze This File', function () {
     await vscode.workspace.fs.writeFile(exe, new TextEncoder().encode('MZ'));
     const result = await vscode.commands.executeCommand('teamData.analyzeFile', exe, [exe]);
     assert.equal(result, undefined);
-    const warn = prompts.notifications.find((n) => n.level === 'warning');
-    assert.ok(warn && /Skipped notes\.exe/.test(warn.message), JSON.stringify(prompts.notifications));
+    const warn = prompts().notifications.find((n) => n.level === 'warning');
+    assert.ok(warn && /Skipped notes\.exe/.test(warn.message), JSON.stringify(prompts().notifications));
     assert.equal(a.services.jobs.list.length, 0);
   });
 });

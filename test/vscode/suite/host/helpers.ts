@@ -147,3 +147,24 @@ export function workspaceFile(name: string): vscode.Uri {
   assert.ok(root, 'the tests need a workspace folder');
   return vscode.Uri.joinPath(root, name);
 }
+
+/**
+ * Scripted prompts for every test of the enclosing suite: a fresh script before each test, the
+ * extension's own prompts back after it, and every notification shown checked for humane text.
+ * Call the returned function inside tests for the current script.
+ */
+export function useScriptedPrompts(): () => ScriptedPrompts {
+  let prompts: ScriptedPrompts | undefined;
+  beforeEach(async () => {
+    prompts = new ScriptedPrompts();
+    (await api()).usePrompts(prompts);
+  });
+  afterEach(async () => {
+    (await api()).usePrompts(undefined);
+    for (const n of prompts?.notifications ?? []) assertHumane(n.message);
+  });
+  return () => {
+    if (!prompts) throw new Error('scripted prompts exist only while a test runs');
+    return prompts;
+  };
+}
