@@ -11,17 +11,13 @@
  * TEAM_DATA_UPDATE_DOCS=1 also writes the README's screenshots into docs/images/.
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { installVsix } from '../../scripts/vscode/codeServer';
-import { packagedVsix } from '../start/packagedVsix';
-import { activeWebviewFrame, explorerContextMenu, openWorkbench, saveScreenshot, type Workbench } from './harness/workbench';
+import { prepareExtension, repo } from './harness/extensionUnderTest';
+import { activeWebviewFrame, explorerContextMenu, openWorkbench, saveScreenshot, waitForQuickInput, type Workbench } from './harness/workbench';
 
-const repo = resolve(__dirname, '../..');
-const fromDevFolder = process.env['TEAM_DATA_UI_EXTENSION'] === 'dev';
 
 /** A README screenshot: always into the artifacts, and into docs/images/ when asked to. */
 async function docsScreenshot(page: Page, name: string): Promise<void> {
@@ -32,30 +28,16 @@ async function docsScreenshot(page: Page, name: string): Promise<void> {
   }
 }
 
-async function waitForQuickInput(page: Page, title: RegExp): Promise<void> {
-  const widget = page.locator('.quick-input-widget');
-  await widget.waitFor({ state: 'visible', timeout: 60_000 });
-  await page.locator('.quick-input-widget .quick-input-title, .quick-input-widget .quick-input-message').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 60_000 });
-}
 
 describe('extension UI on code-server (Playwright)', function () {
   this.timeout(8 * 60_000);
   let scratch: string;
   let wb: Workbench | undefined;
-  let extensionsDir: string | undefined;
+  let extension: Awaited<ReturnType<typeof prepareExtension>> = {};
 
   before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'td-ui-'));
-    if (fromDevFolder) {
-      // TEAM_DATA_SKIP_BUILD=1 runs against dist/ as it is (for iterating on the tests themselves).
-      if (process.env['TEAM_DATA_SKIP_BUILD'] !== '1') execFileSync(process.execPath, [join(repo, 'esbuild.mjs')], { cwd: repo, stdio: 'pipe' });
-      for (const f of ['extension.js', 'cli.js']) assert.ok(existsSync(join(repo, 'dist', f)), `dist/${f} was not built`);
-      return;
-    }
-    const { vsix } = await packagedVsix();
-    extensionsDir = join(scratch, 'extensions');
-    await installVsix(vsix, extensionsDir);
-    assert.ok(readdirSync(extensionsDir).some((d) => d.startsWith('team-data.team-data-analysis-')), `the .vsix did not install: ${readdirSync(extensionsDir).join(', ')}`);
+    extension = await prepareExtension(scratch);
   });
 
   afterEach(async function () {
@@ -74,7 +56,7 @@ describe('extension UI on code-server (Playwright)', function () {
     for (const f of readdirSync(join(repo, 'samples'))) copyFileSync(join(repo, 'samples', f), join(workspace, f));
     wb = await openWorkbench({
       workspace,
-      ...(fromDevFolder ? { extensionDevelopmentPath: repo } : { extensionsDir }),
+      ...extension,
       settings: { 'workbench.colorTheme': 'Default Dark Modern' },
     });
     const { page } = wb;

@@ -10,26 +10,17 @@
  * reuses one) or, with TEAM_DATA_UI_EXTENSION=dev, the development folder.
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { installVsix } from '../../scripts/vscode/codeServer';
-import { packagedVsix } from '../start/packagedVsix';
-import { activeWebviewFrame, explorerContextMenu, openWorkbench, saveScreenshot, type Workbench } from './harness/workbench';
+import { join } from 'node:path';
+import type { FrameLocator, Locator } from 'playwright-core';
+import { prepareExtension, repo } from './harness/extensionUnderTest';
+import { activeWebviewFrame, explorerContextMenu, openWorkbench, saveScreenshot, waitForQuickInput, type Workbench } from './harness/workbench';
 
-const repo = resolve(__dirname, '../..');
-const fromDevFolder = process.env['TEAM_DATA_UI_EXTENSION'] === 'dev';
 const QUESTION = 'total revenue by region';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-async function waitForQuickInput(page: Page, title: RegExp): Promise<void> {
-  const widget = page.locator('.quick-input-widget');
-  await widget.waitFor({ state: 'visible', timeout: 60_000 });
-  await page.locator('.quick-input-widget .quick-input-title, .quick-input-widget .quick-input-message').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 60_000 });
-}
 
 /**
  * Polls `read` until `ok` holds; playwright-core has no web-first assertions, and a value read
@@ -80,19 +71,11 @@ describe('answer panel actions on code-server (Playwright)', function () {
   this.timeout(8 * 60_000);
   let scratch: string;
   let wb: Workbench | undefined;
-  let extensionsDir: string | undefined;
+  let extension: Awaited<ReturnType<typeof prepareExtension>> = {};
 
   before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'td-ui-actions-'));
-    if (fromDevFolder) {
-      if (process.env['TEAM_DATA_SKIP_BUILD'] !== '1') execFileSync(process.execPath, [join(repo, 'esbuild.mjs')], { cwd: repo, stdio: 'pipe' });
-      for (const f of ['extension.js', 'cli.js']) assert.ok(existsSync(join(repo, 'dist', f)), `dist/${f} was not built`);
-      return;
-    }
-    const { vsix } = await packagedVsix();
-    extensionsDir = join(scratch, 'extensions');
-    await installVsix(vsix, extensionsDir);
-    assert.ok(readdirSync(extensionsDir).some((d) => d.startsWith('team-data.team-data-analysis-')), `the .vsix did not install: ${readdirSync(extensionsDir).join(', ')}`);
+    extension = await prepareExtension(scratch);
   });
 
   afterEach(async function () {
@@ -110,7 +93,7 @@ describe('answer panel actions on code-server (Playwright)', function () {
     copyFileSync(join(repo, 'samples', 'sales.csv'), join(workspace, 'sales.csv'));
     wb = await openWorkbench({
       workspace,
-      ...(fromDevFolder ? { extensionDevelopmentPath: repo } : { extensionsDir }),
+      ...extension,
       settings: { 'workbench.colorTheme': 'Default Dark Modern' },
     });
     const { page } = wb;

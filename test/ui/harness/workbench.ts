@@ -119,6 +119,13 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
   throw new Error(`command "${title}" not found in the palette within ${timeoutMs} ms; it showed: ${seen.join(' | ')}`);
 }
 
+/** Waits until the quick input (pick or input box) shows a title or message matching `title`. */
+export async function waitForQuickInput(page: Page, title: RegExp, timeoutMs = 60_000): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+  await widget.locator('.quick-input-title, .quick-input-message').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
 /** The Explorer row of `name` (a file or folder name as shown in the tree). */
 export function explorerItem(page: Page, name: string): Locator {
   return page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name.replace(/["\\]/g, '\\$&')}"]`);
