@@ -134,11 +134,13 @@ export class JobRunner {
     // The job is in history (for readers) before END tells the client it is over, so a client that
     // lists history right after the stream sees it; the disk write finishes after the client has
     // its answer.
+    // END changes the answer's state, never its blocks.
+    const blocks = answerBlocks(builder.snapshot());
     let persisted: Promise<void> = Promise.resolve();
     if (!abort.signal.aborted && meta.sessions.has(sid)) {
       try {
         ({ persisted } = await history.append({
-          jobId, sessionId: sid, question: plan.question, createdAt, ok, blocks: FileVault.toStored(answerBlocks(builder.snapshot()), published),
+          jobId, sessionId: sid, question: plan.question, createdAt, ok, blocks: FileVault.toStored(blocks, published),
         }));
       } catch (err) {
         log('error', `could not store a finished job in history: ${String(err)}`);
@@ -146,8 +148,6 @@ export class JobRunner {
     }
     emit({ kind: 'END', ok });
     await persisted.catch((err: unknown) => log('error', `could not store a finished job in history: ${String(err)}`));
-    const answer = builder.snapshot();
-    const blocks = answerBlocks(answer);
-    return { jobId, answer, blocks, ok };
+    return { jobId, answer: builder.snapshot(), blocks, ok };
   }
 }
