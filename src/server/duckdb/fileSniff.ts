@@ -81,11 +81,6 @@ export function sniffHead(head: Uint8Array): Sniff {
   return { kind: 'text', encoding: 'utf-8', bom };
 }
 
-/** Sniffs a file on disk. */
-export async function sniffFile(path: string): Promise<Sniff> {
-  return sniffHead(await readHead(path));
-}
-
 /** True when a whole buffer is valid UTF-8. */
 export function isValidUtf8(bytes: Uint8Array): boolean {
   try {

@@ -250,9 +250,3 @@ export function findCues(tokens: readonly Token[]): Cue[] {
   return cues.sort((a, b) => a.at - b.at);
 }
 
-/** Tokens covered by cues (they are not data words). */
-export function cueTokens(cues: readonly Cue[]): Set<number> {
-  const s = new Set<number>();
-  for (const c of cues) for (let k = c.at; k < c.end; k++) s.add(k);
-  return s;
-}

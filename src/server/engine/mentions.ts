@@ -210,7 +210,3 @@ export function findSpans(tokens: readonly Token[], tables: readonly TableMeta[]
   return chosen.sort((a, b) => a.start - b.start);
 }
 
-/** The span covering token `i`, if any. */
-export function spanAt(spans: readonly Span[], i: number): Span | undefined {
-  return spans.find((s) => s.start <= i && i < s.end);
-}

@@ -3,7 +3,7 @@
  * (`sales`, `customers`), so the same text runs on the ingested tables (executed) and on the user's
  * own files (shown): only the CTE definitions differ, the body is identical.
  */
-import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
+import { quoteIdent } from '../duckdb/sqlText';
 import { joinKey } from './joins';
 import { sqlName } from './schemaIndex';
 import { aliasSql, colSql, filterSql, grainName, grainOrderSql, grainSql, measureName, measureSql, numberSql, whereSql } from './sqlExpr';
@@ -149,7 +149,3 @@ export function rangeStatement(col: ColRef, filters: readonly Filter[]): Stateme
   return { comment: '', ctes: [], tables, select: `SELECT min(${x}) AS min_value, max(${x}) AS max_value, count(${x}) AS non_null_values, count(DISTINCT ${x}) AS distinct_values\n${from}${whereSql(filters, qualify)}` };
 }
 
-/** Quote-safe label of a column for a UNION of per-column rows. */
-export function columnLabel(name: string): string {
-  return quoteLiteral(name);
-}

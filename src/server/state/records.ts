@@ -6,7 +6,7 @@
  */
 import {
   DATA_SOURCE_STATUSES, JOB_MODES, LANGUAGE_TYPES, type DataSource, type DataSourceStatus, type Dataset,
-  type JobMode, type LanguageType, type Session,
+  type Session,
 } from '../../shared/domain';
 import { isObject } from '../../shared/json';
 
