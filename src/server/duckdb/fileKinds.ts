@@ -2,6 +2,7 @@
  * Which ingestion path a file takes, decided by its extension (case-insensitive), and the plain
  * reasons given for the formats the local service does not process yet.
  */
+import { fileExtension } from '../../shared/fileNames';
 import { IngestError } from '../engine';
 
 export type FileKind = 'csv' | 'tsv' | 'json' | 'spreadsheet' | 'text' | 'pdf' | 'docx' | 'pptx';
@@ -28,16 +29,10 @@ const NOT_YET: Record<string, string> = {
 
 const SUPPORTED = '.csv, .tsv, .json, .xlsx, .xls, .md, .mdx, .txt, .pdf, .docx or .pptx';
 
-/** Lower-case extension with the dot, or '' when the name has none. */
-export function extensionOf(fileName: string): string {
-  const base = fileName.split(/[\\/]/).pop() ?? '';
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot).toLowerCase() : '';
-}
 
 /** The ingestion path for a file name; throws {@link IngestError} for anything it cannot process. */
 export function fileKindOf(fileName: string): FileKind {
-  const ext = extensionOf(fileName);
+  const ext = fileExtension(fileName);
   const kind = KINDS[ext];
   if (kind !== undefined) return kind;
   const reason = NOT_YET[ext];

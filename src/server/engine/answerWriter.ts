@@ -5,7 +5,7 @@
  */
 import type { Block, BlockPlace, DataSource, SourceRef, TaskStatus } from '../../shared/domain';
 import type { AnswerContext } from '../engine';
-import { extensionOf } from '../duckdb/fileKinds';
+import { fileExtension } from '../../shared/fileNames';
 import { slug } from '../duckdb/sqlText';
 import { commentText } from '../profile/profileSql';
 import { fold } from './text';
@@ -117,7 +117,7 @@ export class AnswerWriter {
 /** A SOURCES item for a data source. */
 export function sourceRef(s: DataSource, extra?: { pageNo?: number; content?: string }): SourceRef {
   const ref: SourceRef = {
-    source: s.fileName, datasourceId: s.id, datasetId: s.datasetId, fileType: extensionOf(s.fileName).replace(/^\./, ''), externalId: '',
+    source: s.fileName, datasourceId: s.id, datasetId: s.datasetId, fileType: fileExtension(s.fileName).replace(/^\./, ''), externalId: '',
   };
   if (extra?.pageNo !== undefined) ref.pageNo = extra.pageNo;
   if (extra?.content !== undefined) ref.content = extra.content;

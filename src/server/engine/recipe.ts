@@ -5,7 +5,7 @@
  */
 import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
 import { dateConversionExpr } from '../duckdb/dateColumns';
-import { extensionOf } from '../duckdb/fileKinds';
+import { fileExtension } from '../../shared/fileNames';
 import type { TableOrigin } from '../engine';
 import { sqlName } from './schemaIndex';
 import type { TableMeta } from './types';
@@ -18,7 +18,7 @@ export function executedCte(t: TableMeta): string {
 /** The origin recorded at ingestion, or the reader the file's extension implies. */
 export function originOf(t: TableMeta): TableOrigin {
   if (t.ingested.origin !== undefined) return t.ingested.origin;
-  const ext = extensionOf(t.source.fileName);
+  const ext = fileExtension(t.source.fileName);
   if (ext === '.json') return { reader: 'read_json_auto', options: [], dateColumns: [], approximate: true };
   if (ext === '.xlsx' || ext === '.xls') {
     return { reader: 'read_xlsx', options: t.ingested.sheet !== undefined ? [`sheet = ${quoteLiteral(t.ingested.sheet)}`, 'header = true'] : ['header = true'], dateColumns: [], approximate: true };

@@ -6,6 +6,7 @@
  * and nothing but SELECT (json_serialize_sql refuses ATTACH, COPY, INSTALL, LOAD, PRAGMA, SET and
  * writes outright). Execution adds a statement timeout and a row cap on top.
  */
+import { isObject } from '../../shared/json';
 
 /** Runs `SELECT json_serialize_sql(?)` and returns the JSON text. */
 export type SerializeSql = (sql: string) => Promise<string>;
@@ -30,9 +31,6 @@ interface Walk {
   problems: string[];
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function visit(node: unknown, w: Walk): void {
   if (Array.isArray(node)) {

@@ -7,7 +7,7 @@
 import type { Block, BlockPlace, DataSource, SourceRef, TaskStatus } from '../../shared/domain';
 import type { AnalysisEngine, AnswerContext, IngestedTable } from '../engine';
 import type { DuckDbStore } from '../duckdb/duckDbStore';
-import { extensionOf } from '../duckdb/fileKinds';
+import { fileExtension } from '../../shared/fileNames';
 import { slug } from '../duckdb/sqlText';
 import { toCsv } from './csvFormat';
 import { buildProfileSql, classifyType, PROFILE_COLUMNS, sqlCodeBlock } from './profileSql';
@@ -153,7 +153,7 @@ export class ProfileEngine implements AnalysisEngine {
       source: source.fileName,
       datasourceId: source.id,
       datasetId: source.datasetId,
-      fileType: extensionOf(source.fileName).replace(/^\./, ''),
+      fileType: fileExtension(source.fileName).replace(/^\./, ''),
       externalId: '',
     }));
     if (refs.length > 0) this.block(ctx, { groupId: '', stage: 'Respond', type: 'SOURCES', content: refs });

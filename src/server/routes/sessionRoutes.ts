@@ -3,7 +3,7 @@
  * touches that user's sessions (others read as not found). At most 150 sessions exist at once.
  */
 import { v1Codec } from '../../shared/codecV1';
-import { MAX_SESSIONS, type HistoryRecord } from '../../shared/domain';
+import { DEFAULT_AGENT_ID, MAX_SESSIONS, type HistoryRecord } from '../../shared/domain';
 import { ErrorCode } from '../../shared/errorCodes';
 import { v1RequestCodec } from '../../shared/requestCodecV1';
 import { ApiError, notFound } from '../http/envelope';
@@ -44,7 +44,7 @@ export function registerSessionRoutes(router: Router, deps: ServiceDeps): void {
       languageType: body.languageType ?? 'AUTO',
       jobMode: body.jobMode ?? 'AUTO',
       maxMessagesInContext: body.maxMessagesInContext ?? 10,
-      agentId: body.agentId ?? 'DATA_ANALYSIS_AGENT',
+      agentId: body.agentId ?? DEFAULT_AGENT_ID,
       createdAt: Date.now(),
     };
     const userId = body.userId ?? queryUser;

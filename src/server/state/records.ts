@@ -5,7 +5,7 @@
  * not have the expected shape is skipped rather than crashing the service at startup.
  */
 import {
-  DATA_SOURCE_STATUSES, JOB_MODES, LANGUAGE_TYPES, type DataSource, type DataSourceStatus, type Dataset,
+  DATA_SOURCE_STATUSES, DEFAULT_AGENT_ID, JOB_MODES, LANGUAGE_TYPES, type DataSource, type DataSourceStatus, type Dataset,
   type Session,
 } from '../../shared/domain';
 import { isObject } from '../../shared/json';
@@ -144,7 +144,7 @@ function readSession(o: Obj): SessionRecord | undefined {
     id, title: str(o, 'title') ?? '', languageType: oneOf(o['languageType'], LANGUAGE_TYPES) ?? 'AUTO',
     jobMode: oneOf(o['jobMode'], JOB_MODES) ?? 'AUTO',
     maxMessagesInContext: ctx !== undefined && Number.isInteger(ctx) && ctx >= 0 && ctx <= 10 ? ctx : 10,
-    agentId: str(o, 'agentId') ?? 'DATA_ANALYSIS_AGENT', autoTitle: o['autoTitle'] === true,
+    agentId: str(o, 'agentId') ?? DEFAULT_AGENT_ID, autoTitle: o['autoTitle'] === true,
     createdAt: num(o, 'createdAt') ?? 0,
   };
   const userId = str(o, 'userId');
