@@ -10,6 +10,7 @@ import { SUPPORTED_EXTENSIONS } from '../shared/domain';
 import { TeamDataError } from './errors';
 import { contentTypeFor, multipartBody, type ProgressListener } from './multipart';
 import type { UserCallOptions } from './options';
+import { userIdOf } from './paging';
 import type { Transport } from './transport';
 
 export interface UploadOptions extends UserCallOptions {
@@ -35,8 +36,8 @@ export class FilesApi {
    *   `INVALID_ARGUMENT` before sending; the service's code, `NETWORK`, `TIMEOUT`, `ABORTED` after.
    */
   async upload(path: string, opts: UploadOptions = {}): Promise<{ fileKey: string }> {
-    const userId = opts.userId ?? this.t.userId;
-    if (userId === undefined || userId === '') {
+    const userId = userIdOf(this.t, opts);
+    if (userId === undefined) {
       throw new TeamDataError('INVALID_ARGUMENT', { message: 'upload needs a userId (client option or call option)' });
     }
     const fileName = opts.fileName ?? basename(path);

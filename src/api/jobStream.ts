@@ -3,7 +3,7 @@
  * far, and a promise of the final answer. The HTTP body is read as soon as the stream is created,
  * so `done` settles even if nobody iterates; an iterator started later still sees every event.
  */
-import { AnswerBuilder } from '../shared/answerFold';
+import { AnswerBuilder, resultEvents } from '../shared/answerFold';
 import type { Answer, JobEvent, JobResult } from '../shared/domain';
 import { clientMessage, TeamDataError } from './errors';
 import type { ResponseContext } from './envelope';
@@ -211,9 +211,7 @@ export class JobStream implements AsyncIterable<JobEvent> {
       return;
     }
     this.deps.log('debug', `${this.deps.operation}: the service answered with one JSON result instead of a stream`);
-    this.push({ kind: 'JOB_ID', jobId: result.jobId });
-    for (const block of result.blocks) this.push({ kind: 'BLOCK', block });
-    this.push({ kind: 'END', ok: true });
+    for (const e of resultEvents(result)) this.push(e);
   }
 
   private finish(): void {

@@ -6,6 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { request } from 'undici';
+import { V1_HEADERS } from '../shared/codecV1';
 import type { JsonObject } from '../shared/json';
 import { clientMessage, redact, TeamDataError } from './errors';
 import {
@@ -14,13 +15,12 @@ import {
 import { traceIdFor, type CallOptions, type ResolvedOptions } from './options';
 import { backoffDelay, parseRetryAfter, sleep } from './retry';
 
-/** Header names of the contract (not field spellings, so they live here rather than in a codec). */
-export const HEADER_API_KEY = 'x-pd-api-key';
-export const HEADER_EXTERNAL_TRACE_ID = 'x-pd-external-trace-id';
-export const HEADER_TRACE_ID = 'x-pd-trace-id';
-export const HEADER_AGENT_ID = 'x-pd-api-agent-id';
+const HEADER_API_KEY = V1_HEADERS.apiKey;
+const HEADER_EXTERNAL_TRACE_ID = V1_HEADERS.externalTraceId;
+const HEADER_TRACE_ID = V1_HEADERS.traceId;
+const HEADER_AGENT_ID = V1_HEADERS.agentId;
 /** The contract's agent header value for general jobs (uppercase). */
-export const GENERAL_AGENT = 'GENERAL';
+const GENERAL_AGENT = 'GENERAL';
 
 /** A request body that can be made again for a retry (a consumed stream cannot be resent). */
 export interface RawBody {

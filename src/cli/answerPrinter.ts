@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { downloadFile, describeUrl } from '../api/fileDownload';
 import type { Block, JobEvent } from '../shared/domain';
+import { fileKeyOf } from '../shared/answerFold';
 import { parseCsv } from '../shared/csv';
 import { renderTextTable } from './textTable';
 
@@ -16,11 +17,6 @@ export interface PrinterOptions {
   /** Folder for downloaded tables and charts. */
   saveDir: string;
   signal?: AbortSignal;
-}
-
-function urlKey(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
 }
 
 /** Strips terminal control sequences from service text so it cannot rewrite the screen. */
@@ -99,7 +95,7 @@ export class AnswerPrinter {
         return;
       case 'TABLE':
       case 'IMAGE': {
-        const key = `${b.type}:${urlKey(b.content.url)}`;
+        const key = fileKeyOf(b);
         if (this.seenFiles.has(key)) return;
         this.seenFiles.add(key);
         await this.printFile(b.type, b.content.url, b.content.name);

@@ -7,7 +7,7 @@
  * there), TASK `error` then `running` is a retry, MESSAGE fragments concatenate only until another
  * block interrupts them (the non-stream response interleaves text with tables the same way).
  */
-import type { Answer, AnswerGroup, Block, BlockPlace, JobEvent, JobResult, Stage } from './domain';
+import type { Answer, AnswerGroup, Block, JobEvent, JobResult, Stage } from './domain';
 
 /**
  * A shallow copy of a block as a plain literal. Spreads cost more than the rest of the fold per
@@ -26,9 +26,14 @@ function copyGroup(g: AnswerGroup): AnswerGroup {
   return out;
 }
 
-function urlKey(url: string): string {
+/**
+ * The key of a TABLE/IMAGE file: its type and URL without the query (presigned URLs of one file
+ * differ only in the query). The fold keeps one block per key; the panel and the CLI use the same.
+ */
+export function fileKeyOf(block: { type: 'TABLE' | 'IMAGE'; content: { url: string } }): string {
+  const url = block.content.url;
   const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
+  return `${block.type}:${q < 0 ? url : url.slice(0, q)}`;
 }
 
 /**
@@ -137,7 +142,7 @@ export class AnswerBuilder {
 
   private addBlock(block: Block): boolean {
     if (block.type === 'TABLE' || block.type === 'IMAGE') {
-      const key = `${block.type}\u0000${urlKey(block.content.url)}`;
+      const key = fileKeyOf(block);
       if (this.seenFiles.has(key)) return false;
       this.seenFiles.add(key);
     }
@@ -184,10 +189,10 @@ export function answerBlocks(answer: Answer): Block[] {
 
 /** A non-stream result (or a history record) as an Answer, through the same fold. */
 export function answerFromResult(result: JobResult): Answer {
-  const events: JobEvent[] = [{ kind: 'JOB_ID', jobId: result.jobId }];
-  for (const block of result.blocks) events.push({ kind: 'BLOCK', block });
-  events.push({ kind: 'END', ok: true });
-  return foldEvents(events);
+  return foldEvents(resultEvents(result));
 }
 
-export type { BlockPlace };
+/** A non-stream result as the events a stream of it would carry (the same fold then applies). */
+export function resultEvents(result: JobResult): JobEvent[] {
+  return [{ kind: 'JOB_ID', jobId: result.jobId }, ...result.blocks.map((block): JobEvent => ({ kind: 'BLOCK', block })), { kind: 'END', ok: true }];
+}

@@ -4,7 +4,7 @@
  * `status` (data sources). Decoders tolerate the known quirks: `pending` status, numeric ids,
  * snake_case fields from v2-era payloads.
  */
-import { decodeBlock, decodeBlocks, encodeBlock } from './blockCodecV1';
+import { decodeBlocks, encodeBlock } from './blockCodecV1';
 import type { ListQuery, WireCodec } from './codec';
 import {
   DEFAULT_AGENT_ID, JOB_MODES, LANGUAGE_TYPES, type DataSource, type DataSourceStatus, type Dataset,
@@ -128,6 +128,14 @@ function decodeDatasetStatus(raw: unknown, datasetId: string): DatasetStatus {
   return { datasetId: optStr(o, 'datasetId', 'dataset_id') ?? datasetId, total: n('total'), synched: n('synched'), synching: n('synching'), invalid: n('invalid') };
 }
 
+/** Header names of the v1 API, read by the service and sent by the client. */
+export const V1_HEADERS = {
+  apiKey: 'x-pd-api-key',
+  externalTraceId: 'x-pd-external-trace-id',
+  traceId: 'x-pd-trace-id',
+  agentId: 'x-pd-api-agent-id',
+} as const;
+
 export const v1Codec: WireCodec = {
   version: 'v1',
   paths: {
@@ -246,4 +254,3 @@ export const v1Codec: WireCodec = {
   }),
 };
 
-export { decodeBlock };

@@ -23,7 +23,6 @@ export const SUPPORTED_EXTENSIONS = [
   '.csv', '.tsv', '.md', '.mdx', '.json', '.txt', '.pdf', '.pptx', '.ppt', '.doc', '.docx', '.xls',
   '.xlsx',
 ] as const;
-export type SupportedExtension = (typeof SUPPORTED_EXTENSIONS)[number];
 
 export const DEFAULT_AGENT_ID = 'DATA_ANALYSIS_AGENT';
 export const MAX_SESSIONS = 150;

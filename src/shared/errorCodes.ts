@@ -37,7 +37,6 @@ export const ErrorCode = {
   SESSION_LIMIT: 300009,
   CREATE_DATASOURCE_FAILED: 300011,
 } as const;
-export type KnownErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 export const ERROR_CODES: Readonly<Record<number, ErrorCodeInfo>> = {
   100: { httpStatus: 200, message: 'bad request: check the parameters' },

@@ -130,15 +130,7 @@ export type ImageData =
   | { status: 'expired' }
   | { status: 'error'; message: string };
 
-/**
- * The key both sides use for a TABLE/IMAGE file of a turn: its type and URL without the query
- * (presigned URLs of one file differ only in the query; the fold dedupes on the same key).
- */
-export function fileKeyOf(block: { type: 'TABLE' | 'IMAGE'; content: { url: string } }): string {
-  const url = block.content.url;
-  const q = url.indexOf('?');
-  return `${block.type}:${q < 0 ? url : url.slice(0, q)}`;
-}
+export { fileKeyOf } from './answerFold';
 
 // ---- Host -> webview --------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@
  * a request (title truncation, 0..10 context, enums, exactly one of url/fileKey, lengths) are
  * enforced here so that every route applies them the same way.
  */
-import { v1Codec } from './codecV1';
+import { V1_HEADERS, v1Codec } from './codecV1';
 import {
   DATA_SOURCE_STATUSES, DEFAULT_AGENT_ID, DEFAULT_PAGE_SIZE, JOB_MODES, LANGUAGE_TYPES, MAX_TITLE_LENGTH,
   type DataSourceStatus, type JobMode, type JobRequest, type LanguageType, type NewDataSource, type NewSession,
@@ -142,12 +142,7 @@ function httpUrl(value: string): string {
 /** Server-side v1 request decoding; the names here mirror what {@link v1Codec} encodes. */
 export const v1RequestCodec = {
   /** Header names of the v1 API. */
-  headers: {
-    apiKey: 'x-pd-api-key',
-    externalTraceId: 'x-pd-external-trace-id',
-    traceId: 'x-pd-trace-id',
-    agentId: 'x-pd-api-agent-id',
-  },
+  headers: V1_HEADERS,
   /** Paths the docs' prose uses for the same operations as the codec's canonical paths. */
   aliases: {
     upload: ['/v1/file/upload_datasource', '/v1/team/file/upload_datasource'],
