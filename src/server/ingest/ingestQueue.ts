@@ -109,8 +109,7 @@ export class IngestQueue {
         await meta.save();
       }
       if (rec.file === undefined) throw new IngestError('the file of this data source is missing');
-      // A crash may have left half a table behind; start clean.
-      await store.drop(id);
+      // Ingestion replaces whatever an earlier attempt left, in one transaction (catalog.replaceSource).
       await store.ingest(toDataSource(rec), join(paths.root, rec.file), signal);
       if (signal.aborted) throw signal.reason;
       if (!meta.sources.has(id)) return;
