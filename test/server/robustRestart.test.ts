@@ -36,7 +36,9 @@ describe('local service: restart keeps data', function () {
       const source = (await h.call('GET', `/v1/team/datasets/${datasetId}/datasources/${sourceIds[0] as string}`)).json?.data as Rec;
 
       // Debris a crash could leave: partial and unreferenced files.
-      const debris = [join('uploads', 'f00dfeedf00dfeedf00dfeed.part'), join('uploads', 'deadbeefdeadbeefdeadbeef'), join('sources', 'deadbeefdeadbeefdeadbeef.csv'), join('sources', `${sourceIds[0] as string}.csv.part`)];
+      const debris = [join('uploads', 'f00dfeedf00dfeedf00dfeed.part'), join('uploads', 'deadbeefdeadbeefdeadbeef'), join('sources', 'deadbeefdeadbeefdeadbeef.csv'), join('sources', `${sourceIds[0] as string}.csv.part`),
+        // A published answer file whose meta was never written, and a meta without its file.
+        join('files', 'abadcafeabadcafeabadcafe'), join('files', 'facefeedfacefeedfacefeed.json')];
       for (const d of debris) await writeFile(join(h.dataDir, d), 'x');
 
       await h.restart();

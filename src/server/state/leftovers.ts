@@ -1,11 +1,10 @@
 /**
- * Files a crash can leave behind: partial uploads and downloads, temp files of atomic writes, and
- * stored files whose metadata write never happened. None of them is referenced by the metadata,
- * so removing them at start is safe and keeps the data dir from growing with debris.
+ * Files a crash can leave behind: partial uploads and downloads, and published answer files whose
+ * metadata write never happened. Nothing can reach them, so removing them at start is safe and
+ * keeps the data dir from growing with debris.
  */
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { removeStaleTempFiles } from './atomicFile';
 import type { DataPaths } from './dataPaths';
 import type { MetaStore } from './metaStore';
 
@@ -22,5 +21,11 @@ export async function removeLeftovers(paths: DataPaths, meta: MetaStore): Promis
     const id = n.split('.')[0] ?? '';
     if (n.endsWith('.part') || !meta.sources.has(id)) await unlink(join(paths.sourcesDir, n)).catch(() => undefined);
   }
-  await removeStaleTempFiles(paths.filesDir);
+  // Published answer files: the content is written before its `.json` meta, so a crash in
+  // between leaves content no link can reach (and a meta without content is as useless).
+  const files = new Set(await names(paths.filesDir));
+  for (const n of files) {
+    const orphan = n.endsWith('.json') ? !files.has(n.slice(0, -'.json'.length)) : !files.has(`${n}.json`);
+    if (orphan) await unlink(join(paths.filesDir, n)).catch(() => undefined);
+  }
 }
