@@ -106,6 +106,7 @@ describe('code fences and languages', () => {
     assert.equal(vscodeLanguageId('yml'), 'yaml');
     assert.equal(vscodeLanguageId('rust'), 'rust');
     assert.equal(vscodeLanguageId(''), 'plaintext');
+    assert.equal(vscodeLanguageId('md'), 'markdown');
   });
 });
 

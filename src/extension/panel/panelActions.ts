@@ -10,19 +10,9 @@ import { safeFileName } from '../../shared/fileNames';
 import type { WebviewToHost } from '../../shared/protocol';
 import type { Services } from '../services';
 import type { AnswerPanel } from './answerPanel';
+import { editorLanguage } from './editorLanguage';
 
 type ActionMessage = Exclude<WebviewToHost, { type: 'ready' | 'ask' | 'askFollowUp' | 'cancel' | 'retry' | 'uiState' | 'webviewError' }>;
-
-/** Fence labels to VS Code language ids, for "Open in Editor". */
-const LANGUAGE_IDS: Record<string, string> = {
-  py: 'python', python: 'python', sql: 'sql', js: 'javascript', javascript: 'javascript', ts: 'typescript',
-  typescript: 'typescript', json: 'json', sh: 'shellscript', bash: 'shellscript', shell: 'shellscript', r: 'r',
-  yaml: 'yaml', yml: 'yaml', csv: 'csv', md: 'markdown', markdown: 'markdown',
-};
-
-export function languageId(fence: string): string {
-  return LANGUAGE_IDS[fence.trim().toLowerCase()] ?? 'plaintext';
-}
 
 /** Only web links leave the editor: `javascript:`, `file:`, `command:` and friends never open. */
 export function isSafeExternalLink(url: string): boolean {
@@ -53,7 +43,8 @@ export async function handleAction(s: Services, panel: AnswerPanel, m: ActionMes
       await vscode.env.openExternal(vscode.Uri.parse(m.url, true));
       return;
     case 'openCode': {
-      const doc = await vscode.workspace.openTextDocument({ content: m.code, language: languageId(m.language) });
+      const language = editorLanguage(m.language, await vscode.languages.getLanguages());
+      const doc = await vscode.workspace.openTextDocument({ content: m.code, language });
       await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
       return;
     }

@@ -49,11 +49,14 @@ export function hljsLanguage(lang: string): string | undefined {
   return hljs.getLanguage(l) ? l : undefined;
 }
 
+/** Fence names highlight.js does not cover here -> VS Code language id. */
+const OTHER_IDS: Record<string, string> = { md: 'markdown', markdown: 'markdown', text: 'plaintext', txt: 'plaintext', csv: 'csv' };
+
 /** The VS Code language id for a fence language; unknown ones pass through, empty is plaintext. */
 export function vscodeLanguageId(lang: string): string {
   const known = hljsLanguage(lang);
   if (known) return VSCODE_IDS[known] ?? known;
-  return lang || 'plaintext';
+  return OTHER_IDS[lang] ?? (lang || 'plaintext');
 }
 
 /** Highlighted HTML for `code` (escaped plain text when the language is unknown or code is huge). */

@@ -1,12 +1,14 @@
 /**
- * The trees' vscode-free parts in plain Node: paged lists ("Load more…", de-duplication when
- * records shift between pages, reload keeping the user's paging) and the live-refresh poller
- * (polls while pending, stops when settled, gives up after its limit, pauses when hidden).
+ * The extension's vscode-free parts in plain Node: paged lists ("Load more…", de-duplication when
+ * records shift between pages, reload keeping the user's paging), the live-refresh poller (polls
+ * while pending, stops when settled, gives up after its limit, pauses when hidden), one tree level,
+ * and the language of the editor "Open in Editor" opens.
  */
 import { strict as assert } from 'node:assert';
 import { Backoff } from '../../../../src/extension/localService/backoff';
 import { PagedList } from '../../../../src/extension/trees/pagedList';
 import { failureNode, listFor, pagedNodes } from '../../../../src/extension/trees/pagedNodes';
+import { editorLanguage } from '../../../../src/extension/panel/editorLanguage';
 import { SyncPoller } from '../../../../src/extension/trees/syncPoller';
 import type { Page } from '../../../../src/shared/domain';
 
@@ -201,5 +203,16 @@ describe('pagedNodes (one tree level)', () => {
     const a = listFor(lists, 'k', make);
     assert.equal(listFor(lists, 'k', make), a);
     assert.notEqual(listFor(lists, 'other', make), a);
+  });
+});
+
+describe('editorLanguage (Open in Editor)', () => {
+  const known = ['plaintext', 'python', 'shellscript', 'sql', 'markdown', 'rust'];
+  it('keeps the VS Code language id the webview sent when VS Code knows it', () => {
+    // The webview maps fences (sh -> shellscript); the host must not map them a second time.
+    for (const id of ['shellscript', 'python', 'sql', 'markdown', 'rust']) assert.equal(editorLanguage(id, known), id);
+  });
+  it('falls back to plain text for ids VS Code does not know or that are not ids at all', () => {
+    for (const id of ['', 'sh', 'cobol', '"><img>', 'python ']) assert.equal(editorLanguage(id, known), 'plaintext');
   });
 });
