@@ -115,7 +115,6 @@ export async function renameSession(s: Services, node: unknown): Promise<void> {
   const client = await s.connection.client();
   await client.sessions.modify(x.id, { title: title.trim() });
   s.panels.get(x.id)?.setTitle(title.trim());
-  await s.sessions.refreshSession(x.id);
   s.sessions.refresh();
 }
 

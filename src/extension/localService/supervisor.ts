@@ -109,11 +109,6 @@ export class LocalServiceSupervisor {
     return this.stateValue === 'running' ? this.run?.endpoint : undefined;
   }
 
-  /** The reason of the last failure, for status displays. */
-  get error(): LocalServiceError | undefined {
-    return this.lastError;
-  }
-
   /** The OS process id of the current child, for diagnostics and tests. */
   get pid(): number | undefined {
     return this.run?.child.pid;

@@ -157,15 +157,6 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
     return this.sourceNodes.get(id);
   }
 
-  /** What is loaded now (the tests compare it with the service). */
-  loadedDatasets(): readonly Dataset[] {
-    return this.root?.items ?? [];
-  }
-
-  loadedDataSources(datasetId: string): readonly DataSource[] {
-    return this.children.get(datasetId)?.items ?? [];
-  }
-
   private async rootChildren(): Promise<DatasetsTreeNode[]> {
     if (!this.root) {
       const keyword = this.keywordValue;

@@ -111,19 +111,6 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     this.changed.fire(this.sessionNodes.get(sessionId));
   }
 
-  /** The node of a loaded session (tests and reveal). */
-  sessionNode(sessionId: string): SessionNode | undefined {
-    return this.sessionNodes.get(sessionId);
-  }
-
-  loadedSessions(): readonly Session[] {
-    return this.root?.items ?? [];
-  }
-
-  loadedJobs(sessionId: string): readonly HistoryRecord[] {
-    return this.history.get(sessionId)?.items ?? [];
-  }
-
   private async rootChildren(): Promise<SessionsTreeNode[]> {
     if (!this.root) {
       const keyword = this.keywordValue;

@@ -96,10 +96,6 @@ export class TableGrid {
     return this.order;
   }
 
-  get currentSort(): SortState | undefined {
-    return this.sort;
-  }
-
   private columnWidths(): number[] {
     const widths: number[] = [];
     const sample = Math.min(this.rows.length, SAMPLE_ROWS);
