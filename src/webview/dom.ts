@@ -53,11 +53,6 @@ export function button(opts: {
   return b;
 }
 
-/** Escapes text for the few places that build HTML strings (markdown renderer overrides). */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /** Short polite announcement for screen readers (copied, sorted, …). */
 export function announce(message: string): void {
   const region = document.getElementById('announcer');

@@ -7,6 +7,7 @@
  * `data:` (highlight-free, inline-free UI never needs more), nothing else — no `connect-src`, so
  * the page cannot fetch, and no remote origin anywhere.
  */
+import { escapeHtml } from '../shared/html';
 
 export interface PanelHtmlOptions {
   /** `webview.asWebviewUri(dist/webview.js)` */
@@ -32,10 +33,6 @@ const CSP_SOURCE_TOKEN = /^(?:'self'|[A-Za-z0-9+.\-:/*_]+)$/;
 function isCspSourceList(value: string): boolean {
   const tokens = value.split(' ').filter((t) => t.length > 0);
   return value.length <= 512 && tokens.length > 0 && tokens.every((t) => CSP_SOURCE_TOKEN.test(t));
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The Content-Security-Policy the panel runs under (also used by the browser tests). */

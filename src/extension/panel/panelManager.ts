@@ -3,6 +3,7 @@
  * needs: scripts enabled, resources limited to the bundle and the answer-file cache, and HTML from
  * the webview package's own builder with a fresh nonce and a strict CSP.
  */
+import { escapeHtml } from '../../shared/html';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,10 +18,6 @@ import { AnswerFileCache } from './fileCache';
 const SCOPES_KEY = 'teamData.sessionScopes';
 /** Bounded so the workspace state never grows without limit; the oldest entries go first. */
 const MAX_SCOPES = 300;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export class PanelManager implements vscode.Disposable {
   private readonly panels = new Map<string, AnswerPanel>();

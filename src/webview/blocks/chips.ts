@@ -2,6 +2,7 @@
  * SOURCES and QUESTIONS blocks as chips. A source chip asks the host to reveal the data source
  * (Datasets tree, or the workspace file it came from); a question chip asks it in this session.
  */
+import { MAX_QUESTION_LENGTH } from '../../shared/domain';
 import type { SourceRef } from '../../shared/domain';
 import { h } from '../dom';
 import { icon } from '../icons';
@@ -40,7 +41,7 @@ export class QuestionsView implements BlockView {
       const question = q.trim();
       if (!question) continue;
       const li = chip(question, `Ask: ${question}`, 'question', () => {
-        if (!ctx.isBusy()) ctx.host.post({ type: 'askFollowUp', question: question.slice(0, 6000), fromTurnId: ctx.turnId });
+        if (!ctx.isBusy()) ctx.host.post({ type: 'askFollowUp', question: question.slice(0, MAX_QUESTION_LENGTH), fromTurnId: ctx.turnId });
       });
       this.buttons.push(li.firstElementChild as HTMLButtonElement);
       list.appendChild(li);

@@ -12,7 +12,7 @@ import r from 'highlight.js/lib/languages/r';
 import sql from 'highlight.js/lib/languages/sql';
 import typescript from 'highlight.js/lib/languages/typescript';
 import yaml from 'highlight.js/lib/languages/yaml';
-import { escapeHtml } from '../dom';
+import { escapeHtml } from '../../shared/html';
 
 hljs.registerLanguage('bash', bash);
 hljs.registerLanguage('javascript', javascript);

@@ -9,7 +9,7 @@
  */
 import DOMPurify, { type Config } from 'dompurify';
 import { Marked } from 'marked';
-import { escapeHtml } from '../dom';
+import { escapeHtml } from '../../shared/html';
 import { cleanLanguage, highlightHtml } from './highlight';
 
 const marked = new Marked({
