@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { downloadFile, describeUrl } from '../api/fileDownload';
 import type { Block, JobEvent } from '../shared/domain';
-import { fileKeyOf } from '../shared/answerFold';
 import { parseCsv } from '../shared/csv';
 import { renderTextTable } from './textTable';
 
@@ -25,7 +24,6 @@ export function printable(text: string): string {
 }
 
 export class AnswerPrinter {
-  private readonly seenFiles = new Set<string>();
   private inMessage = false;
   private readonly runningTasks = new Map<string, string>();
   /** Files written, for a closing summary and for tests. */
@@ -95,9 +93,6 @@ export class AnswerPrinter {
         return;
       case 'TABLE':
       case 'IMAGE': {
-        const key = fileKeyOf(b);
-        if (this.seenFiles.has(key)) return;
-        this.seenFiles.add(key);
         await this.printFile(b.type, b.content.url, b.content.name);
         return;
       }
