@@ -129,14 +129,18 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** A client for explicit credentials (sign-in validates a key before storing it). */
   probeClient(baseUrl: string, apiKey: string, userId: string): TeamDataClient {
-    const registration = this.log.addSecret(apiKey);
-    this.subscriptions.push(registration);
+    // Kept for the session even if the key turns out wrong: a mistyped key must not reach the log either.
+    this.subscriptions.push(this.log.addSecret(apiKey));
+    return this.newClient(baseUrl, apiKey, userId, readSettings().requestTimeoutSeconds);
+  }
+
+  private newClient(baseUrl: string, apiKey: string, userId: string, timeoutSeconds: number): TeamDataClient {
     return new TeamDataClient({
       baseUrl,
       apiKey,
       userId,
       codec: v1Codec,
-      timeoutMs: readSettings().requestTimeoutSeconds * 1000,
+      timeoutMs: timeoutSeconds * 1000,
       logger: (level, message) => this.log.write(level, message),
     });
   }
@@ -146,14 +150,7 @@ export class ConnectionManager implements vscode.Disposable {
     if (this.cached?.signature === signature) return this.cached.client;
     this.secretRegistration?.dispose();
     this.secretRegistration = this.log.addSecret(apiKey);
-    const client = new TeamDataClient({
-      baseUrl,
-      apiKey,
-      userId,
-      codec: v1Codec,
-      timeoutMs: settings.requestTimeoutSeconds * 1000,
-      logger: (level, message) => this.log.write(level, message),
-    });
+    const client = this.newClient(baseUrl, apiKey, userId, settings.requestTimeoutSeconds);
     this.cached = { signature, client };
     return client;
   }
