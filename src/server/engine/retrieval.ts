@@ -103,33 +103,48 @@ function newIndex(): MiniSearch<Chunk> {
   });
 }
 
-interface Indexed {
+/** A document ready to search: its chunks, their index, and its headings (for follow-ups). */
+export interface IndexedDocument {
+  source: DataSource;
   index: MiniSearch<Chunk>;
   chunks: Chunk[];
+  headings: string[];
+}
+
+/** Markdown headings of levels 1-3 with 3 to 60 characters, in order. */
+function headingsOf(text: string): string[] {
+  return [...text.matchAll(/^#{1,3}\s+(.{3,60})$/gm)].map((m) => (m[1] ?? '').trim());
 }
 
 export class RetrievalIndex {
-  private readonly cache = new Map<string, Indexed>();
+  private readonly cache = new Map<string, IndexedDocument>();
 
-  private indexed(source: DataSource, text: string): Indexed {
-    const key = `${source.id}|${text.length}|${source.size ?? ''}`;
+  /**
+   * The indexed document of a text source. The text is read only when the source is not indexed
+   * yet (or changed: its length and size are part of the key), so asking a document question
+   * again does not pull the whole text out of the database.
+   */
+  async document(source: DataSource, chars: number, read: () => Promise<string | undefined>): Promise<IndexedDocument | undefined> {
+    const key = `${source.id}|${chars}|${source.size ?? ''}`;
     const hit = this.cache.get(key);
-    if (hit) return hit;
+    if (hit) return { ...hit, source };
+    const text = await read();
+    if (text === undefined) return undefined;
     const chunks = chunkText(text);
     const index = newIndex();
     index.addAll(chunks);
+    const doc: IndexedDocument = { source, index, chunks, headings: headingsOf(text) };
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, { index, chunks });
-    return { index, chunks };
+    this.cache.set(key, doc);
+    return doc;
   }
 
   /** The best passages across documents, best first (at most `limit`). */
-  search(question: string, docs: ReadonlyArray<{ source: DataSource; text: string }>, limit = 3): Passage[] {
+  search(question: string, docs: readonly IndexedDocument[], limit = 3): Passage[] {
     const all: Passage[] = [];
     for (const d of docs) {
-      const { index, chunks } = this.indexed(d.source, d.text);
-      for (const hit of index.search(question)) {
-        const c = chunks[Number(hit.id)];
+      for (const hit of d.index.search(question)) {
+        const c = d.chunks[Number(hit.id)];
         if (!c) continue;
         const p: Passage = { source: d.source, text: c.text, score: hit.score };
         if (c.page !== undefined) p.page = c.page;

@@ -2,11 +2,11 @@
  * Answers from documents: searches the text sources and quotes the most relevant passages, naming
  * each file (and page or slide) in the message and in SOURCES. Never paraphrases beyond the quotes.
  */
-import type { DataSource, SourceRef } from '../../shared/domain';
+import type { SourceRef } from '../../shared/domain';
 import type { AnswerContext } from '../engine';
 import { sourceRef, type AnswerWriter } from './answerWriter';
 import { md } from './describe';
-import { RetrievalIndex, type Passage } from './retrieval';
+import { RetrievalIndex, type IndexedDocument, type Passage } from './retrieval';
 
 const QUOTE_CHARS = 700;
 
@@ -28,13 +28,10 @@ function quote(text: string): string {
 }
 
 /** Headings make good follow-ups: "What does guide.md say about Refunds?" */
-function headingQuestions(docs: ReadonlyArray<{ source: DataSource; text: string }>, exclude: Set<string>): string[] {
+function headingQuestions(docs: readonly IndexedDocument[], exclude: Set<string>): string[] {
   const out: string[] = [];
   for (const d of docs) {
-    for (const m of d.text.matchAll(/^#{1,3}\s+(.{3,60})$/gm)) {
-      const h = (m[1] ?? '').trim();
-      if (!exclude.has(h)) out.push(`What does ${d.source.fileName} say about ${h}?`);
-    }
+    for (const h of d.headings) if (!exclude.has(h)) out.push(`What does ${d.source.fileName} say about ${h}?`);
   }
   return out;
 }
@@ -43,13 +40,14 @@ function headingQuestions(docs: ReadonlyArray<{ source: DataSource; text: string
 export async function answerFromDocuments(
   ctx: AnswerContext, writer: AnswerWriter, index: RetrievalIndex, readText: (id: string) => Promise<string | undefined>,
 ): Promise<RetrievalOutcome> {
-  const sources = ctx.sources.filter((s) => s.ingest.kind === 'text').map((s) => s.source);
+  const texts = ctx.sources.flatMap((s) => (s.ingest.kind === 'text' ? [{ source: s.source, chars: s.ingest.chars }] : []));
+  const sources = texts.map((t) => t.source);
   const step = writer.step(`Search ${sources.map((s) => s.fileName).join(', ')} for passages about the question`);
-  const docs: Array<{ source: DataSource; text: string }> = [];
-  for (const s of sources) {
-    const text = await readText(s.id);
+  const docs: IndexedDocument[] = [];
+  for (const { source, chars } of texts) {
+    const doc = await index.document(source, chars, () => readText(source.id));
     ctx.signal.throwIfAborted();
-    if (text !== undefined) docs.push({ source: s, text });
+    if (doc !== undefined) docs.push(doc);
   }
   const terms = RetrievalIndex.terms(ctx.question);
   const passages = terms.length > 0 ? index.search(ctx.question, docs) : [];
