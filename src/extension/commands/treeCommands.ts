@@ -115,6 +115,8 @@ export async function renameSession(s: Services, node: unknown): Promise<void> {
   const client = await s.connection.client();
   await client.sessions.modify(x.id, { title: title.trim() });
   s.panels.get(x.id)?.setTitle(title.trim());
+  // The node first (commands may still hold it), then the list, whose records carry the old title.
+  await s.sessions.refreshSession(x.id);
   s.sessions.refresh();
 }
 
