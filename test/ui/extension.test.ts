@@ -11,13 +11,11 @@
  * TEAM_DATA_UPDATE_DOCS=1 also writes the README's screenshots into docs/images/.
  */
 import { strict as assert } from 'node:assert';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { prepareExtension, repo } from './harness/extensionUnderTest';
-import { activeWebviewFrame, explorerContextMenu, openWorkbench, saveScreenshot, waitForQuickInput, type Workbench } from './harness/workbench';
-
+import { repo, useExtensionWorkbench } from './harness/extensionUnderTest';
+import { activeWebviewFrame, explorerContextMenu, saveScreenshot, waitForQuickInput } from './harness/workbench';
 
 /** A README screenshot: always into the artifacts, and into docs/images/ when asked to. */
 async function docsScreenshot(page: Page, name: string): Promise<void> {
@@ -28,37 +26,12 @@ async function docsScreenshot(page: Page, name: string): Promise<void> {
   }
 }
 
-
 describe('extension UI on code-server (Playwright)', function () {
   this.timeout(8 * 60_000);
-  let scratch: string;
-  let wb: Workbench | undefined;
-  let extension: Awaited<ReturnType<typeof prepareExtension>> = {};
-
-  before(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'td-ui-'));
-    extension = await prepareExtension(scratch);
-  });
-
-  afterEach(async function () {
-    // What the window showed when a step timed out says more than the locator in the error.
-    if (this.currentTest?.state === 'failed' && wb) await saveScreenshot(wb.page, 'extension-failure').catch(() => undefined);
-  });
-
-  after(async () => {
-    await wb?.close();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
+  const ui = useExtensionWorkbench('extension');
 
   it('right-click a CSV → Analyze This File → the trees update and the answer panel opens', async () => {
-    const workspace = join(scratch, 'sales-demo');
-    mkdirSync(workspace);
-    for (const f of readdirSync(join(repo, 'samples'))) copyFileSync(join(repo, 'samples', f), join(workspace, f));
-    wb = await openWorkbench({
-      workspace,
-      ...extension,
-      settings: { 'workbench.colorTheme': 'Default Dark Modern' },
-    });
+    const wb = await ui.open('sales-demo', (ws) => { for (const f of readdirSync(join(repo, 'samples'))) copyFileSync(join(repo, 'samples', f), join(ws, f)); });
     const { page } = wb;
 
     await explorerContextMenu(page, 'sales.csv', 'Analyze This File');

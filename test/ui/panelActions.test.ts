@@ -10,17 +10,15 @@
  * reuses one) or, with TEAM_DATA_UI_EXTENSION=dev, the development folder.
  */
 import { strict as assert } from 'node:assert';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
-import { prepareExtension, repo } from './harness/extensionUnderTest';
-import { activeWebviewFrame, explorerContextMenu, openWorkbench, saveScreenshot, waitForQuickInput, type Workbench } from './harness/workbench';
+import { repo, useExtensionWorkbench } from './harness/extensionUnderTest';
+import { activeWebviewFrame, explorerContextMenu, saveScreenshot, waitForQuickInput } from './harness/workbench';
 
 const QUESTION = 'total revenue by region';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 
 /**
  * Polls `read` until `ok` holds; playwright-core has no web-first assertions, and a value read
@@ -69,33 +67,10 @@ async function expandSteps(turn: Locator): Promise<void> {
 
 describe('answer panel actions on code-server (Playwright)', function () {
   this.timeout(8 * 60_000);
-  let scratch: string;
-  let wb: Workbench | undefined;
-  let extension: Awaited<ReturnType<typeof prepareExtension>> = {};
-
-  before(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'td-ui-actions-'));
-    extension = await prepareExtension(scratch);
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) await saveScreenshot(wb.page, 'panel-actions-failure').catch(() => undefined);
-  });
-
-  after(async () => {
-    await wb?.close();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
+  const ui = useExtensionWorkbench('panel-actions');
 
   it('table and chart in the panel, Open in Editor gives an untitled SQL document, a follow-up chip asks again', async () => {
-    const workspace = join(scratch, 'sales-demo');
-    mkdirSync(workspace);
-    copyFileSync(join(repo, 'samples', 'sales.csv'), join(workspace, 'sales.csv'));
-    wb = await openWorkbench({
-      workspace,
-      ...extension,
-      settings: { 'workbench.colorTheme': 'Default Dark Modern' },
-    });
+    const wb = await ui.open('sales-demo', (ws) => copyFileSync(join(repo, 'samples', 'sales.csv'), join(ws, 'sales.csv')));
     const { page } = wb;
 
     await explorerContextMenu(page, 'sales.csv', 'Analyze This File');

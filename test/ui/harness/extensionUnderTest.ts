@@ -8,11 +8,12 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { installVsix } from '../../../scripts/vscode/codeServer';
 import { packagedVsix } from '../../start/packagedVsix';
-import type { OpenWorkbenchOptions } from './workbench';
+import { openWorkbench, saveScreenshot, type OpenWorkbenchOptions, type Workbench } from './workbench';
 
 export const repo = resolve(__dirname, '../../..');
 
@@ -28,4 +29,41 @@ export async function prepareExtension(scratch: string): Promise<Pick<OpenWorkbe
   await installVsix(vsix, extensionsDir);
   assert.ok(readdirSync(extensionsDir).some((d) => d.startsWith('team-data.team-data-analysis-')), `the .vsix did not install: ${readdirSync(extensionsDir).join(', ')}`);
   return { extensionsDir };
+}
+
+/** A UI suite's workbench: `open` starts code-server on a fresh workspace with the extension under test. */
+export interface ExtensionWorkbench {
+  /** Creates `<scratch>/<folder>`, lets `fill` put files in it, and opens the workbench on it. */
+  open(folder: string, fill: (workspace: string) => void, settings?: Record<string, unknown>): Promise<Workbench>;
+}
+
+/**
+ * Hooks for a suite that drives the extension in code-server: the extension is prepared once
+ * before the suite, a failed test leaves a screenshot named `<name>-failure` (what the window
+ * showed says more than the locator in the error), and everything is stopped and removed after.
+ */
+export function useExtensionWorkbench(name: string): ExtensionWorkbench {
+  let scratch = '';
+  let extension: Awaited<ReturnType<typeof prepareExtension>> = {};
+  let wb: Workbench | undefined;
+  before(async () => {
+    scratch = mkdtempSync(join(tmpdir(), `td-ui-${name}-`));
+    extension = await prepareExtension(scratch);
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) await saveScreenshot(wb.page, `${name}-failure`).catch(() => undefined);
+  });
+  after(async () => {
+    await wb?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+  return {
+    async open(folder, fill, settings = { 'workbench.colorTheme': 'Default Dark Modern' }) {
+      const workspace = join(scratch, folder);
+      mkdirSync(workspace);
+      fill(workspace);
+      wb = await openWorkbench({ workspace, ...extension, settings });
+      return wb;
+    },
+  };
 }
