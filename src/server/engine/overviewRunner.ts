@@ -3,6 +3,7 @@
  * per column: type, nulls, distinct values, range, mean, most common values), through the same
  * file-named CTEs as every other answer, so the shown SQL runs on the user's files.
  */
+import { num, str } from '../profile/cellValues';
 import { toCsv } from '../profile/csvFormat';
 import { buildProfileSql, classifyType, PROFILE_COLUMNS } from '../profile/profileSql';
 import { plural, tableSection, type ColumnProfile, type TableProfile } from '../profile/profileSummary';
@@ -11,8 +12,6 @@ import type { Executor } from './executor';
 import { shownPreamble } from './recipe';
 import type { TableMeta } from './types';
 
-const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : 0);
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 /** Profiles each table as its own Analyze step; returns the profiles (failed tables are skipped). */
 export async function runOverview(tables: readonly TableMeta[], ex: Executor, writer: AnswerWriter): Promise<{ message: string; profiles: TableProfile[] }> {

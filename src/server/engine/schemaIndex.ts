@@ -7,6 +7,7 @@
 import type { DataSource } from '../../shared/domain';
 import type { IngestedTable } from '../engine';
 import { quoteIdent, quoteLiteral, slug } from '../duckdb/sqlText';
+import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
 import { ABBREVIATIONS } from './lexicon';
 import { identifierWords, stem } from './text';
@@ -63,7 +64,6 @@ function kindOf(type: string): ColumnKind {
   return cls === 'numeric' ? 'numeric' : cls === 'temporal' ? 'temporal' : cls === 'text' ? 'text' : 'other';
 }
 
-const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : 0);
 
 /** Label users know a table by. */
 export function tableLabel(source: DataSource, t: IngestedTable): string {

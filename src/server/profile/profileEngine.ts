@@ -1,14 +1,17 @@
 /**
- * The local service's analysis engine until the natural-language engine lands: whatever the
- * question, it answers with a genuine profile of the selected data, computed by DuckDB. The event
+ * A profile-only engine: whatever the question, it answers with a genuine profile of the selected
+ * data, computed by DuckDB. The service runs the natural-language engine (engine/localEngine.ts);
+ * this one gives the HTTP tests answers that do not depend on question understanding. The event
  * sequence follows the real service: Analyze-stage steps (TASK running -> CODE, TABLE -> TASK done),
  * then the Respond group (TASK running, MESSAGE fragments, QUESTIONS, TASK done), then SOURCES.
  */
-import type { Block, BlockPlace, DataSource, SourceRef, TaskStatus } from '../../shared/domain';
+import type { Block, BlockPlace, DataSource, TaskStatus } from '../../shared/domain';
 import type { AnalysisEngine, AnswerContext, IngestedTable } from '../engine';
 import type { DuckDbStore } from '../duckdb/duckDbStore';
-import { fileExtension } from '../../shared/fileNames';
 import { slug } from '../duckdb/sqlText';
+import { sourceRef } from '../engine/answerWriter';
+import { tableLabel } from '../engine/schemaIndex';
+import { num, str } from './cellValues';
 import { toCsv } from './csvFormat';
 import { buildProfileSql, classifyType, PROFILE_COLUMNS, sqlCodeBlock } from './profileSql';
 import { followUpQuestions, fragments, plural, tableSection, type ColumnProfile, type TableProfile } from './profileSummary';
@@ -19,12 +22,6 @@ const QUERY_TIMEOUT_MS = 120_000;
 
 const RESPOND: BlockPlace = { groupId: 'respond', groupName: 'Conclusions', stage: 'Respond' };
 
-function tableLabel(source: DataSource, t: IngestedTable): string {
-  return t.sheet === undefined ? source.fileName : `${source.fileName}, sheet ${t.sheet}`;
-}
-
-const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : 0);
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 export class ProfileEngine implements AnalysisEngine {
   constructor(private readonly store: DuckDbStore) {}
@@ -149,13 +146,7 @@ export class ProfileEngine implements AnalysisEngine {
     for (const piece of fragments(markdown)) this.block(ctx, { ...RESPOND, type: 'MESSAGE', content: piece });
     if (questions.length > 0) this.block(ctx, { groupId: '-1', stage: 'Respond', type: 'QUESTIONS', content: questions });
     this.task(ctx, RESPOND, 'done');
-    const refs: SourceRef[] = ctx.sources.map(({ source }) => ({
-      source: source.fileName,
-      datasourceId: source.id,
-      datasetId: source.datasetId,
-      fileType: fileExtension(source.fileName).replace(/^\./, ''),
-      externalId: '',
-    }));
+    const refs = ctx.sources.map(({ source }) => sourceRef(source));
     if (refs.length > 0) this.block(ctx, { groupId: '', stage: 'Respond', type: 'SOURCES', content: refs });
   }
 }
