@@ -56,13 +56,23 @@ async function generateCsv(path: string, bytes: number): Promise<void> {
   await once(out, 'finish');
 }
 
-async function curlUpload(file: string, url: string, apiKey: string): Promise<number> {
+/** Seconds from bash's `times` line ("0m0.060s 0m0.610s"): user + system. */
+function timesSeconds(line: string): number {
+  let total = 0;
+  for (const m of line.matchAll(/(\d+)m([\d.]+)s/g)) total += Number(m[1]) * 60 + Number(m[2]);
+  return total;
+}
+
+/** One curl upload: wall time and curl's own CPU time (bash's `times` of its child). */
+async function curlUpload(file: string, url: string, apiKey: string): Promise<{ ms: number; cpuMs: number }> {
   const started = process.hrtime.bigint();
   // The key goes in a header read from stdin-free args; this is a local throwaway key.
-  const { stdout } = await run('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code}', '-H', `x-pd-api-key: ${apiKey}`, '-F', `file=@${file}`, url], { maxBuffer: 1 << 20 });
+  const args = ['-sS', '-o', '/dev/null', '-w', '%{http_code}\n', '-H', `x-pd-api-key: ${apiKey}`, '-F', `file=@${file}`, url];
+  const { stdout } = await run('bash', ['-c', 'curl "$@" && times', 'bash', ...args], { maxBuffer: 1 << 20 });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (stdout.trim() !== '200') throw new Error(`curl upload answered HTTP ${stdout}`);
-  return ms;
+  const [code, , children] = stdout.trim().split('\n');
+  if (code?.trim() !== '200') throw new Error(`curl upload answered HTTP ${code}`);
+  return { ms, cpuMs: timesSeconds(children ?? '') * 1000 };
 }
 
 export async function runUploadBench(): Promise<BenchResult[]> {
@@ -80,6 +90,8 @@ export async function runUploadBench(): Promise<BenchResult[]> {
     const url = `${service.baseUrl}/v1/team/file/upload-datasource?userId=bench`;
     const ours: number[] = [];
     const curl: number[] = [];
+    const oursCpu: number[] = [];
+    const curlCpu: number[] = [];
     let peakGrowth = 0;
     const measureOurs = async (): Promise<void> => {
       global.gc?.();
@@ -89,14 +101,19 @@ export async function runUploadBench(): Promise<BenchResult[]> {
         peak = Math.max(peak, process.memoryUsage().rss);
       }, 20);
       const started = process.hrtime.bigint();
+      const cpu = process.cpuUsage();
       await client.files.upload(file, {});
       ours.push(Number(process.hrtime.bigint() - started) / 1e6);
+      const used = process.cpuUsage(cpu);
+      oursCpu.push((used.user + used.system) / 1000);
       clearInterval(sampler);
       peak = Math.max(peak, process.memoryUsage().rss);
       peakGrowth = Math.max(peakGrowth, peak - before);
     };
     const measureCurl = async (): Promise<void> => {
-      curl.push(await curlUpload(file, url, apiKey));
+      const r = await curlUpload(file, url, apiKey);
+      curl.push(r.ms);
+      curlCpu.push(r.cpuMs);
     };
     // Each upload writes a whole file on the server's disk, and the write-back of the previous
     // one slows the next: every upload starts on a flushed disk with the earlier uploads removed,
@@ -120,7 +137,7 @@ export async function runUploadBench(): Promise<BenchResult[]> {
       {
         name: `upload ${mb} MB CSV: throughput vs curl -F`, ours: oursMBs, baseline: curlMBs, ratio: oursMBs / curlMBs,
         unit: 'MB/s', target: '>= 0.8x', pass: oursMBs / curlMBs >= 0.8,
-        note: `median of ${ROUNDS} alternating rounds, each upload on a flushed disk; ours ${ours.map((ms) => (size / 1e3 / ms).toFixed(0)).join('/')} MB/s, curl ${curl.map((ms) => (size / 1e3 / ms).toFixed(0)).join('/')} MB/s`,
+        note: `median of ${ROUNDS} alternating rounds, each upload on a flushed disk; ours ${ours.map((ms) => (size / 1e3 / ms).toFixed(0)).join('/')} MB/s, curl ${curl.map((ms) => (size / 1e3 / ms).toFixed(0)).join('/')} MB/s; client CPU per upload (median) ours ${(median(oursCpu) / 1000).toFixed(2)} s, curl ${(median(curlCpu) / 1000).toFixed(2)} s`,
       },
       {
         name: `upload ${mb} MB CSV: client peak RSS growth`, ours: growthMB, baseline: size / (1024 * 1024),

