@@ -19,6 +19,7 @@ import { collectRuntimeModules, externalRequires, type RuntimeModule } from './p
 import { runQuiet } from './packaging/run';
 import { currentTarget, isPackageTarget, PACKAGE_TARGETS, type PackageTarget } from './packaging/targets';
 import { readVsixEntries, vsixProblems, type VsixEntry } from './packaging/vsixContents';
+import { formatBytes } from '../src/shared/byteSize';
 
 const REPO = resolve(__dirname, '..');
 
@@ -50,11 +51,6 @@ export interface PackageResult {
   entries: VsixEntry[];
 }
 
-/** `1.2 MB`, `661 KB`: sizes for progress lines. */
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${Math.round(n / 1024)} KB`;
-}
 
 interface Manifest {
   name: string;

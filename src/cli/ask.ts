@@ -15,7 +15,8 @@ import { startLocalService } from '../server/localService';
 import { UsageError, type AskArgs } from './args';
 import { AnswerPrinter } from './answerPrinter';
 import { defaultDataDir, randomApiKey } from './dataDir';
-import { formatBytes, ProgressLine } from './progress';
+import { formatBytes } from '../shared/byteSize';
+import { ProgressLine } from './progress';
 
 interface Io {
   out: NodeJS.WritableStream;

@@ -2,17 +2,6 @@
  * Progress lines on stderr. On a terminal one line is rewritten in place; elsewhere (CI logs,
  * pipes) a line is printed at most every few seconds so logs stay readable.
  */
-export function formatBytes(n: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let u = 0;
-  while (v >= 1000 && u < units.length - 1) {
-    v /= 1000;
-    u++;
-  }
-  return `${v >= 100 || u === 0 ? Math.round(v) : v.toFixed(1)} ${units[u]}`;
-}
-
 export class ProgressLine {
   private lastPrint = 0;
   private lastText = '';

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatBytes } from '../../scripts/package';
+import { formatBytes } from '../../src/shared/byteSize';
 import { readVsixEntries, REQUIRED_FILES, type VsixEntry } from '../../scripts/packaging/vsixContents';
 import { currentTarget, platformSuffix } from '../../scripts/packaging/targets';
 import { installVsix, listExtensions } from '../../scripts/vscode/codeServer';

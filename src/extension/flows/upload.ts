@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { isTeamDataError, type TeamDataClient } from '../../api/index';
+import { formatBytes } from '../../shared/byteSize';
 import { ErrorCode } from '../../shared/errorCodes';
 import { SUPPORTED_EXTENSIONS, type DataSource, type Dataset } from '../../shared/domain';
 import { fileExtension } from '../../shared/fileNames';
@@ -37,13 +38,6 @@ export function supportedFiles(uris: readonly vscode.Uri[]): { files: vscode.Uri
 export const SUPPORTED_FILTER: Record<string, string[]> = {
   'Data files': SUPPORTED_EXTENSIONS.map((e) => e.slice(1)),
 };
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GB`;
-}
 
 /** A remembered data source that still exists and is not failed, waited for if still processing. */
 async function reusable(s: Services, client: TeamDataClient, dataset: Dataset, file: vscode.Uri, signal: AbortSignal): Promise<DataSource | undefined> {

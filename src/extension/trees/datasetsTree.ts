@@ -107,7 +107,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
   getTreeItem(node: DatasetsTreeNode): vscode.TreeItem {
     switch (node.kind) {
       case 'dataset':
-        return datasetItem(node, false);
+        return datasetItem(node);
       case 'dataSource':
         return dataSourceItem(node);
       case 'more':

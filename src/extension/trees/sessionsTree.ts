@@ -79,7 +79,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   getTreeItem(node: SessionsTreeNode): vscode.TreeItem {
     switch (node.kind) {
       case 'session':
-        return sessionItem(node, false);
+        return sessionItem(node);
       case 'job':
         return jobItem(node);
       case 'more':

@@ -3,6 +3,7 @@
  * tooltips and the `contextValue`s that package.json's `view/item/context` menus match.
  */
 import * as vscode from 'vscode';
+import { formatBytes } from '../../shared/byteSize';
 import type { DataSource } from '../../shared/domain';
 import type { DataSourceNode, DatasetNode, JobNode, MessageNode, MoreNode, SessionNode } from './nodes';
 import { oneLine } from './nodes';
@@ -46,21 +47,10 @@ function escapeMd(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>&]/g, (c) => `\\${c}`);
 }
 
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
-}
-
-export function datasetItem(node: DatasetNode, expanded: boolean): vscode.TreeItem {
+/** Collapsed at first; VS Code keeps each node's expansion by its stable id across refreshes. */
+export function datasetItem(node: DatasetNode): vscode.TreeItem {
   const d = node.dataset;
-  const item = new vscode.TreeItem(d.name || '(unnamed dataset)', expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+  const item = new vscode.TreeItem(d.name || '(unnamed dataset)', vscode.TreeItemCollapsibleState.Collapsed);
   item.id = node.id;
   item.description = oneLine(d.description, 60);
   item.iconPath = new vscode.ThemeIcon('database');
@@ -91,10 +81,10 @@ export function dataSourceItem(node: DataSourceNode): vscode.TreeItem {
   return item;
 }
 
-export function sessionItem(node: SessionNode, expanded: boolean): vscode.TreeItem {
+export function sessionItem(node: SessionNode): vscode.TreeItem {
   const s = node.session;
   const title = s.title.trim() || 'Untitled session';
-  const item = new vscode.TreeItem(oneLine(title, 80), expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+  const item = new vscode.TreeItem(oneLine(title, 80), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = node.id;
   item.description = `${s.languageType} · ${s.jobMode === 'DATA_ANALYTICS' ? 'data analytics' : 'auto'}`;
   item.iconPath = new vscode.ThemeIcon('comment-discussion');
