@@ -25,6 +25,16 @@ function cloneBlock(b: Block): Block {
   return { ...b } as Block;
 }
 
+/** What the receiver holds of a block: a MESSAGE's text length, -1 for blocks that never change. */
+function sentLength(b: Block): number {
+  return b.type === 'MESSAGE' ? b.content.length : -1;
+}
+
+/** The record of a group as just sent whole. */
+function sentGroup(g: AnswerGroup): SentGroup {
+  return { name: g.name, status: g.status, errors: g.errors, blocks: g.blocks.map(sentLength) };
+}
+
 export class AnswerPatcher {
   private jobId = '';
   private title: string | undefined;
@@ -44,12 +54,7 @@ export class AnswerPatcher {
     this.state = answer.state;
     this.errorMessage = answer.error?.message;
     this.triggers = answer.triggers.length;
-    this.groups = answer.groups.map((g) => ({
-      name: g.name,
-      status: g.status,
-      errors: g.errors,
-      blocks: g.blocks.map((b) => (b.type === 'MESSAGE' ? b.content.length : -1)),
-    }));
+    this.groups = answer.groups.map(sentGroup);
   }
 
   /**
@@ -87,12 +92,7 @@ export class AnswerPatcher {
     if (g.status !== undefined) gp.status = g.status;
     if (g.errors !== undefined) gp.errors = g.errors;
     if (g.blocks.length > 0) gp.blocks = g.blocks.map(cloneBlock);
-    this.groups[index] = {
-      name: g.name,
-      status: g.status,
-      errors: g.errors,
-      blocks: g.blocks.map((b) => (b.type === 'MESSAGE' ? b.content.length : -1)),
-    };
+    this.groups[index] = sentGroup(g);
     return gp;
   }
 
@@ -126,7 +126,7 @@ export class AnswerPatcher {
     if (g.blocks.length > sent.blocks.length) {
       const added = g.blocks.slice(sent.blocks.length);
       gp.blocks = added.map(cloneBlock);
-      for (const b of added) sent.blocks.push(b.type === 'MESSAGE' ? b.content.length : -1);
+      for (const b of added) sent.blocks.push(sentLength(b));
       changed = true;
     }
     return changed ? gp : undefined;
