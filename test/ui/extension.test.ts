@@ -14,8 +14,8 @@ import { strict as assert } from 'node:assert';
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { repo, useExtensionWorkbench } from './harness/extensionUnderTest';
-import { activeWebviewFrame, explorerContextMenu, saveScreenshot, waitForQuickInput } from './harness/workbench';
+import { analyzeFromExplorer, repo, useExtensionWorkbench } from './harness/extensionUnderTest';
+import { activeWebviewFrame, saveScreenshot, waitForQuickInput } from './harness/workbench';
 
 /** A README screenshot: always into the artifacts, and into docs/images/ when asked to. */
 async function docsScreenshot(page: Page, name: string): Promise<void> {
@@ -34,12 +34,8 @@ describe('extension UI on code-server (Playwright)', function () {
     const wb = await ui.open('sales-demo', (ws) => { for (const f of readdirSync(join(repo, 'samples'))) copyFileSync(join(repo, 'samples', f), join(ws, f)); });
     const { page } = wb;
 
-    await explorerContextMenu(page, 'sales.csv', 'Analyze This File');
     // Dataset pick: the default is a new dataset named after the workspace folder, listed first.
-    await waitForQuickInput(page, /Add sales\.csv to which dataset/);
-    const first = page.locator('.quick-input-widget .monaco-list-row').first();
-    await first.waitFor({ state: 'visible' });
-    assert.match((await first.textContent()) ?? '', /New dataset “sales-demo”/);
+    await analyzeFromExplorer(page, 'sales.csv', 'sales-demo');
     await saveScreenshot(page, 'extension-1-dataset-pick');
     await page.keyboard.press('Enter');
 

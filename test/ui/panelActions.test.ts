@@ -13,8 +13,8 @@ import { strict as assert } from 'node:assert';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
-import { repo, useExtensionWorkbench } from './harness/extensionUnderTest';
-import { activeWebviewFrame, explorerContextMenu, saveScreenshot, waitForQuickInput } from './harness/workbench';
+import { analyzeFromExplorer, repo, useExtensionWorkbench } from './harness/extensionUnderTest';
+import { activeWebviewFrame, saveScreenshot, waitForQuickInput } from './harness/workbench';
 
 const QUESTION = 'total revenue by region';
 
@@ -73,11 +73,7 @@ describe('answer panel actions on code-server (Playwright)', function () {
     const wb = await ui.open('sales-demo', (ws) => copyFileSync(join(repo, 'samples', 'sales.csv'), join(ws, 'sales.csv')));
     const { page } = wb;
 
-    await explorerContextMenu(page, 'sales.csv', 'Analyze This File');
-    await waitForQuickInput(page, /Add sales\.csv to which dataset/);
-    const first = page.locator('.quick-input-widget .monaco-list-row').first();
-    await first.waitFor({ state: 'visible' });
-    assert.match((await first.textContent()) ?? '', /New dataset “sales-demo”/);
+    await analyzeFromExplorer(page, 'sales.csv', 'sales-demo');
     await page.keyboard.press('Enter');
 
     await waitForQuickInput(page, /Ask about sales\.csv/);

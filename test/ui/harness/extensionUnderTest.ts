@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { installVsix } from '../../../scripts/vscode/codeServer';
 import { packagedVsix } from '../../start/packagedVsix';
-import { openWorkbench, saveScreenshot, type OpenWorkbenchOptions, type Workbench } from './workbench';
+import type { Page } from 'playwright-core';
+import { explorerContextMenu, openWorkbench, saveScreenshot, waitForQuickInput, type OpenWorkbenchOptions, type Workbench } from './workbench';
 
 export const repo = resolve(__dirname, '../../..');
 
@@ -66,4 +67,18 @@ export function useExtensionWorkbench(name: string): ExtensionWorkbench {
       return wb;
     },
   };
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Right-click `file` in the Explorer -> Analyze This File, up to the dataset pick: checks that its
+ * default (first) row offers a new dataset named after the workspace `folder`. Enter accepts it.
+ */
+export async function analyzeFromExplorer(page: Page, file: string, folder: string): Promise<void> {
+  await explorerContextMenu(page, file, 'Analyze This File');
+  await waitForQuickInput(page, new RegExp(`Add ${escapeRegExp(file)} to which dataset`));
+  const first = page.locator('.quick-input-widget .monaco-list-row').first();
+  await first.waitFor({ state: 'visible' });
+  assert.match((await first.textContent()) ?? '', new RegExp(`New dataset “${escapeRegExp(folder)}”`));
 }
