@@ -22,9 +22,12 @@ const HEADER_AGENT_ID = V1_HEADERS.agentId;
 /** The contract's agent header value for general jobs (uppercase). */
 const GENERAL_AGENT = 'GENERAL';
 
+type UndiciBody = NonNullable<NonNullable<Parameters<typeof request>[1]>['body']>;
+
 /** A request body that can be made again for a retry (a consumed stream cannot be resent). */
 export interface RawBody {
-  body: string | Uint8Array | Readable;
+  /** A generator is pulled one chunk at a time, each once the previous one is written. */
+  body: string | Uint8Array | AsyncGenerator<Uint8Array, void, undefined>;
   contentType: string;
   contentLength?: number;
 }
@@ -244,12 +247,15 @@ export class Transport {
         headersTimeout: timeoutMs + 5_000,
         bodyTimeout: this.o.idleTimeoutMs,
       };
-      if (body !== undefined) options.body = body;
+      // undici documents iterable bodies (docs/api/Dispatcher.md: `Iterable | AsyncIterable`), but
+      // its typings list only strings, buffers, streams and forms.
+      if (body !== undefined) options.body = body as UndiciBody;
       if (this.o.dispatcher) options.dispatcher = this.o.dispatcher;
       res = await request(this.url(spec), options);
     } catch (err) {
       att.release();
-      if (body !== undefined && typeof body === 'object' && 'destroy' in body) body.destroy();
+      // A generator body that started closes its file; one that never started has nothing open.
+      if (typeof body === 'object' && !(body instanceof Uint8Array)) void body.return(undefined).catch(() => undefined);
       throw this.transportError(err, operation, signal, att.timedOut());
     }
     att.settle();

@@ -5,6 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { createHash, randomBytes } from 'node:crypto';
+import { appendFileSync, truncateSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,7 +54,8 @@ describe('api/files.upload', function () {
     assert.equal(req?.path, '/v1/team/file/upload-datasource');
     assert.equal(req?.query.get('userId'), USER_ID);
     assert.equal(req?.headers['x-pd-api-key'], API_KEY);
-    assert.match(String(req?.headers['content-type']), /^multipart\/form-data; boundary=/);
+    // Letters only (no digits), so a boundary search over CSV data skips ahead far.
+    assert.match(String(req?.headers['content-type']), /^multipart\/form-data; boundary=----TeamDataBoundary[A-Za-z]{24}$/);
     assert.equal(req?.files.length, 1);
     assert.deepEqual(req?.files[0], { field: 'file', fileName: 'données 2024 📈.CSV', mimeType: 'text/csv', bytes: BIG, sha256: bigHash });
     assert.ok(progress.length > 10, `only ${progress.length} progress calls`);
@@ -91,6 +93,31 @@ describe('api/files.upload', function () {
     assert.equal(calls, 2, 'no progress after the abort');
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(server.requests[0]?.files.length ?? 0, 0, 'the server never received a whole file');
+  });
+
+  it('fails with FILE_UNREADABLE, sending no whole file, when the file grows or shrinks mid-upload', async () => {
+    for (const change of ['grow', 'shrink'] as const) {
+      const path = join(dir, `changing-${change}.csv`);
+      await writeFile(path, randomBytes(8 * 1024 * 1024));
+      server.enqueue(ok({ fileKey: 'never' }));
+      let changed = false;
+      const err = asClientError(
+        await rejection(
+          client.files.upload(path, {
+            onProgress: () => {
+              if (changed) return;
+              changed = true;
+              if (change === 'grow') appendFileSync(path, 'one more row\n');
+              else truncateSync(path, 3 * 1024 * 1024);
+            },
+          }),
+        ),
+      );
+      assert.equal(err.code, 'FILE_UNREADABLE', change);
+      assert.match(err.message, /changed while it was being uploaded/, change);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(server.requests.at(-1)?.files.length ?? 0, 0, `${change}: the server never received a whole file`);
+    }
   });
 
   it('refuses unsupported extensions, empty files, missing files and a missing user id before sending', async () => {
