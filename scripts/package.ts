@@ -51,7 +51,6 @@ export interface PackageResult {
   entries: VsixEntry[];
 }
 
-
 interface Manifest {
   name: string;
   version: string;

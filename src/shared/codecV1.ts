@@ -253,4 +253,3 @@ export const v1Codec: WireCodec = {
     dataSourceCount: o.dataSourceCount, totalBytes: o.totalBytes, statuses: encodeDatasetStatus(o.statuses),
   }),
 };
-

@@ -3,12 +3,12 @@
  * needs: scripts enabled, resources limited to the bundle and the answer-file cache, and HTML from
  * the webview package's own builder with a fresh nonce and a strict CSP.
  */
-import { escapeHtml } from '../../shared/html';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Answer } from '../../shared/domain';
+import { escapeHtml } from '../../shared/html';
 import { isPersistedUiState } from '../../shared/protocolGuards';
 import { renderPanelHtml } from '../../webview/panelHtml';
 import type { Services } from '../services';

@@ -10,7 +10,7 @@ import { ConnectionError } from '../connection/connection';
 import type { Log } from '../log';
 import { describeFailure } from '../ui/failures';
 import { PagedList } from './pagedList';
-import { failureNode, listFor, pagedNodes } from './pagedNodes';
+import { failureNode, listFor, noMatchNotice, pagedNodes } from './pagedNodes';
 import { SyncPoller } from './syncPoller';
 import { nodeId, type DataSourceNode, type DatasetNode, type DatasetsTreeNode, type MessageNode, type MoreNode } from './nodes';
 import { dataSourceItem, datasetItem, isPending, messageItem, moreItem } from './treeItems';
@@ -170,7 +170,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
       list: this.root,
       tree: TREE,
       toNode: (d) => this.datasetNode(d),
-      ...(this.keywordValue ? { empty: { text: `No dataset matches "${this.keywordValue}"`, command: { id: 'teamData.datasets.clearFilter', title: 'Clear Filter' } } } : {}),
+      ...noMatchNotice('dataset', this.keywordValue, 'teamData.datasets.clearFilter'),
       // Not signed in: an empty tree shows the welcome view with its Sign In button.
       failed: (err) => (err instanceof ConnectionError ? [] : [this.errorNode(undefined, 'load datasets', err)]),
     });

@@ -38,6 +38,15 @@ export async function pagedNodes<T, N>(level: PagedLevel<T, N>): Promise<Array<N
   return nodes;
 }
 
+/**
+ * The empty-level notice of a root filtered by keyword ("No dataset matches "q"", click to clear
+ * the filter), spread into a {@link PagedLevel}; nothing when there is no filter, so an empty
+ * unfiltered root stays empty and VS Code shows the view's welcome content.
+ */
+export function noMatchNotice(noun: string, keyword: string | undefined, clearCommand: string): { empty?: NonNullable<PagedLevel<unknown, unknown>['empty']> } {
+  return keyword ? { empty: { text: `No ${noun} matches "${keyword}"`, command: { id: clearCommand, title: 'Clear Filter' } } } : {};
+}
+
 /** The error node of a level that failed to load: the reason (already logged), and a click that retries. */
 export function failureNode(tree: string, parentId: string | undefined, report: { message: string }, retryCommand: string): MessageNode {
   return {

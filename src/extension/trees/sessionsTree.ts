@@ -8,7 +8,7 @@ import { ConnectionError } from '../connection/connection';
 import { describeFailure } from '../ui/failures';
 import type { TreeDeps } from './datasetsTree';
 import { PagedList } from './pagedList';
-import { failureNode, listFor, pagedNodes } from './pagedNodes';
+import { failureNode, listFor, noMatchNotice, pagedNodes } from './pagedNodes';
 import { nodeId, questionOf, type JobNode, type MessageNode, type MoreNode, type SessionNode, type SessionsTreeNode } from './nodes';
 import { jobItem, messageItem, moreItem, sessionItem } from './treeItems';
 
@@ -124,7 +124,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
       list: this.root,
       tree: TREE,
       toNode: (s) => this.toSessionNode(s),
-      ...(this.keywordValue ? { empty: { text: `No session matches "${this.keywordValue}"`, command: { id: 'teamData.sessions.clearFilter', title: 'Clear Filter' } } } : {}),
+      ...noMatchNotice('session', this.keywordValue, 'teamData.sessions.clearFilter'),
       failed: (err) => (err instanceof ConnectionError ? [] : [this.errorNode(undefined, 'load sessions', err)]),
     });
   }

@@ -29,7 +29,6 @@ const NOT_YET: Record<string, string> = {
 
 const SUPPORTED = '.csv, .tsv, .json, .xlsx, .xls, .md, .mdx, .txt, .pdf, .docx or .pptx';
 
-
 /** The ingestion path for a file name; throws {@link IngestError} for anything it cannot process. */
 export function fileKindOf(fileName: string): FileKind {
   const ext = fileExtension(fileName);

@@ -249,4 +249,3 @@ export function findCues(tokens: readonly Token[]): Cue[] {
   }
   return cues.sort((a, b) => a.at - b.at);
 }
-

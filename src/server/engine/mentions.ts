@@ -209,4 +209,3 @@ export function findSpans(tokens: readonly Token[], tables: readonly TableMeta[]
   // columns remain reachable through the table.
   return chosen.sort((a, b) => a.start - b.start);
 }
-

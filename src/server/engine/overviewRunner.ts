@@ -12,7 +12,6 @@ import type { Executor } from './executor';
 import { shownPreamble } from './recipe';
 import type { TableMeta } from './types';
 
-
 /** Profiles each table as its own Analyze step; returns the profiles (failed tables are skipped). */
 export async function runOverview(tables: readonly TableMeta[], ex: Executor, writer: AnswerWriter): Promise<{ message: string; profiles: TableProfile[] }> {
   const profiles: TableProfile[] = [];

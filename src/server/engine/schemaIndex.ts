@@ -64,7 +64,6 @@ function kindOf(type: string): ColumnKind {
   return cls === 'numeric' ? 'numeric' : cls === 'temporal' ? 'temporal' : cls === 'text' ? 'text' : 'other';
 }
 
-
 /** Label users know a table by. */
 export function tableLabel(source: DataSource, t: IngestedTable): string {
   return t.sheet === undefined ? source.fileName : `${source.fileName}, sheet ${t.sheet}`;

@@ -148,4 +148,3 @@ export function rangeStatement(col: ColRef, filters: readonly Filter[]): Stateme
   const x = colSql(col, qualify);
   return { comment: '', ctes: [], tables, select: `SELECT min(${x}) AS min_value, max(${x}) AS max_value, count(${x}) AS non_null_values, count(DISTINCT ${x}) AS distinct_values\n${from}${whereSql(filters, qualify)}` };
 }
-

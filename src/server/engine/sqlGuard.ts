@@ -31,7 +31,6 @@ interface Walk {
   problems: string[];
 }
 
-
 function visit(node: unknown, w: Walk): void {
   if (Array.isArray(node)) {
     for (const x of node) visit(x, w);

@@ -133,9 +133,9 @@ export class JobRunner {
     }
     // The job is in history (for readers) before END tells the client it is over, so a client that
     // lists history right after the stream sees it; the disk write finishes after the client has
-    // its answer.
-    // END changes the answer's state, never its blocks.
+    // its answer. The blocks can be taken before END: END changes the answer's state, never them.
     const blocks = answerBlocks(builder.snapshot());
+    const notStored = (err: unknown): void => log('error', `could not store a finished job in history: ${String(err)}`);
     let persisted: Promise<void> = Promise.resolve();
     if (!abort.signal.aborted && meta.sessions.has(sid)) {
       try {
@@ -143,11 +143,11 @@ export class JobRunner {
           jobId, sessionId: sid, question: plan.question, createdAt, ok, blocks: FileVault.toStored(blocks, published),
         }));
       } catch (err) {
-        log('error', `could not store a finished job in history: ${String(err)}`);
+        notStored(err);
       }
     }
     emit({ kind: 'END', ok });
-    await persisted.catch((err: unknown) => log('error', `could not store a finished job in history: ${String(err)}`));
+    await persisted.catch(notStored);
     return { jobId, answer: builder.snapshot(), blocks, ok };
   }
 }

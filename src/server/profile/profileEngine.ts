@@ -22,7 +22,6 @@ const QUERY_TIMEOUT_MS = 120_000;
 
 const RESPOND: BlockPlace = { groupId: 'respond', groupName: 'Conclusions', stage: 'Respond' };
 
-
 export class ProfileEngine implements AnalysisEngine {
   constructor(private readonly store: DuckDbStore) {}
 
@@ -150,4 +149,3 @@ export class ProfileEngine implements AnalysisEngine {
     if (refs.length > 0) this.block(ctx, { groupId: '', stage: 'Respond', type: 'SOURCES', content: refs });
   }
 }
-

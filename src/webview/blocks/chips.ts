@@ -2,8 +2,7 @@
  * SOURCES and QUESTIONS blocks as chips. A source chip asks the host to reveal the data source
  * (Datasets tree, or the workspace file it came from); a question chip asks it in this session.
  */
-import { MAX_QUESTION_LENGTH } from '../../shared/domain';
-import type { SourceRef } from '../../shared/domain';
+import { MAX_QUESTION_LENGTH, type SourceRef } from '../../shared/domain';
 import { h } from '../dom';
 import { icon } from '../icons';
 import type { BlockContext, BlockView } from './blockView';

@@ -12,9 +12,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { installVsix } from '../../../scripts/vscode/codeServer';
-import { packagedVsix } from '../../start/packagedVsix';
 import type { Page } from 'playwright-core';
-import { explorerContextMenu, openWorkbench, saveScreenshot, waitForQuickInput, type OpenWorkbenchOptions, type Workbench } from './workbench';
+import { packagedVsix } from '../../start/packagedVsix';
+import { escapeRegExp, explorerContextMenu, openWorkbench, saveScreenshot, waitForQuickInput, type OpenWorkbenchOptions, type Workbench } from './workbench';
 
 export const repo = resolve(__dirname, '../../..');
 
@@ -68,8 +68,6 @@ export function useExtensionWorkbench(name: string): ExtensionWorkbench {
     },
   };
 }
-
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Right-click `file` in the Explorer -> Analyze This File, up to the dataset pick: checks that its

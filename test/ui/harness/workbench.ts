@@ -86,7 +86,8 @@ export async function waitForWorkbenchReady(page: Page, timeoutMs = 60_000): Pro
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `s` as a literal inside a RegExp. */
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Runs a command by its palette title ("Category: Title") via F1, retrying until the command is

@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { Backoff } from '../../../../src/extension/localService/backoff';
 import { PagedList } from '../../../../src/extension/trees/pagedList';
-import { failureNode, listFor, pagedNodes } from '../../../../src/extension/trees/pagedNodes';
+import { failureNode, listFor, noMatchNotice, pagedNodes } from '../../../../src/extension/trees/pagedNodes';
 import { editorLanguage } from '../../../../src/extension/panel/editorLanguage';
 import { SyncPoller } from '../../../../src/extension/trees/syncPoller';
 import type { Page } from '../../../../src/shared/domain';
@@ -177,6 +177,14 @@ describe('pagedNodes (one tree level)', () => {
       { kind: 'message', id: 'message:t:p', parentId: 'p', severity: 'info', text: 'No files yet', command: { id: 'add', title: 'Add' } },
     ]);
     assert.deepEqual(await pagedNodes({ list: empty, tree: 't', toNode, failed: () => [] }), []);
+  });
+
+  it('a filtered root that is empty says nothing matches and offers to clear the filter; an unfiltered one stays empty', async () => {
+    const empty = new PagedList(endpoint([]).fetch, (x) => x, 2);
+    assert.deepEqual(await pagedNodes({ list: empty, tree: 't', toNode, ...noMatchNotice('dataset', 'q3', 'clear'), failed: () => [] }), [
+      { kind: 'message', id: 'message:t:root', severity: 'info', text: 'No dataset matches "q3"', command: { id: 'clear', title: 'Clear Filter' } },
+    ]);
+    assert.deepEqual(await pagedNodes({ list: empty, tree: 't', toNode, ...noMatchNotice('dataset', '', 'clear'), failed: () => [] }), []);
   });
 
   it('shows what the level says on a failed first load, and loads again on the next expand', async () => {
