@@ -1,6 +1,7 @@
 /**
  * Entry point of the `team-data` command. Turns every failure into one line on stderr and a
- * non-zero exit code: 2 for usage errors, 130 when interrupted, 1 otherwise.
+ * non-zero exit code: 2 for usage errors, 130 when interrupted, 1 otherwise. A reader of stdout
+ * that stops early (`team-data ask … | head`) ends the command quietly with 0, as it asked.
  */
 import { parseCli, USAGE, UsageError } from './args';
 import { ask } from './ask';
@@ -17,6 +18,11 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write('\nCancelling… (Ctrl+C again to quit at once)\n');
     controller.abort();
   };
+  let stdoutFailure: NodeJS.ErrnoException | undefined;
+  const onStdoutError = (err: NodeJS.ErrnoException): void => {
+    stdoutFailure ??= err;
+    controller.abort();
+  };
   try {
     const args = parseCli(argv, env);
     switch (args.command) {
@@ -30,9 +36,15 @@ async function main(argv: string[]): Promise<number> {
         return await serve(args, env);
       case 'ask':
         process.on('SIGINT', onSigint);
+        process.stdout.on('error', onStdoutError);
         return await ask(args, { out: process.stdout, err: process.stderr, env, signal: controller.signal });
     }
   } catch (err) {
+    if (stdoutFailure?.code === 'EPIPE') return 0;
+    if (stdoutFailure) {
+      process.stderr.write(`team-data: cannot write the answer to stdout: ${stdoutFailure.message}\n`);
+      return 1;
+    }
     if (controller.signal.aborted) {
       process.stderr.write('team-data: cancelled\n');
       return 130;
@@ -46,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     process.off('SIGINT', onSigint);
+    process.stdout.off('error', onStdoutError);
   }
 }
 

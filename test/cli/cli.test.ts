@@ -63,6 +63,20 @@ describe('team-data CLI', function () {
     assert.ok((await readdir(join(dir, 'out'))).some((f) => f.endsWith('.csv')), 'the table file is saved');
   });
 
+  it('ends quietly with 0 when the reader of stdout goes away early (| head)', async () => {
+    const child = spawn(process.execPath, ['-r', TSX, MAIN, 'ask', 'sales.csv', '--question', 'overview', '--data-dir', join(dir, 'data'), '--out', 'out-head'], {
+      cwd: dir, env: { ...process.env, TEAM_DATA_BASE_URL: '', TEAM_DATA_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    // Like `head -1`: read the first chunk of the answer, then close the pipe.
+    await once(child.stdout, 'data');
+    child.stdout.destroy();
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 0, stderr);
+    assert.doesNotMatch(stderr, /EPIPE|\n\s+at |cancelled/, stderr);
+  });
+
   it('reports user mistakes in one line with exit code 2, failures with exit code 1', async () => {
     const noQuestion = await cli(['ask', 'sales.csv'], dir);
     assert.equal(noQuestion.code, 2);
