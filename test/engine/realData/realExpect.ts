@@ -42,9 +42,21 @@ function toNumber(cell: string | undefined): number {
   return t === '' || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t) ? NaN : Number(t);
 }
 
-/** A cell as compared with an expected key: trimmed, lower case, dates without a midnight time. */
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** A date written with a month name ("06 Dec 1812", "Dec 6, 1812", "Dec-6-1812") as ISO, else unchanged. */
+function isoDate(s: string): string {
+  const pad = (x: string): string => x.padStart(2, '0');
+  let m = /^(\d{1,2})[ -]([a-z]{3})[a-z]*[ -,]+(\d{4})$/.exec(s);
+  if (m && MONTHS.includes(m[2] ?? '')) return `${m[3]}-${pad(String(MONTHS.indexOf(m[2] ?? '') + 1))}-${pad(m[1] ?? '')}`;
+  m = /^([a-z]{3})[a-z]*[ -](\d{1,2})[ -,]+(\d{4})$/.exec(s);
+  if (m && MONTHS.includes(m[1] ?? '')) return `${m[3]}-${pad(String(MONTHS.indexOf(m[1] ?? '') + 1))}-${pad(m[2] ?? '')}`;
+  return s;
+}
+
+/** A cell as compared with an expected key: trimmed, lower case, dates as ISO without a midnight time. */
 export function normKey(v: string): string {
-  let s = v.trim().toLowerCase();
+  let s = isoDate(v.trim().toLowerCase());
   s = s.replace(/^(\d{4}-\d{2}-\d{2})[t ]00:00:00(\.0+)?z?$/, '$1');
   const n = toNumber(s);
   return Number.isFinite(n) ? String(Number(n.toPrecision(12))) : s;
