@@ -26,6 +26,8 @@ export interface TableOrigin {
   reader: 'read_csv' | 'read_json_auto' | 'read_xlsx';
   /** Named arguments after the file name, as SQL text (`null_padding = true`). */
   options: string[];
+  /** The select list applied to the reader's columns (JSON flattened into columns), if any. */
+  select?: string[];
   dateColumns: DateConversion[];
   /** True when the store did more than DuckDB's reader can (e.g. SheetJS header clean-up). */
   approximate?: boolean;

@@ -44,6 +44,10 @@ function parseOrigin(raw: unknown): TableOrigin | undefined {
     });
     const origin: TableOrigin = { reader, options: options.filter((x) => x !== ''), dateColumns };
     if (o['approximate'] === true) origin.approximate = true;
+    if (Array.isArray(o['select'])) {
+      const select = asArray(o['select'], 'select').filter((x): x is string => typeof x === 'string' && x !== '');
+      if (select.length > 0) origin.select = select;
+    }
     return origin;
   } catch {
     return undefined;

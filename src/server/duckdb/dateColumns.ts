@@ -15,9 +15,12 @@ import { quoteIdent, quoteLiteral } from './sqlText';
  */
 const DATE_FORMATS = [
   '%d.%m.%Y', '%m/%d/%Y', '%d/%m/%Y', '%Y/%m/%d', '%Y.%m.%d', '%d-%m-%Y', '%m-%d-%Y', '%Y-%m-%d',
-  '%d %b %Y', '%d-%b-%Y', '%b %d %Y', '%b %d, %Y', '%d %B %Y', '%B %d %Y', '%B %d, %Y',
+  '%d %b %Y', '%d-%b-%Y', '%b %d %Y', '%b %d, %Y', '%b-%d-%Y', '%d %B %Y', '%d-%B-%Y', '%B %d %Y', '%B %d, %Y', '%B-%d-%Y',
+  '%a, %d %b %Y', '%a %b %d %Y',
 ];
-const TIME_SUFFIXES = [' %H:%M:%S', ' %H:%M', 'T%H:%M:%S'];
+const TIME_SUFFIXES = [' %H:%M:%S', ' %H:%M', 'T%H:%M:%S', 'T%H:%M:%SZ', 'T%H:%M:%S.%f', 'T%H:%M:%S.%fZ', ' %H:%M:%S.%f', 'T%H:%M', ' %I:%M:%S %p', ' %I:%M %p'];
+/** Month-only values ("2014-05", "Jan 2014"): read as the first day of the month. */
+const MONTH_FORMATS = ['%Y-%m', '%Y/%m', '%m/%Y', '%b %Y', '%B %Y', '%b-%Y'];
 
 interface Candidate {
   format: string;
@@ -27,7 +30,11 @@ interface Candidate {
 const CANDIDATES: Candidate[] = [
   ...DATE_FORMATS.map((format) => ({ format, withTime: false })),
   ...DATE_FORMATS.flatMap((d) => TIME_SUFFIXES.map((t) => ({ format: d + t, withTime: true }))),
+  ...MONTH_FORMATS.map((format) => ({ format, withTime: false })),
 ];
+
+/** Every date format tried on text columns, most specific first (shared with the question-time check). */
+export const TEXT_DATE_CANDIDATES: readonly string[] = CANDIDATES.map((c) => c.format);
 
 /** Values looked at to pick a format; the winner is then checked against the whole column. */
 const SAMPLE_ROWS = 500;
@@ -86,7 +93,40 @@ async function allParse(conn: DuckDBConnection, table: string, column: string, f
 
 /** The SQL expression the conversion applies to a VARCHAR column (also shown to users). */
 export function dateConversionExpr(columnSql: string, format: string, type: 'DATE' | 'TIMESTAMP'): string {
-  return `CASE WHEN trim(${columnSql}) = '' THEN NULL ELSE CAST(try_strptime(trim(${columnSql}), ${quoteLiteral(format)}) AS ${type}) END`;
+  if (format === EXCEL_SERIAL) {
+    // Excel counts days from 1899-12-30 (its 1900 leap-year bug included); a fraction is the time of day.
+    const days = `CAST(${columnSql} AS DOUBLE)`;
+    return type === 'DATE'
+      ? `CAST(DATE '1899-12-30' + CAST(floor(${days}) AS INTEGER) AS DATE)`
+      : `CAST(TIMESTAMP '1899-12-30 00:00:00' + to_microseconds(CAST(round(${days} * 86400000000) AS BIGINT)) AS TIMESTAMP)`;
+  }
+  const text = `trim(CAST(${columnSql} AS VARCHAR))`;
+  return `CASE WHEN ${text} = '' THEN NULL ELSE CAST(try_strptime(${text}, ${quoteLiteral(format)}) AS ${type}) END`;
+}
+
+/** The pseudo-format of a number column holding Excel day serials. */
+export const EXCEL_SERIAL = 'excel-serial';
+/** Number columns are only read as dates when their name says so. */
+const DATE_NAME = /(^|[^a-z])(date|day|dt|time|timestamp|when)([^a-z]|$)|date$|_at$|^dt_|_dt$/i;
+
+/**
+ * A number column named like a date holding YYYYMMDD integers (`19580329`) or Excel serials
+ * (`45292` = 2024-01-01, with a fraction for the time of day), and the format that reads it.
+ */
+async function numericDateFormat(conn: DuckDBConnection, table: string, column: string): Promise<Candidate | undefined> {
+  const col = quoteIdent(column);
+  const r = (await conn.runAndReadAll(`SELECT count(${col}), count(*) FILTER (WHERE ${col} = floor(${col}) AND ${col} BETWEEN 10000101 AND 29991231 AND try_strptime(CAST(CAST(${col} AS BIGINT) AS VARCHAR), '%Y%m%d') IS NOT NULL),
+  count(*) FILTER (WHERE ${col} BETWEEN 20000 AND 80000), count(*) FILTER (WHERE ${col} <> floor(${col})), count(DISTINCT ${col}) FROM ${quoteIdent(table)}`)).getRows()[0] ?? [];
+  const [n, ymd, serial, fractional, distinct] = r.map((x) => Number(x ?? 0)) as [number, number, number, number, number];
+  if (n === 0 || distinct < 2) return undefined;
+  if (ymd === n) return { format: '%Y%m%d', withTime: false };
+  if (serial === n) return { format: EXCEL_SERIAL, withTime: fractional > 0 };
+  return undefined;
+}
+
+async function numberColumns(conn: DuckDBConnection, table: string): Promise<string[]> {
+  const reader = await conn.runAndReadAll(`SELECT * FROM ${quoteIdent(table)} LIMIT 0`);
+  return reader.columnNames().filter((n, i) => DATE_NAME.test(n) && /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|DOUBLE|FLOAT|DECIMAL.*)$/.test(reader.columnType(i).toString()));
 }
 
 /**
@@ -104,6 +144,14 @@ export async function convertDateLikeColumns(conn: DuckDBConnection, table: stri
     await conn.run(
       `ALTER TABLE ${quoteIdent(table)} ALTER ${col} SET DATA TYPE ${target} USING ${dateConversionExpr(col, pick.format, target)}`,
     );
+    converted.push({ column, format: pick.format, type: target });
+  }
+  for (const column of await numberColumns(conn, table)) {
+    const pick = await numericDateFormat(conn, table, column);
+    if (pick === undefined) continue;
+    const col = quoteIdent(column);
+    const target = pick.withTime ? 'TIMESTAMP' : 'DATE';
+    await conn.run(`ALTER TABLE ${quoteIdent(table)} ALTER ${col} SET DATA TYPE ${target} USING ${dateConversionExpr(col, pick.format, target)}`);
     converted.push({ column, format: pick.format, type: target });
   }
   return converted;

@@ -1,14 +1,16 @@
 /**
  * JSON -> one DuckDB table via `read_json_auto`, read entirely by DuckDB. It accepts a top-level
- * array of objects, a single object, or newline-delimited JSON; nested objects and arrays stay
- * STRUCT/LIST (or JSON) columns, so nothing is flattened away. An array of scalars becomes one
- * column named `json`, DuckDB's convention.
+ * array of objects, a single object, or newline-delimited JSON. Nested records are then flattened
+ * into columns and JSON-typed fields typed from their values (`jsonShape.ts`), so questions can
+ * name `name.common` or average a field that mixes numbers with "". An array of scalars becomes
+ * one column named `json`, DuckDB's convention.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource } from './catalog';
 import { duckDbReason } from './fileKinds';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
+import { flattenJsonTable } from './jsonShape';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
 
 /**
@@ -54,8 +56,10 @@ export async function ingestJson(args: JsonArgs): Promise<IngestResult> {
       try {
         return await replaceSource(conn, sourceId, signal, async () => {
           await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readJsonCall(input.path, sampleAll)}`);
+          const select = await flattenJsonTable(conn, table);
           // DuckDB's JSON reader takes UTF-8 only, so a transcoded file is not reproducible as-is.
           const origin: TableOrigin = { reader: 'read_json_auto', options: readJsonOptions(sampleAll), dateColumns: [] };
+          if (select !== undefined) origin.select = select;
           if (input.transcoded) origin.approximate = true;
           return { kind: 'tables', tables: [{ table, origin }] };
         });

@@ -14,7 +14,8 @@ export type Cue =
   | { kind: 'superlative'; dir: 'desc' | 'asc'; at: number; end: number; word: string; hint?: string }
   | { kind: 'topN'; n: number; dir: 'desc' | 'asc'; at: number; end: number }
   | { kind: 'group'; at: number; end: number }
-  | { kind: 'grain'; grain: Grain; at: number; end: number }
+  /** `asUnit`: "hourly wage", "daily births" where the rows already are hours or days: a unit, not a grouping. */
+  | { kind: 'grain'; grain: Grain; at: number; end: number; asUnit?: boolean }
   | { kind: 'trend'; at: number; end: number }
   | { kind: 'count'; at: number; end: number }
   | { kind: 'distinct'; at: number; end: number }
@@ -26,7 +27,7 @@ export type Cue =
   | { kind: 'intent'; intent: Intent; at: number; end: number };
 
 const AGG_WORDS: Record<string, Agg> = {
-  average: 'avg', avg: 'avg', mean: 'avg', typical: 'avg', median: 'median', total: 'sum', sum: 'sum', overall: 'sum',
+  average: 'avg', avg: 'avg', mean: 'avg', typical: 'median', median: 'median', total: 'sum', sum: 'sum', overall: 'sum',
   cumulative: 'sum', combined: 'sum', minimum: 'min', min: 'min', maximum: 'max', max: 'max', count: 'count',
   // The commonest aggregate words of the other session languages people type mixed with column names.
   moyen: 'avg', moyenne: 'avg', promedio: 'avg', media: 'avg', durchschnitt: 'avg', durchschnittlich: 'avg', mittelwert: 'avg',
@@ -34,22 +35,23 @@ const AGG_WORDS: Record<string, Agg> = {
 };
 const SUPERLATIVES: Record<string, 'desc' | 'asc'> = {
   highest: 'desc', largest: 'desc', biggest: 'desc', most: 'desc', greatest: 'desc', best: 'desc', top: 'desc',
-  maximum: 'desc', max: 'desc', peak: 'desc', longest: 'desc', oldest: 'desc', hottest: 'desc', warmest: 'desc',
+  maximum: 'desc', max: 'desc', peak: 'desc', record: 'desc', longest: 'desc', densest: 'desc', heaviest: 'desc', tallest: 'desc', busiest: 'desc', wettest: 'desc', windiest: 'desc', rainiest: 'desc', oldest: 'desc', hottest: 'desc', warmest: 'desc',
   latest: 'desc', strongest: 'desc', priciest: 'desc',
   lowest: 'asc', smallest: 'asc', least: 'asc', fewest: 'asc', worst: 'asc', bottom: 'asc', minimum: 'asc', min: 'asc',
-  cheapest: 'asc', shortest: 'asc', youngest: 'asc', coldest: 'asc', coolest: 'asc', earliest: 'asc', weakest: 'asc',
+  cheapest: 'asc', shortest: 'asc', youngest: 'asc', coldest: 'asc', coolest: 'asc', earliest: 'asc', weakest: 'asc', lightest: 'asc', driest: 'asc',
 };
 /** Superlatives that name their measure. */
 const SUPERLATIVE_HINTS: Record<string, string> = {
   hottest: 'temp', warmest: 'temp', coldest: 'temp', coolest: 'temp', cheapest: 'price|cost', priciest: 'price|cost',
   oldest: 'age', youngest: 'age', longest: 'duration|length|time|days', shortest: 'duration|length|time|days',
+  densest: 'dens', heaviest: 'weight|mass', lightest: 'weight|mass', tallest: 'height', wettest: 'precip|rain', driest: 'precip|rain', windiest: 'wind', rainiest: 'precip|rain', busiest: 'count|traffic|visit',
 };
 const GRAIN_ADJ: Record<string, Grain> = {
   hourly: 'hour', daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annual: 'year',
   annually: 'year',
 };
 export const GRAIN_NOUN: Record<string, Grain> = {
-  hour: 'hour', day: 'day', date: 'day', week: 'week', month: 'month', quarter: 'quarter', year: 'year',
+  hour: 'hour', day: 'day', date: 'day', week: 'week', month: 'month', quarter: 'quarter', year: 'year', decade: 'decade',
 };
 const CMP_WORDS: Array<{ words: string[]; op: CmpOp; postfix?: boolean; hint?: string }> = [
   { words: ['greater', 'than', 'or', 'equal', 'to'], op: '>=' },

@@ -14,6 +14,8 @@ export interface DateExpr {
   /** Month or quarter in any year (no year given). */
   part?: { part: 'month' | 'quarter'; value: number };
   label: string;
+  /** "the 1900s": the decade or the century? Both readings, so the question must say. */
+  alsoCentury?: { from: string; to: string; label: string };
 }
 
 interface Atom {
@@ -23,6 +25,7 @@ interface Atom {
   to: string;
   label: string;
   part?: { part: 'month' | 'quarter'; value: number };
+  alsoCentury?: { from: string; to: string; label: string };
 }
 
 const pad = (n: number): string => String(n).padStart(2, '0');
@@ -128,7 +131,29 @@ function atomAt(tokens: readonly Token[], i: number, latest: string | undefined,
   const rel = relativeAtom(tokens, i, latest);
   if (rel !== undefined) return rel;
   if (t.kind === 'number' && t.yearLike) {
-    return { at: i, end: i + 1, from: iso(t.value ?? 0, 1, 1), to: iso((t.value ?? 0) + 1, 1, 1), label: String(t.value) };
+    const y = t.value ?? 0;
+    const next = tokens[i + 1];
+    // "the 1970s": a decade ("the 1900s" may also be the century).
+    if (next?.kind === 'word' && next.norm === 's' && next.start === t.end && y % 10 === 0) {
+      const atom: Atom = { at: i, end: i + 2, from: iso(y, 1, 1), to: iso(y + 10, 1, 1), label: `the ${y}s` };
+      if (y % 100 === 0) atom.alsoCentury = { from: iso(y, 1, 1), to: iso(y + 100, 1, 1), label: `${y} to ${y + 99}` };
+      return atom;
+    }
+    // "2008 Q4", "2008q4".
+    const q = next?.kind === 'word' ? /^q([1-4])$/.exec(next.norm) : null;
+    if (q) return quarterAtom(i, i + 2, Number(q[1]), y);
+    return { at: i, end: i + 1, from: iso(y, 1, 1), to: iso(y + 1, 1, 1), label: String(t.value) };
+  }
+  // "14 Nov 1812": a day, a month name and a year.
+  const dayNumber = (x: Token | undefined): number | undefined => (x?.kind === 'number' && !x.yearLike && x.unit === undefined && Number.isInteger(x.value) && (x.value ?? 0) >= 1 && (x.value ?? 0) <= 31 ? x.value : undefined);
+  const dayFirst = dayNumber(t);
+  const monthAfter = MONTHS[tokens[i + 1]?.norm ?? ''];
+  if (dayFirst !== undefined && monthAfter !== undefined) {
+    const y = yearAt(tokens, i + 2);
+    if (y !== undefined) {
+      const d = iso(y, monthAfter, dayFirst);
+      return { at: i, end: i + 3, from: d, to: addDays(d, 1), label: d };
+    }
   }
   if (t.kind !== 'word') return undefined;
   const q = /^q([1-4])$/.exec(t.norm);
@@ -150,6 +175,15 @@ function atomAt(tokens: readonly Token[], i: number, latest: string | undefined,
     return quarterAtom(i, end, ord, y);
   }
   const month = MONTHS[t.norm];
+  // "Jun 12 1998", "June 12, 1998": a month name, a day and a year.
+  const dayAfter = month !== undefined ? dayNumber(tokens[i + 1]) : undefined;
+  if (month !== undefined && dayAfter !== undefined) {
+    const y = yearAt(tokens, i + 2);
+    if (y !== undefined) {
+      const d = iso(y, month, dayAfter);
+      return { at: i, end: i + 3, from: d, to: addDays(d, 1), label: d };
+    }
+  }
   if (month !== undefined) {
     const y = yearAt(tokens, i + 1) ?? (tokens[i + 1]?.norm === 'of' ? yearAt(tokens, i + 2) : undefined);
     const before = yearAt(tokens, i - 1);
@@ -209,7 +243,11 @@ export function findDateExprs(tokens: readonly Token[], latest: string | undefin
     else if (prev === 'after') out.push({ at, end: a.end, from: a.to, label: `after ${a.label}` });
     else if (prev === 'before') out.push({ at, end: a.end, to: a.from, label: `before ${a.label}` });
     else if (prev === 'until' || prev === 'till' || prev === 'through' || (prev === 'to' && prev2 === 'up')) out.push({ at, end: a.end, to: a.to, label: `up to ${a.label}` });
-    else out.push({ at, end: a.end, from: a.from, to: a.to, label: a.label });
+    else {
+      const e: DateExpr = { at, end: a.end, from: a.from, to: a.to, label: a.label };
+      if (a.alsoCentury !== undefined) e.alsoCentury = a.alsoCentury;
+      out.push(e);
+    }
   }
   return out;
 }

@@ -13,6 +13,7 @@ const AGG_WORD: Record<Measure['agg'], string> = {
 /** "total revenue", "number of distinct customer_id", "number of orders". */
 export function measurePhrase(m: Measure, rowNoun = 'rows', name: (column: string) => string = (c) => c): string {
   if (m.agg === 'count' || m.col === undefined) return `number of ${rowNoun}`;
+  if (m.agg === 'count_distinct' && m.grain !== undefined) return `number of ${m.grain === 'day' ? 'days' : `${m.grain}s`} of ${name(m.col.column.name)}`;
   return `${AGG_WORD[m.agg]} ${name(m.col.column.name)}`;
 }
 
@@ -109,6 +110,7 @@ export function code(name: string): string {
 
 /** A time bucket as people write it: 2024-03 for months, 2024-Q1 for quarters, the date otherwise. */
 export function timeLabel(v: unknown, grain: string | undefined): string {
+  if (typeof v === 'number' && grain === 'decade') return `${v}s`;
   if (typeof v === 'number' && (grain === 'year' || grain === 'hourOfDay')) return grain === 'year' ? String(v) : `${String(v).padStart(2, '0')}:00`;
   if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) return fmtValue(v);
   if (grain === 'month') return v.slice(0, 7);

@@ -9,6 +9,7 @@ import {
   booleanFilters, comparisonFilters, dateFilters, isNumeric, mark, nextSpan, pickColumn, valueFilters, type Parse,
 } from './roles';
 import { aggFor, chartPref, checkJoins } from './planKit';
+import { decide, readingsOf, type Decision } from './readings';
 import { collectDims, parseQuestion, understand } from './understand';
 import type { ColRef, Dim, Filter, Plan, TableMeta, Understanding } from './types';
 
@@ -51,7 +52,12 @@ function clearedColumns(p: Parse, prev: readonly Filter[]): Filter[] {
  * (then it is understood on its own).
  */
 export function refine(prev: Plan, question: string, tables: TableMeta[], index: MentionIndex): Understanding | undefined {
-  const p = parseQuestion(question, tables, index);
+  return refineParsed(prev, parseQuestion(question, tables, index));
+}
+
+/** {@link refine} over an already parsed follow-up (each reading of it is refined on its own). */
+export function refineParsed(prev: Plan, p: Parse): Understanding | undefined {
+  const question = p.question;
   const prefer = prev.kind === 'aggregate' ? prev.base : prev.kind === 'rows' ? prev.table : undefined;
   const cleared = clearedColumns(p, 'filters' in prev ? prev.filters : []);
   const filters = [...comparisonFilters(p, prefer), ...valueFilters(p, prefer).filters, ...dateFilters(p, prefer)];
@@ -118,29 +124,42 @@ export function refine(prev: Plan, question: string, tables: TableMeta[], index:
   }
 }
 
-/**
- * The plan for the current question given the session's earlier questions (oldest first): each
- * earlier question is understood (or refined) in turn, then the current one.
- */
-export function planWithHistory(question: string, history: readonly string[], tables: TableMeta[], index: MentionIndex): Understanding {
-  let prev: Plan | undefined;
-  for (const q of history) {
-    const u = interpret(q, prev, tables, index);
-    prev = u.kind === 'unanswerable' ? prev : u;
-  }
-  return interpret(question, prev, tables, index);
-}
-
 /** "once more", "again", "run it again": the previous question as it was. */
 const REPEAT = /^\s*(once more|again|one more time|repeat( (it|that|this))?|same again|same question|redo( it)?|refresh( it)?|run (it|that|this) again)\s*[.!?]*\s*$/i;
 
-function interpret(question: string, prev: Plan | undefined, tables: TableMeta[], index: MentionIndex): Understanding {
-  if (prev !== undefined && REPEAT.test(question)) return prev;
-  if (prev !== undefined && looksLikeFollowUp(question)) {
-    const refined = refine(prev, question, tables, index);
-    if (refined !== undefined) return refined;
+/**
+ * How the current question is read given the session's earlier questions (oldest first): each
+ * earlier question is read in turn (its best reading becomes the context), then the current one,
+ * as a refinement of the previous plan when it reads like one, or on its own.
+ */
+export function readWithHistory(question: string, history: readonly string[], tables: TableMeta[], index: MentionIndex): Decision {
+  let prev: Plan | undefined;
+  for (const q of history) {
+    const d = decideOne(q, prev, tables, index);
+    if (d.kind === 'answer') prev = d.reading.plan;
   }
-  const own = understand(question, tables, index);
-  if (own.kind === 'unanswerable' && prev !== undefined) return refine(prev, question, tables, index) ?? own;
-  return own;
+  return decideOne(question, prev, tables, index);
+}
+
+function decideOne(question: string, prev: Plan | undefined, tables: TableMeta[], index: MentionIndex): Decision {
+  if (prev !== undefined && REPEAT.test(question)) {
+    const again = readingsOf(question, tables, index, () => prev);
+    if (again[0] !== undefined) return { kind: 'answer', reading: { ...again[0], complete: true }, rivals: [] };
+  }
+  const own = readingsOf(question, tables, index);
+  const refined = prev !== undefined ? readingsOf(question, tables, index, (p) => refineParsed(prev, p)) : [];
+  const followUp = looksLikeFollowUp(question);
+  // A follow-up-like question prefers refining the previous answer; any question falls back to it
+  // when it cannot be read on its own.
+  const ownBest = own.find((r) => r.complete);
+  const refinedBest = refined.find((r) => r.complete);
+  if (refinedBest !== undefined && (followUp || ownBest === undefined)) return decide(refined, { kind: 'unanswerable', reason: '', unknown: [] });
+  return decide(own.length > 0 || refined.length === 0 ? own : refined, understand(question, tables, index));
+}
+
+/** The plan of the best reading (or why none may answer), for callers that need one plan. */
+export function planWithHistory(question: string, history: readonly string[], tables: TableMeta[], index: MentionIndex): Understanding {
+  const d = readWithHistory(question, history, tables, index);
+  if (d.kind === 'answer') return d.reading.plan;
+  return { kind: 'unanswerable', reason: d.reason, unknown: d.unknown };
 }

@@ -12,6 +12,48 @@ export const ABBREVIATIONS: Record<string, string> = {
   rev: 'revenue', cat: 'category', addr: 'address', tel: 'phone', ts: 'timestamp', dt: 'date', yr: 'year', mo: 'month',
   emp: 'employee', mgr: 'manager', hum: 'humidity', hr: 'hour', sal: 'salary', val: 'value', cnt: 'count',
   dob: 'birth', loc: 'location', org: 'organization', acct: 'account', txn: 'transaction', trx: 'transaction',
+  hp: 'horsepower', yrs: 'year', pop: 'population', govt: 'government', gov: 'government',
+  ht: 'height', wt: 'weight', lat: 'latitude', lon: 'longitude', lng: 'longitude', dist: 'distance', dur: 'duration',
+  pos: 'position', stat: 'statistic', perf: 'performance', info: 'information', ppl: 'people',
+};
+
+/**
+ * Words a column name may end with that give its unit, not its meaning (`Weight_in_lbs`,
+ * `Running Time min`, `Cost (USD)`): a question need not say them.
+ */
+export const UNIT_WORDS = new Set([
+  'in', 'lbs', 'lb', 'kg', 'g', 'km', 'mi', 'min', 'mins', 'minute', 'sec', 'secs', 'second', 'ms', 'hrs', 'usd', 'eur', 'gbp',
+  'dollar', 'euro', 'pct', 'mph', 'kmh', 'kph', 'knot', 'cm', 'mm', 'm', 'ft', 'inch', 'celsius', 'fahrenheit', 'c', 'f',
+  'kwh', 'mw', 'kw', 'gw', 'liter', 'litre', 'l', 'ml', 'gal', 'oz', 'pounds', 'pound', 'tonne', 'ton', 'k', 'thousand', 'million', 'mn', 'bn', 'billion',
+]);
+
+/** Glue words inside column names ("Miles_per_Gallon", "Cost of goods"). */
+export const NAME_GLUE = new Set(['of', 'per', 'the', 'and', 'a', 'an', 'by', 'for', 'to', 'at', 'on', 'with', 'from', 'is']);
+
+/**
+ * What people call the things a table holds: a question about "films" is about movies.csv,
+ * "vehicles" about autos.csv (stems).
+ */
+export const ROW_NOUN_SYNONYMS: Record<string, string[]> = {
+  car: ['auto', 'automobile', 'vehicle'], auto: ['car', 'automobile', 'vehicle'], automobile: ['car', 'auto', 'vehicle'], vehicle: ['car', 'auto', 'automobile'],
+  movie: ['film'], film: ['movie'], person: ['people', 'individual'], individual: ['person', 'people'], employee: ['worker', 'staff'],
+  worker: ['employee', 'staff'], country: ['nation'], nation: ['country'], flight: ['trip'], trip: ['flight', 'ride', 'journey'], ride: ['trip'],
+  song: ['track'], track: ['song'], book: ['title'], customer: ['client'], client: ['customer'], order: ['purchase'], purchase: ['order'],
+  incident: ['event'], event: ['incident'], firm: ['company'], company: ['firm'], element: ['elements'], player: ['athlete'], athlete: ['player'],
+};
+
+/**
+ * Question words that stand for values spelled otherwise in data: "women" for `female`, "American"
+ * for `USA`. Each maps to the value spellings tried (folded).
+ */
+export const VALUE_SYNONYMS: Record<string, string[]> = {
+  woman: ['female', 'f', 'women', 'woman'], women: ['female', 'f'], female: ['f', 'woman', 'women'], girl: ['female', 'f'],
+  man: ['male', 'm', 'men', 'man'], men: ['male', 'm'], male: ['m', 'man', 'men'], boy: ['male', 'm'],
+  american: ['usa', 'us', 'united states', 'america', 'united states of america'], us: ['usa', 'united states'], usa: ['us', 'united states', 'united states of america'],
+  european: ['europe', 'eu'], japanese: ['japan'], german: ['germany'], french: ['france'], british: ['uk', 'united kingdom', 'great britain', 'britain'],
+  english: ['england', 'uk'], chinese: ['china'], indian: ['india'], italian: ['italy'], spanish: ['spain'], canadian: ['canada'], mexican: ['mexico'],
+  african: ['africa'], asian: ['asia'], australian: ['australia'], brazilian: ['brazil'], russian: ['russia'], korean: ['korea', 'south korea'],
+  swedish: ['sweden'], dutch: ['netherlands'], swiss: ['switzerland'], irish: ['ireland'], scottish: ['scotland'],
 };
 
 /**

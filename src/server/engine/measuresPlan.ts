@@ -7,9 +7,22 @@ import { joinKey } from './joins';
 import { defaultAgg, ROW_WORDS } from './lexicon';
 import type { Span } from './mentions';
 import { aggFor, checkJoins, superlativeIsAggregate, tableSpan, unanswerable, type Parts } from './planKit';
-import { dateColumn, isGroupable, isIdLike, isNumeric, moneyColumn, nextSpan, pickColumn, type Parse } from './roles';
+import { GRAIN_NOUN } from './cues';
+import { dateColumn, isGroupable, isIdLike, isNumeric, mark, moneyColumn, nextSpan, pickColumn, type Parse } from './roles';
 import { STOP_WORDS, type Token } from './text';
 import type { ColRef, Filter, Measure, Plan, TableMeta, Understanding } from './types';
+
+/** Columns named after a unit of time: counted as distinct values, grouped whatever their size. */
+export const TIME_NAMED = /^(year|yr|quarter|qtr|month|week|day|decade|hour|season|date)$/i;
+
+/** The column span right after a leading "which"/"what" ("which state", "what year"). */
+function whichSpan(p: Parse): Span | undefined {
+  const i = p.tokens.findIndex((t) => t.norm === 'which' || t.norm === 'what');
+  if (i < 0) return undefined;
+  const k = p.tokens[i + 1]?.norm === 'the' ? i + 2 : i + 1;
+  const s = p.spans.find((x) => x.start === k);
+  return s?.kind === 'column' ? s : undefined;
+}
 
 function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure?: Measure; table?: TableMeta; unknown?: string } {
   // "how many remote employees", "how many online orders": adjectives (flags, values) are filters.
@@ -18,7 +31,18 @@ function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure
     while (p.cues.some((x) => (x.kind === 'distinct' || x.kind === 'agg') && x.at === k)) k++;
     return k;
   };
-  let s = nextSpan(p, skipCues(c.end), 3);
+  // "how many days had ...", "how many years": distinct time buckets of the date, not rows.
+  const k = skipCues(c.end);
+  const unit = p.tokens[k];
+  const grain = unit?.kind === 'word' && unit.stem !== 'date' ? GRAIN_NOUN[unit.stem] : undefined;
+  if (grain !== undefined && !p.spans.some((x) => x.start <= k && k < x.end)) {
+    const dc = dateColumn(p, prefer);
+    if (dc !== undefined) {
+      mark(p, k, k + 1);
+      return { measure: { agg: 'count_distinct', col: dc, grain }, table: dc.table };
+    }
+  }
+  let s = nextSpan(p, k, 3);
   while (s !== undefined && (s.kind === 'value' || (s.kind === 'column' && s.cols.every((x) => x.column.kind === 'boolean')))) {
     s = nextSpan(p, s.end, 2) ?? s;
     if (s.kind === 'value' || (s.kind === 'column' && s.cols.every((x) => x.column.kind === 'boolean'))) break;
@@ -36,6 +60,8 @@ function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure
     const col = pickColumn(s, 'count', prefer);
     if (col) {
       p.taken.add(s);
+      // "how many years" over a `year` column: the years, not their sum.
+      if (TIME_NAMED.test(col.column.name.trim())) return { measure: { agg: 'count_distinct', col } };
       if (isNumeric(col.column) && !isIdLike(col.column)) return { measure: { agg: 'sum', col } };
       return col.column.unique ? { measure: { agg: 'count' }, table: col.table } : { measure: { agg: 'count_distinct', col } };
     }
@@ -62,6 +88,15 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
     if (target.unknown !== undefined) return unanswerable(`nothing in the data is called "${target.unknown}"`, [target.unknown]);
     if (target.measure) measures.push(distinctCue && target.measure.col ? { agg: 'count_distinct', col: target.measure.col } : target.measure);
     if (target.table) countTable = target.table;
+  }
+  // "which state ...", "what year ...": the thing asked for is the answer's grouping, whatever its kind.
+  const answer = whichSpan(p);
+  if (dims.length === 0 && answer !== undefined && !p.taken.has(answer)) {
+    const col = pickColumn(answer, 'dim', prefer);
+    if (col && (isGroupable(col.column) || col.column.kind === 'text' || col.column.unique || TIME_NAMED.test(col.column.name.trim()))) {
+      p.taken.add(answer);
+      dims.push(col.column.kind === 'temporal' ? { col, grain: 'day' } : { col });
+    }
   }
   // Ranked or grouped entities: "top 5 regions", "which product", "the most common category".
   if (dims.length === 0 && (ranking || p.cues.some((c) => c.kind === 'share'))) {
@@ -172,6 +207,12 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
     if (m.col && m.col.table === rowTable && aggCue === undefined) {
       return rowsPlan(p, rowTable, filters, parts, topN?.n ?? 1, { col: m.col, dir: topN?.dir ?? sup?.dir ?? 'desc' });
     }
+  }
+  // "the highest price", "when was unemployment at its peak": the row the extreme belongs to.
+  const counted = p.cues.some((c) => c.kind === 'count' || (c.kind === 'agg' && c.agg === 'count'));
+  const only = measures[0];
+  if (dims.length === 0 && sup !== undefined && topN === undefined && aggCue === undefined && !counted && !share && measures.length === 1 && only?.col !== undefined && (only.agg === 'max' || only.agg === 'min')) {
+    return rowsPlan(p, only.col.table, filters, parts, 1, { col: only.col, dir: sup.dir });
   }
   const base = countTable ?? measures.find((m) => m.col)?.col?.table ?? prefer ?? dims[0]?.col.table ?? p.tables[0];
   if (!base) return unanswerable('no table is selected');

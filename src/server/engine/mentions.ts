@@ -1,22 +1,26 @@
 /**
- * Finds what a question names: columns (by name, abbreviation, synonym or a near-miss spelling),
- * values that occur in the data ("Europe", "North America"), and tables ("orders"). The result is a
- * set of non-overlapping spans over the question's tokens; roles (measure, group, filter) are
- * decided later from the words around each span.
+ * Finds what a question names: columns (whole names in any order, single distinctive words,
+ * abbreviations, synonyms, near-miss spellings, backticked names), values that occur in the data
+ * ("Europe", "north america", "rainy" for `rain`, "six" for 6, a surname of "Stanley Kubrick",
+ * quoted values), and tables ("cars" for autos.csv). The result is a set of non-overlapping
+ * spans over the question's tokens; roles (measure, group, filter) are decided later.
  */
-import { PHRASE_SYNONYMS, SYNONYMS } from './lexicon';
-import { FUNCTION_WORDS, identifierWords, stem, STOP_WORDS, type Token } from './text';
-import type { ColRef, ColumnMeta, TableMeta } from './types';
+import { PHRASE_SYNONYMS, ROW_NOUN_SYNONYMS, SYNONYMS, VALUE_SYNONYMS } from './lexicon';
+import { nameShape, partialNameHits, wholeNameHits } from './nameMatch';
+import { FUNCTION_WORDS, identifierWords, stem, STOP_WORDS, wordForms, type Token } from './text';
+import type { ColRef, TableMeta } from './types';
 
 export type Span =
   | { kind: 'column'; start: number; end: number; score: number; cols: ColRef[]; exact: boolean }
-  | { kind: 'value'; start: number; end: number; score: number; matches: Array<{ ref: ColRef; value: string }> }
+  /** `partial`: the question named one word of the values (a surname, a brand): a "contains" filter. */
+  | { kind: 'value'; start: number; end: number; score: number; matches: Array<{ ref: ColRef; value: string }>; partial?: string }
   | { kind: 'table'; start: number; end: number; score: number; table: TableMeta };
 
 /** Column words too generic to identify a column on their own ("name" of customer_name). */
 const GENERIC = new Set(['id', 'name', 'code', 'number', 'no', 'key', 'type', 'value', 'date', 'time', 'flag', 'status', 'total', 'count', 'amount', 'at', 'is', 'of', 'in', 'per']);
 /** Values too common as English words to be read as data values when written in lower case. */
 const WEAK_VALUES = new Set(['other', 'others', 'none', 'n/a', 'na', 'unknown', 'yes', 'no', 'true', 'false', 'total', 'all', 'new', 'old', 'high', 'low', 'medium', 'open', 'closed', 'active', 'on', 'off', 'a', 'b', 'c', 'x']);
+const NUMBER_NAMES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
 
 interface Candidate {
   start: number;
@@ -46,7 +50,7 @@ export function editDistance(a: string, b: string, cap: number): number {
   return prev[b.length] ?? cap + 1;
 }
 
-type ValueKeys = { exact: string; stemmed: string; words: number } | undefined;
+type ValueKeys = { exact: string; stemmed: string; words: string[] } | undefined;
 /**
  * Keys by value. Every question rebuilds the mention index over the same column values, and
  * splitting and stemming them was most of the time spent understanding a question; the keys are a
@@ -55,114 +59,149 @@ type ValueKeys = { exact: string; stemmed: string; words: number } | undefined;
 const valueKeyCache = new Map<string, ValueKeys>();
 const VALUE_KEY_CACHE_LIMIT = 200_000;
 
-/** Value words as compared with question words: folded words, and their stems. */
 function valueKeys(value: string): ValueKeys {
   if (valueKeyCache.has(value)) return valueKeyCache.get(value);
   const words = identifierWords(value);
-  const keys = words.length === 0 || words.length > 6 ? undefined : { exact: words.join(' '), stemmed: words.map(stem).join(' '), words: words.length };
+  const keys = words.length === 0 || words.length > 8 ? undefined : { exact: words.join(' '), stemmed: words.map(stem).join(' '), words };
   if (valueKeyCache.size >= VALUE_KEY_CACHE_LIMIT) valueKeyCache.clear();
   valueKeyCache.set(value, keys);
   return keys;
 }
 
-/** Base stems of a column name (abbreviation expansions are alternatives, not extra words). */
-function baseStems(c: ColumnMeta): string[] {
-  return identifierWords(c.name).map(stem);
-}
+type Match = { ref: ColRef; value: string };
 
 export interface MentionIndex {
-  values: Map<string, Array<{ ref: ColRef; value: string }>>;
+  /** Whole values by their folded words and by their stems. */
+  values: Map<string, Match[]>;
+  /** Values of two or more words by each distinctive word (stem): surnames, brands. */
+  words: Map<string, Match[]>;
   maxValueWords: number;
+}
+
+function push(map: Map<string, Match[]>, key: string, m: Match): void {
+  const list = map.get(key) ?? [];
+  if (!list.some((x) => x.ref.column === m.ref.column && x.value === m.value)) list.push(m);
+  map.set(key, list);
 }
 
 /** Indexes every indexed value of every table by its folded and stemmed words. */
 export function buildMentionIndex(tables: readonly TableMeta[]): MentionIndex {
-  const values = new Map<string, Array<{ ref: ColRef; value: string }>>();
+  const values = new Map<string, Match[]>();
+  const words = new Map<string, Match[]>();
   let maxValueWords = 1;
   for (const table of tables) {
     for (const column of table.columns) {
-      for (const value of column.values ?? []) {
+      const list = column.values ?? [];
+      const perWord = new Map<string, Match[]>();
+      for (const value of list) {
         const k = valueKeys(value);
         if (k === undefined || /^[\d.,\s-]+$/.test(value)) continue;
-        maxValueWords = Math.max(maxValueWords, k.words);
-        for (const key of new Set([k.exact, k.stemmed])) {
-          const list = values.get(key) ?? [];
-          if (!list.some((m) => m.ref.column === column && m.value === value)) list.push({ ref: { table, column }, value });
-          values.set(key, list);
+        maxValueWords = Math.max(maxValueWords, k.words.length);
+        const m = { ref: { table, column }, value };
+        for (const key of new Set([k.exact, k.stemmed])) push(values, key, m);
+        if (k.words.length < 2) continue;
+        for (const w of new Set(k.words.map(stem))) {
+          if (w.length < 3 || STOP_WORDS.has(w) || FUNCTION_WORDS.has(w) || /^\d+$/.test(w)) continue;
+          push(perWord, w, m);
         }
       }
+      // A word in most values of a column ("County", "Inc") tells none of them apart.
+      for (const [w, ms] of perWord) if (list.length < 10 || ms.length <= list.length * 0.3) for (const m of ms) push(words, w, m);
     }
   }
-  return { values, maxValueWords };
+  return { values, words, maxValueWords };
 }
 
 function columnCandidates(tokens: readonly Token[], tables: readonly TableMeta[]): Candidate[] {
   const out: Candidate[] = [];
-  const words = tokens.map((t) => (t.kind === 'word' ? t.stem : ''));
+  const add = (start: number, end: number, score: number, col: ColRef, exact: boolean): void => {
+    out.push({ start, end, score, span: { kind: 'column', start, end, score, cols: [col], exact } });
+  };
   for (const table of tables) {
     for (const column of table.columns) {
-      const base = baseStems(column);
-      const all = new Set([...base, ...column.tokens]);
       const col: ColRef = { table, column };
-      // Whole name, in order (e.g. "unit price").
-      for (let i = 0; i + base.length <= words.length; i++) {
-        if (base.every((w, k) => words[i + k] === w)) {
-          out.push({ start: i, end: i + base.length, score: 3 + base.length, span: { kind: 'column', start: i, end: i + base.length, score: 3 + base.length, cols: [col], exact: true } });
-        }
+      const shape = nameShape(column);
+      tokens.forEach((t, i) => {
+        if (t.kind === 'name' && (t.norm === column.name.toLowerCase() || identifierWords(column.name).join(' ') === t.norm)) add(i, i + 1, 20, col, true);
+        // A column named by a number ("2000" in a table with a column per year).
+        if (t.kind === 'number' && /^\d+$/.test(column.name.trim()) && t.value === Number(column.name.trim()) && t.unit === undefined) add(i, i + 1, 4.2, col, true);
+      });
+      for (const h of wholeNameHits(tokens, shape)) {
+        const n = shape.core.length;
+        if (n === 1 && GENERIC.has(shape.core[0] ?? '') && h.quality < 1) continue;
+        add(h.start, h.end, (3 + n) * h.quality, col, h.quality >= 0.85);
       }
-      // Expanded single word (qty -> quantity) naming a one-word column.
-      for (let i = 0; i < words.length; i++) {
-        const w = words[i] ?? '';
-        if (w === '') continue;
-        if (base.length === 1 && column.tokens.includes(w) && base[0] !== w) {
-          out.push({ start: i, end: i + 1, score: 3.5, span: { kind: 'column', start: i, end: i + 1, score: 3.5, cols: [col], exact: true } });
-        } else if (base.length > 1 && all.has(w) && !GENERIC.has(w) && !FUNCTION_WORDS.has(w)) {
-          // One distinctive word of a longer name ("price" for unit_price); the last word is the head.
-          // The head word ("price" of unit_price) names the column; a modifier ("unit") only hints at it.
-          const score = base[base.length - 1] === w || ABBREVIATED(column, w) ? 1.6 : GENERIC.has(base[base.length - 1] ?? '') ? 1.2 : 0.8;
-          out.push({ start: i, end: i + 1, score, span: { kind: 'column', start: i, end: i + 1, score, cols: [col], exact: false } });
-        } else if (!all.has(w) && !FUNCTION_WORDS.has(w) && w.length >= 4) {
-          const syn = SYNONYMS[w];
-          if (syn !== undefined && syn.some((s) => all.has(stem(s)) && (!GENERIC.has(stem(s)) || base.length === 1))) {
-            out.push({ start: i, end: i + 1, score: 0.9, span: { kind: 'column', start: i, end: i + 1, score: 0.9, cols: [col], exact: false } });
-          } else if (w.length >= 5 && base.length === 1 && base[0] !== undefined && base[0].length >= 5) {
-            const d = editDistance(w, base[0], w.length >= 8 ? 2 : 1);
-            if (d <= (w.length >= 8 ? 2 : 1)) out.push({ start: i, end: i + 1, score: 0.7, span: { kind: 'column', start: i, end: i + 1, score: 0.7, cols: [col], exact: false } });
-          }
-        }
+      for (const h of partialNameHits(tokens, shape)) {
+        const w = tokens[h.start]?.stem ?? '';
+        if (GENERIC.has(w) || FUNCTION_WORDS.has(w)) continue;
+        const headGeneric = GENERIC.has(shape.core[shape.core.length - 1] ?? '');
+        const score = (h.head ? 1.6 : headGeneric ? 1.2 : 0.8) * h.quality;
+        add(h.start, h.end, score, col, false);
       }
+      const all = new Set([...shape.core, ...shape.optional, ...column.tokens]);
+      tokens.forEach((t, i) => {
+        const w = t.kind === 'word' ? t.stem : '';
+        if (w === '' || all.has(w) || FUNCTION_WORDS.has(w) || w.length < 4) return;
+        const syn = SYNONYMS[w];
+        if (syn !== undefined && syn.some((s) => all.has(stem(s)) && (!GENERIC.has(stem(s)) || shape.core.length === 1))) add(i, i + 1, 0.9, col, false);
+        else if (w.length >= 5 && shape.core.length === 1 && (shape.core[0] ?? '').length >= 5) {
+          const base = shape.core[0] ?? '';
+          const cap = w.length >= 8 ? 2 : 1;
+          if (editDistance(w, base, cap) <= cap) add(i, i + 1, 0.7, col, false);
+        }
+      });
       // Two-word phrases standing for a measure ("order value").
-      for (let i = 0; i + 1 < words.length; i++) {
-        const syn = PHRASE_SYNONYMS[`${words[i]} ${words[i + 1]}`];
-        if (syn !== undefined && syn.some((s) => base.includes(stem(s)))) {
-          out.push({ start: i, end: i + 2, score: 2.5, span: { kind: 'column', start: i, end: i + 2, score: 2.5, cols: [col], exact: false } });
-        }
+      for (let i = 0; i + 1 < tokens.length; i++) {
+        const syn = PHRASE_SYNONYMS[`${tokens[i]?.stem} ${tokens[i + 1]?.stem}`];
+        if (syn !== undefined && syn.some((s) => shape.core.includes(stem(s)))) add(i, i + 2, 2.5, col, false);
       }
     }
   }
   return out;
 }
 
-function ABBREVIATED(column: ColumnMeta, w: string): boolean {
-  return column.tokens.includes(w) && !identifierWords(column.name).map(stem).includes(w);
+function valueSpan(start: number, end: number, score: number, matches: Match[], partial?: string): Candidate {
+  const span: Span = { kind: 'value', start, end, score, matches };
+  if (partial !== undefined) span.partial = partial;
+  return { start, end, score, span };
 }
 
 function valueCandidates(tokens: readonly Token[], index: MentionIndex): Candidate[] {
   const out: Candidate[] = [];
+  const lookup = (key: string): Match[] | undefined => index.values.get(key);
   for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (t.kind === 'quoted') {
+      const ms = lookup(identifierWords(t.norm).join(' ')) ?? lookup(identifierWords(t.norm).map(stem).join(' '));
+      if (ms !== undefined) out.push(valueSpan(i, i + 1, 20, ms));
+      continue;
+    }
     for (let n = Math.min(index.maxValueWords, tokens.length - i); n >= 1; n--) {
       const slice = tokens.slice(i, i + n);
-      if (slice.some((t) => t.kind !== 'word' && t.kind !== 'number')) continue;
-      if (slice.every((t) => t.kind === 'number')) continue;
-      const exact = slice.map((t) => t.norm).join(' ');
-      const stemmed = slice.map((t) => t.stem).join(' ');
-      const matches = index.values.get(exact) ?? index.values.get(stemmed);
+      if (slice.some((x) => x.kind !== 'word' && x.kind !== 'number')) continue;
+      if (slice.every((x) => x.kind === 'number')) continue;
+      const matches = lookup(slice.map((x) => x.norm).join(' ')) ?? lookup(slice.map((x) => x.stem).join(' '));
       if (matches === undefined) continue;
       const first = slice[0];
       if (n === 1 && first !== undefined && (STOP_WORDS.has(first.norm) || WEAK_VALUES.has(first.norm)) && first.raw === first.raw.toLowerCase()) continue;
       if (n === 1 && first !== undefined && first.norm.length < 2) continue;
-      const score = 2.8 + n;
-      out.push({ start: i, end: i + n, score, span: { kind: 'value', start: i, end: i + n, score, matches } });
+      out.push(valueSpan(i, i + n, 2.8 + n, matches));
+    }
+    const lower = t.raw === t.raw.toLowerCase();
+    if (t.kind === 'word' && !(lower && (STOP_WORDS.has(t.norm) || WEAK_VALUES.has(t.norm)))) {
+      // Other forms ("rainy" for rain) and other spellings ("women" for female, "American" for USA).
+      const forms = [...wordForms(t.norm), ...(VALUE_SYNONYMS[t.norm] ?? VALUE_SYNONYMS[t.stem] ?? [])];
+      const found = forms.map((f) => lookup(f) ?? lookup(identifierWords(f).map(stem).join(' '))).find((m) => m !== undefined);
+      if (found !== undefined) out.push(valueSpan(i, i + 1, 2.6, found));
+      // One word of longer values: "Kubrick" of "Stanley Kubrick", "ford" of "ford torino".
+      const part = t.norm.length >= 3 && !FUNCTION_WORDS.has(t.norm) ? index.words.get(t.stem) ?? index.words.get(t.norm) : undefined;
+      if (part !== undefined) out.push(valueSpan(i, i + 1, 2.0, part, t.norm));
+    }
+    // "six" written as 6 (or the other way round).
+    if (t.kind === 'number' && !t.yearLike && t.unit === undefined && Number.isInteger(t.value) && (t.value ?? -1) >= 0 && (t.value ?? 99) < NUMBER_NAMES.length) {
+      const spelled = /^\d+$/.test(t.raw) ? NUMBER_NAMES[t.value ?? 0] : String(t.value);
+      const ms = spelled !== undefined ? lookup(spelled) : undefined;
+      if (ms !== undefined) out.push(valueSpan(i, i + 1, 2.2, ms));
     }
   }
   return out;
@@ -170,14 +209,24 @@ function valueCandidates(tokens: readonly Token[], index: MentionIndex): Candida
 
 function tableCandidates(tokens: readonly Token[], tables: readonly TableMeta[]): Candidate[] {
   const out: Candidate[] = [];
-  if (tables.length === 0) return out;
+  const add = (start: number, end: number, score: number, table: TableMeta): void => {
+    out.push({ start, end, score, span: { kind: 'table', start, end, score, table } });
+  };
   for (const table of tables) {
     const base = table.tokens.filter((t) => !GENERIC.has(t));
     if (base.length === 0) continue;
-    for (let i = 0; i + base.length <= tokens.length; i++) {
-      if (base.every((w, k) => tokens[i + k]?.kind === 'word' && tokens[i + k]?.stem === w)) {
-        const score = 2 + base.length;
-        out.push({ start: i, end: i + base.length, score, span: { kind: 'table', start: i, end: i + base.length, score, table } });
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i];
+      if (t?.kind !== 'word') continue;
+      if (i + base.length <= tokens.length && base.every((w, k) => tokens[i + k]?.kind === 'word' && tokens[i + k]?.stem === w)) add(i, i + base.length, 2 + base.length, table);
+      if (base.length === 1) {
+        const only = base[0] ?? '';
+        // "cars" for autos.csv, "films" for movies.csv.
+        if ((ROW_NOUN_SYNONYMS[t.stem] ?? []).includes(only)) add(i, i + 1, 2.5, table);
+        // "strikes" for birdstrikes.csv; "bird strikes" run together.
+        else if (t.stem.length >= 4 && only.length > t.stem.length && only.endsWith(t.stem)) add(i, i + 1, 2.2, table);
+        const next = tokens[i + 1];
+        if (next?.kind === 'word' && `${t.norm}${next.stem}` === only) add(i, i + 2, 3, table);
       }
     }
   }
@@ -194,7 +243,7 @@ export function findSpans(tokens: readonly Token[], tables: readonly TableMeta[]
   const taken: boolean[] = tokens.map(() => false);
   const chosen: Span[] = [];
   for (const c of all) {
-    const same = chosen.find((s) => s.start === c.start && s.end === c.end && s.kind === c.span.kind && s.score === c.score);
+    const same = chosen.find((s) => s.start === c.start && s.end === c.end && s.kind === c.span.kind && Math.abs(s.score - c.score) < 1e-9);
     if (same !== undefined && same.kind === 'column' && c.span.kind === 'column') {
       for (const col of c.span.cols) if (!same.cols.some((x) => x.column === col.column)) same.cols.push(col);
       continue;
@@ -205,7 +254,5 @@ export function findSpans(tokens: readonly Token[], tables: readonly TableMeta[]
     for (let i = c.start; i < c.end; i++) taken[i] = true;
     chosen.push(c.span.kind === 'column' ? { ...c.span, cols: [...c.span.cols] } : c.span);
   }
-  // A table word that also names columns (orders.csv + order_id) stays a table mention; the
-  // columns remain reachable through the table.
   return chosen.sort((a, b) => a.start - b.start);
 }

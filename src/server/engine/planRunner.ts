@@ -115,11 +115,11 @@ function chartFor(plan: Plan, r: ResultData, title: string): { chart?: ChartRequ
     const other = plan.dims.length === 2 ? names[1 - timeIndex] : undefined;
     const cyclic = grain === 'weekday' || grain === 'hourOfDay';
     if (cyclic) return { chart: { kind: 'bar', title, x, y, xType: 'ordinal', rows, keepOrder: true, ...(other ? { color: other } : {}) } };
-    return { chart: { kind: 'line', title, x, y, xType: grain === 'year' ? 'ordinal' : 'temporal', rows, ...(other ? { color: other } : {}) } };
+    return { chart: { kind: 'line', title, x, y, xType: grain === 'year' || grain === 'decade' ? 'ordinal' : 'temporal', rows, ...(other ? { color: other } : {}) } };
   }
   const capped = d2 === undefined ? rows.slice(0, MAX_CATEGORIES) : rows.slice(0, MAX_CATEGORIES * 4);
   const chartTitle = rows.length > capped.length ? `${title} (first ${capped.length} of ${rows.length})` : title;
-  const xType = d1?.grain === 'year' || d1?.grain === 'weekday' || d1?.grain === 'hourOfDay' ? 'ordinal' : d1?.grain !== undefined ? 'temporal' : 'nominal';
+  const xType = d1?.grain === 'year' || d1?.grain === 'decade' || d1?.grain === 'weekday' || d1?.grain === 'hourOfDay' ? 'ordinal' : d1?.grain !== undefined ? 'temporal' : 'nominal';
   if (plan.chart === 'line') return { chart: { kind: 'line', title: chartTitle, x: names[0] ?? '', y, xType: xType === 'nominal' ? 'ordinal' : xType, rows: capped, ...(d2 ? { color: names[1] ?? '' } : {}) } };
   return { chart: { kind: 'bar', title: chartTitle, x: names[0] ?? '', y, xType, rows: capped, keepOrder: plan.order !== undefined, ...(d2 ? { color: names[1] ?? '' } : {}) } };
 }

@@ -5,6 +5,7 @@
  */
 import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
 import { dateConversionExpr } from '../duckdb/dateColumns';
+import { selectFrom } from '../duckdb/jsonShape';
 import { fileExtension } from '../../shared/fileNames';
 import type { TableOrigin } from '../engine';
 import { sqlName } from './schemaIndex';
@@ -31,7 +32,9 @@ export function originOf(t: TableMeta): TableOrigin {
 /** CTE over the user's file (what the answer shows). */
 export function shownCte(t: TableMeta): string {
   const o = originOf(t);
-  const call = `${o.reader}(${[quoteLiteral(t.source.fileName), ...o.options].join(', ')})`;
+  const reader = `${o.reader}(${[quoteLiteral(t.source.fileName), ...o.options].join(', ')})`;
+  // A flattened JSON file: its select list first, then (as for any table) the date conversions.
+  const call = o.select !== undefined ? `(\n  ${selectFrom(o.select, reader)}\n  )` : reader;
   if (o.dateColumns.length === 0) return `${sqlName(t.alias)} AS (\n  SELECT * FROM ${call}\n)`;
   const replaced = o.dateColumns
     .map((d) => `    ${dateConversionExpr(quoteIdent(d.column), d.format, d.type)} AS ${quoteIdent(d.column)}`)

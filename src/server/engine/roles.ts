@@ -49,6 +49,21 @@ export function nextSpan(p: Parse, i: number, gap = 2): Span | undefined {
   return undefined;
 }
 
+/** Words between a number and what it counts: "16 years of education", "10 degrees". */
+const UNIT_GLUE = new Set(['year', 'years', 'day', 'days', 'month', 'months', 'week', 'weeks', 'hour', 'hours', 'minute', 'minutes', 'of', 'degree', 'degrees',
+  'point', 'points', 'percent', 'time', 'times', 'unit', 'units', 'dollar', 'dollars', 'euro', 'euros', 'the', 'a', 'an', 'in', 'more', 'less', 'fewer']);
+
+/** The span starting at or after token `i`, skipping unit words (at most 3). */
+export function spanPastUnits(p: Parse, i: number): Span | undefined {
+  for (let k = i; k < Math.min(p.tokens.length, i + 4); k++) {
+    const s = p.spans.find((x) => x.start === k);
+    if (s !== undefined) return s;
+    const t = p.tokens[k];
+    if (t === undefined || !(UNIT_GLUE.has(t.norm) || GLUE.has(t.norm))) return undefined;
+  }
+  return undefined;
+}
+
 /** The span ending right before token `i`, skipping glue words. */
 export function prevSpan(p: Parse, i: number, gap = 3): Span | undefined {
   let skipped = 0;
@@ -152,7 +167,7 @@ export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; 
       last = numAt + 2;
     }
     const before = prevSpan(p, cue.kind === 'cmp' && cue.postfix ? numAt : cue.at);
-    const after = nextSpan(p, last + 1, 1);
+    const after = spanPastUnits(p, last + 1);
     const numericOf = (s: Span | undefined): ColRef | undefined => {
       if (s?.kind !== 'column') return undefined;
       const c = pickColumn(s, 'measure', prefer);
@@ -301,8 +316,23 @@ export function equalityFilters(p: Parse, prefer?: TableMeta): Filter[] {
   p.tokens.forEach((t, i) => {
     if (t.kind !== 'number' || t.value === undefined || t.yearLike || p.used.has(i)) return;
     if (p.cues.some((c) => c.at <= i && i < c.end)) return;
+    if (p.cues.some((c) => (c.kind === 'cmp' || c.kind === 'between') && (c.end === i || (c.kind === 'cmp' && c.postfix === true && c.at === i + 1)))) return;
+    if (p.dates.some((d) => d.at <= i && i < d.end)) return;
+    const value = t.value;
+    // "3 children", "12 years of education": a whole number before a column of few whole numbers.
+    const next = Number.isInteger(value) && t.unit === undefined ? spanPastUnits(p, i + 1) : undefined;
+    if (next?.kind === 'column' && !p.taken.has(next)) {
+      const col = next.cols.find((c) => isNumeric(c.column) && !isIdLike(c.column) && c.column.distinct <= 60
+        && typeof c.column.min === 'number' && typeof c.column.max === 'number' && value >= c.column.min && value <= c.column.max);
+      if (col !== undefined) {
+        p.taken.add(next);
+        mark(p, i, next.end);
+        out.push({ kind: 'cmp', col, op: '=', value });
+        return;
+      }
+    }
     const glue = p.tokens[i - 1]?.norm;
-    if (glue !== 'of' && glue !== 'is' && glue !== 'equals') return;
+    if (glue !== 'of' && glue !== 'is' && glue !== 'equals' && glue !== 'a' && glue !== 'an' && glue !== 'at' && glue !== '=') return;
     const s = p.spans.find((x) => x.end === i - 1);
     if (s?.kind !== 'column' || p.taken.has(s)) return;
     const col = pickColumn(s, 'measure', prefer);

@@ -6,31 +6,19 @@
  */
 import type { DataSource } from '../../shared/domain';
 import type { IngestedTable } from '../engine';
-import { quoteIdent, quoteLiteral, slug } from '../duckdb/sqlText';
+import { quoteIdent, slug } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
+import { dateFromParts, numberStyleAggregates, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
 import { ABBREVIATIONS } from './lexicon';
 import { identifierWords, stem } from './text';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
 
-/** Runs a read-only statement; the engine passes the store's query with its deadline. */
-export type RunSql = (sql: string) => Promise<unknown[][]>;
-
 /** Text columns with at most this many distinct values have their values indexed. */
-export const MAX_INDEXED_VALUES = 1000;
-/** A text column is treated as numeric when this share of its non-empty values are numbers. */
-const NUMERIC_TEXT_SHARE = 0.8;
-/** Rows looked at to recognise dates written as text in several formats. */
-const DATE_SAMPLE_ROWS = 2000;
+export const MAX_INDEXED_VALUES = 5000;
 /** Above this size distinct counts are approximate (HyperLogLog), which is plenty for choosing roles. */
 const EXACT_DISTINCT_ROWS = 200_000;
 const CACHE_LIMIT = 64;
-
-const TEXT_DATE_FORMATS = [
-  '%Y-%m-%d', '%Y/%m/%d', '%m/%d/%Y', '%d/%m/%Y', '%d.%m.%Y', '%d-%m-%Y', '%m-%d-%Y', '%Y.%m.%d', '%d %b %Y',
-  '%d-%b-%Y', '%b %d %Y', '%b %d, %Y', '%d %B %Y', '%B %d %Y', '%B %d, %Y', '%Y-%m-%d %H:%M:%S', '%Y-%m-%dT%H:%M:%S',
-  '%m/%d/%Y %H:%M', '%d.%m.%Y %H:%M', '%Y%m%d',
-];
 
 const RESERVED = new Set([
   'all', 'analyse', 'analyze', 'and', 'any', 'array', 'as', 'asc', 'both', 'case', 'cast', 'check', 'collate', 'column',
@@ -82,11 +70,13 @@ interface ColumnStats {
   distinct: number;
   min?: number | string;
   max?: number | string;
-  numericText: number;
+  /** Text columns: values read as numbers in each writing style, and non-empty values. */
+  styles: { plain: number; us: number; eu: number };
   nonEmpty: number;
 }
 
-function statsSql(table: string, columns: IngestedTable['columns'], rowCount: number): string {
+/** One aggregate scan for every column: counts, distinct values, ranges, numbers written as text. */
+function statsSql(table: string, columns: IngestedTable['columns'], rowCount: number): { sql: string; width: number } {
   const t = quoteIdent(table);
   const parts: string[] = ['count(*)'];
   columns.forEach((c, i) => {
@@ -97,17 +87,20 @@ function statsSql(table: string, columns: IngestedTable['columns'], rowCount: nu
     if (kind === 'numeric') parts.push(`CAST(min(${col}) AS DOUBLE) AS lo${i}`, `CAST(max(${col}) AS DOUBLE) AS hi${i}`);
     else if (kind === 'temporal') parts.push(`CAST(min(${col}) AS VARCHAR) AS lo${i}`, `CAST(max(${col}) AS VARCHAR) AS hi${i}`);
     else parts.push(`NULL AS lo${i}`, `NULL AS hi${i}`);
-    if (kind === 'text') parts.push(`count(TRY_CAST(trim(${col}) AS DOUBLE)) AS nt${i}`, `count(*) FILTER (WHERE trim(${col}) <> '') AS ne${i}`);
-    else parts.push(`NULL AS nt${i}`, `NULL AS ne${i}`);
+    if (kind === 'text') parts.push(...numberStyleAggregates(c.name, i), `count(*) FILTER (WHERE trim(${col}) <> '') AS ne${i}`);
+    else parts.push(`NULL AS plain${i}`, `NULL AS us${i}`, `NULL AS eu${i}`, `NULL AS ne${i}`);
   });
-  return `SELECT ${parts.join(', ')} FROM ${t}`;
+  return { sql: `SELECT ${parts.join(', ')} FROM ${t}`, width: 8 };
 }
 
-function readStats(row: unknown[], count: number): ColumnStats[] {
+function readStats(row: unknown[], count: number, width: number): ColumnStats[] {
   const out: ColumnStats[] = [];
   for (let i = 0; i < count; i++) {
-    const base = 1 + i * 6;
-    const s: ColumnStats = { nonNull: num(row[base]), distinct: num(row[base + 1]), numericText: num(row[base + 4]), nonEmpty: num(row[base + 5]) };
+    const base = 1 + i * width;
+    const s: ColumnStats = {
+      nonNull: num(row[base]), distinct: num(row[base + 1]), nonEmpty: num(row[base + 7]),
+      styles: { plain: num(row[base + 4]), us: num(row[base + 5]), eu: num(row[base + 6]) },
+    };
     const lo = row[base + 2];
     const hi = row[base + 3];
     if (typeof lo === 'number' || typeof lo === 'string') s.min = lo;
@@ -117,73 +110,58 @@ function readStats(row: unknown[], count: number): ColumnStats[] {
   return out;
 }
 
-/** Formats that parse a text column's sampled values, best first, if they cover nearly all of them. */
-async function textDateFormats(run: RunSql, table: string, column: string): Promise<string[] | undefined> {
-  const col = quoteIdent(column);
-  const counts = TEXT_DATE_FORMATS.map((f, i) => `count(try_strptime(v, ${quoteLiteral(f)})) AS f${i}`).join(', ');
-  const rows = await run(`WITH s AS (SELECT trim(${col}) AS v FROM ${quoteIdent(table)} WHERE trim(${col}) <> '' LIMIT ${DATE_SAMPLE_ROWS})
-SELECT count(*), ${counts}, count(*) FILTER (WHERE NOT regexp_matches(v, '(^|[^0-9])[0-9]{4}([^0-9]|$)')) FROM s`);
-  const r = rows[0] ?? [];
-  const total = num(r[0]);
-  if (total === 0 || num(r[TEXT_DATE_FORMATS.length + 1]) > 0) return undefined;
-  const ranked = TEXT_DATE_FORMATS.map((f, i) => ({ f, n: num(r[i + 1]) })).filter((x) => x.n > 0).sort((a, b) => b.n - a.n);
-  if (ranked.length === 0 || (ranked[0]?.n ?? 0) === total) return undefined; // one format: the store already converted such columns
-  const formats = ranked.map((x) => x.f);
-  const cover = formats.map((f) => `try_strptime(v, ${quoteLiteral(f)})`).join(', ');
-  const covered = await run(`WITH s AS (SELECT trim(${col}) AS v FROM ${quoteIdent(table)} WHERE trim(${col}) <> '' LIMIT ${DATE_SAMPLE_ROWS})
-SELECT count(coalesce(${cover})) FROM s`);
-  return num(covered[0]?.[0]) >= total * 0.95 ? formats : undefined;
-}
-
 /** SQL turning a text column of mixed date formats into a DATE (or TIMESTAMP when times appear). */
 export function mixedDateExpr(column: string, formats: string[], qualifier?: string): string {
-  const col = qualifier === undefined ? quoteIdent(column) : `${qualifier}.${quoteIdent(column)}`;
-  const timed = formats.some((f) => f.includes('%H'));
-  const type = timed ? 'TIMESTAMP' : 'DATE';
-  return `coalesce(${formats.map((f) => `CAST(try_strptime(trim(${col}), ${quoteLiteral(f)}) AS ${type})`).join(', ')})`;
+  return textDateSql(column, formats, qualifier === undefined ? '' : `${qualifier}.`);
+}
+
+/** Range and count of a typed expression over the table. */
+async function rangeOf(run: RunSql, table: string, expr: string, temporal: boolean): Promise<{ min?: number | string; max?: number | string; count: number }> {
+  const cast = (e: string): string => (temporal ? `CAST(${e} AS VARCHAR)` : `CAST(${e} AS DOUBLE)`);
+  const r = (await run(`SELECT ${cast(`min(${expr})`)}, ${cast(`max(${expr})`)}, count(${expr}) FROM ${quoteIdent(table)}`))[0] ?? [];
+  const out: { min?: number | string; max?: number | string; count: number } = { count: num(r[2]) };
+  if (typeof r[0] === 'number' || typeof r[0] === 'string') out.min = r[0];
+  if (typeof r[1] === 'number' || typeof r[1] === 'string') out.max = r[1];
+  return out;
 }
 
 async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: number; columns: ColumnMeta[] }> {
-  const statsRow = (await run(statsSql(t.table, t.columns, t.rowCount)))[0] ?? [];
+  const stats0 = statsSql(t.table, t.columns, t.rowCount);
+  const statsRow = (await run(stats0.sql))[0] ?? [];
   const rowCount = num(statsRow[0]);
-  const stats = readStats(statsRow, t.columns.length);
+  const stats = readStats(statsRow, t.columns.length, stats0.width);
   const columns: ColumnMeta[] = [];
   for (const [i, c] of t.columns.entries()) {
-    const s = stats[i] ?? { nonNull: 0, distinct: 0, numericText: 0, nonEmpty: 0 };
-    let kind = kindOf(c.type);
-    let expr = quoteIdent(c.name);
-    let converted = false;
+    const s = stats[i] ?? { nonNull: 0, distinct: 0, styles: { plain: 0, us: 0, eu: 0 }, nonEmpty: 0 };
+    const kind = kindOf(c.type);
     const meta: ColumnMeta = {
-      name: c.name, type: c.type, kind, expr, converted, tokens: nameTokens(c.name), nonNull: s.nonNull,
+      name: c.name, type: c.type, kind, expr: quoteIdent(c.name), converted: false, tokens: nameTokens(c.name), nonNull: s.nonNull,
       distinct: s.distinct, unique: rowCount > 1 && s.nonNull === rowCount && s.distinct >= rowCount * (rowCount <= EXACT_DISTINCT_ROWS ? 1 : 0.97),
     };
-    if (kind === 'text' && s.nonEmpty > 0 && s.numericText >= s.nonEmpty * NUMERIC_TEXT_SHARE) {
-      kind = 'numeric';
-      expr = `TRY_CAST(trim(${quoteIdent(c.name)}) AS DOUBLE)`;
-      converted = true;
-      const r = (await run(`SELECT min(${expr}), max(${expr}), count(${expr}) FROM ${quoteIdent(t.table)}`))[0] ?? [];
-      meta.min = num(r[0]);
-      meta.max = num(r[1]);
-      meta.nonNull = num(r[2]);
+    if (s.min !== undefined) meta.min = s.min;
+    if (s.max !== undefined) meta.max = s.max;
+    const style = kind === 'text' ? pickNumberStyle(s.styles, s.nonEmpty) : undefined;
+    if (style !== undefined) {
+      // Numbers written as text ("1,234", "$5", "45%", "1.008(2)"): typed by expression, text kept.
+      Object.assign(meta, { kind: 'numeric', converted: true, expr: numberTextSql(c.name, style, ''), sqlTemplate: numberTextSql(c.name, style) });
+      const r = await rangeOf(run, t.table, meta.expr, false);
+      Object.assign(meta, { min: r.min, max: r.max, nonNull: r.count });
     } else if (kind === 'text' && s.distinct > 1) {
       const formats = await textDateFormats(run, t.table, c.name);
       if (formats !== undefined) {
-        kind = 'temporal';
-        expr = mixedDateExpr(c.name, formats);
-        meta.dateFormats = formats;
-        converted = true;
-        const r = (await run(`SELECT CAST(min(${expr}) AS VARCHAR), CAST(max(${expr}) AS VARCHAR), count(${expr}) FROM ${quoteIdent(t.table)}`))[0] ?? [];
-        if (typeof r[0] === 'string') meta.min = r[0];
-        if (typeof r[1] === 'string') meta.max = r[1];
-        meta.nonNull = num(r[2]);
+        Object.assign(meta, { kind: 'temporal', converted: true, dateFormats: formats, expr: textDateSql(c.name, formats, ''), sqlTemplate: textDateSql(c.name, formats) });
+        const r = await rangeOf(run, t.table, meta.expr, true);
+        Object.assign(meta, { min: r.min, max: r.max, nonNull: r.count });
       }
     }
-    if (!converted) {
-      if (s.min !== undefined) meta.min = s.min;
-      if (s.max !== undefined) meta.max = s.max;
-    }
-    Object.assign(meta, { kind, expr, converted });
     columns.push(meta);
+  }
+  const date = dateFromParts(columns);
+  if (date !== undefined && date.sqlTemplate !== undefined) {
+    const expr = date.sqlTemplate.split(QUALIFIER).join('');
+    const r = await rangeOf(run, t.table, expr, true);
+    Object.assign(date, { expr, min: r.min, max: r.max, nonNull: r.count, distinct: num((await run(`SELECT count(DISTINCT ${expr}) FROM ${quoteIdent(t.table)}`))[0]?.[0]) });
+    columns.push(date);
   }
   await indexValues(run, t.table, columns);
   return { rowCount, columns };
@@ -193,7 +171,7 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
 async function indexValues(run: RunSql, table: string, columns: ColumnMeta[]): Promise<void> {
   const wanted = columns
     .map((c, i) => ({ c, i }))
-    .filter(({ c }) => c.kind === 'text' && !c.converted && c.distinct > 0 && c.distinct <= MAX_INDEXED_VALUES);
+    .filter(({ c }) => c.kind === 'text' && !c.converted && c.derived === undefined && c.distinct > 0 && c.distinct <= MAX_INDEXED_VALUES);
   if (wanted.length === 0) return;
   const t = quoteIdent(table);
   const sql = wanted

@@ -18,6 +18,7 @@ export function numberSql(n: number): string {
 export function colSql(ref: ColRef, qualify: boolean): string {
   const q = qualify ? `${sqlName(ref.table.alias)}.` : '';
   const c = ref.column;
+  if (c.sqlTemplate !== undefined) return c.sqlTemplate.split('{t}').join(q);
   if (c.dateFormats !== undefined) return mixedDateExpr(c.name, c.dateFormats, qualify ? sqlName(ref.table.alias) : undefined);
   const name = `${q}${quoteIdent(c.name)}`;
   if (c.converted && c.kind === 'numeric') return `TRY_CAST(trim(${name}) AS DOUBLE)`;
@@ -76,6 +77,7 @@ const PREFIX: Record<Agg, string> = {
 /** Result column name of a measure: `total_revenue`, `avg_price`, `row_count`. */
 export function measureName(m: Measure): string {
   if (m.agg === 'count' || m.col === undefined) return 'row_count';
+  if (m.agg === 'count_distinct' && m.grain !== undefined) return `${grainName(m.grain, new Set(), m.col.column.name)}_count`;
   return `${PREFIX[m.agg]}_${m.col.column.name}`;
 }
 
@@ -86,7 +88,7 @@ export function measureSql(m: Measure, qualify: boolean, filter?: string): strin
   const x = colSql(m.col, qualify);
   switch (m.agg) {
     case 'count_distinct':
-      return `count(DISTINCT ${x})${f}`;
+      return `count(DISTINCT ${m.grain !== undefined ? grainSql(m.grain, x) : x})${f}`;
     case 'sum':
       return `sum(${x})${f}`;
     case 'avg':
@@ -114,6 +116,7 @@ export function grainOrderSql(g: Grain, x: string, alias: string): string {
 /** A time bucket: a DATE (or TIMESTAMP for hours) at the bucket's start; years as integers. */
 export function grainSql(g: Grain, x: string): string {
   if (g === 'year') return `year(${x})`;
+  if (g === 'decade') return `CAST(floor(year(${x}) / 10) * 10 AS INTEGER)`;
   if (g === 'weekday') return `dayname(${x})`;
   if (g === 'hourOfDay') return `hour(${x})`;
   if (g === 'hour') return `date_trunc('hour', ${x})`;

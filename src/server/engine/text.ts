@@ -12,6 +12,9 @@ export function fold(text: string): string {
 const IRREGULAR: Record<string, string> = {
   people: 'person', children: 'child', men: 'man', women: 'woman', data: 'data', media: 'media', criteria: 'criterion',
   series: 'series', species: 'species', news: 'news', analyses: 'analysis', indices: 'index', matrices: 'matrix',
+  gases: 'gas', buses: 'bus', statuses: 'status', viruses: 'virus', campuses: 'campus', bonuses: 'bonus', censuses: 'census',
+  lives: 'life', wives: 'wife', knives: 'knife', leaves: 'leaf', halves: 'half', mice: 'mouse', teeth: 'tooth', feet: 'foot',
+  geese: 'goose', babies: 'baby', cities: 'city', countries: 'country', movies: 'movie', cookies: 'cookie',
 };
 /** Words ending in s that are not plurals. */
 const KEEP_S = /(ss|us|is|ous|ics)$/;
@@ -29,6 +32,34 @@ export function stem(word: string): string {
 }
 
 /**
+ * Other forms a question word may take of a data word: "rainy" and "raining" of `rain`, "sunny" of
+ * `sun`, "directed" of `direct`, "religiousness" of `religious`. Used to link names and values only
+ * when the word itself does not match.
+ */
+export function wordForms(word: string): string[] {
+  const out = new Set<string>();
+  const add = (x: string): void => {
+    if (x.length >= 3 && x !== word) out.add(x);
+  };
+  if (/([^aeiou])\1y$/.test(word)) add(word.slice(0, -2));
+  if (word.endsWith('y') && word.length > 4) add(word.slice(0, -1));
+  if (word.endsWith('ing') && word.length > 5) {
+    add(word.slice(0, -3));
+    add(`${word.slice(0, -3)}e`);
+    if (/([^aeiou])\1ing$/.test(word)) add(word.slice(0, -4));
+  }
+  if (word.endsWith('ed') && word.length > 4) {
+    add(word.slice(0, -2));
+    add(word.slice(0, -1));
+    if (/([^aeiou])\1ed$/.test(word)) add(word.slice(0, -3));
+    if (word.endsWith('ied')) add(`${word.slice(0, -3)}y`);
+  }
+  if (word.endsWith('ness') && word.length > 6) add(word.slice(0, -4));
+  if (word.endsWith('ity') && word.length > 6) add(word.slice(0, -3));
+  return [...out];
+}
+
+/**
  * Words of an identifier or phrase: split at non-alphanumerics and camelCase humps, folded.
  * `unitPrice_EUR` -> `unit price eur`.
  */
@@ -39,7 +70,11 @@ export function identifierWords(name: string): string[] {
   return fold(spaced).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
 }
 
-export type TokenKind = 'word' | 'number' | 'date' | 'op';
+/**
+ * `name`: a column written in backticks (`temp_max`), as the engine's own suggested questions do;
+ * `quoted`: a value in double quotes ("Stanley Kubrick"). Both link exactly, never fuzzily.
+ */
+export type TokenKind = 'word' | 'number' | 'date' | 'op' | 'name' | 'quoted';
 
 export interface Token {
   kind: TokenKind;
@@ -65,10 +100,12 @@ const NUMBER_WORDS: Record<string, number> = {
 };
 
 const TOKEN_RE = new RegExp([
+  String.raw`(?<name>\x60[^\x60\n]{1,160}\x60)`,
+  String.raw`(?<quoted>"[^"\n]{1,200}"|“[^”\n]{1,200}”)`,
   // ISO date, year-month, day/month/year with slashes or dots
   String.raw`(?<date>\d{4}-\d{1,2}-\d{1,2}|\d{4}-\d{1,2}(?![\d-])|\d{1,2}[/.]\d{1,2}[/.]\d{4})`,
   // number with optional currency before and unit/suffix after
-  String.raw`(?<num>(?<cur>[$€£¥]\s?)?(?<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\s?(?<suf>%|percent\b|pct\b|°\s?[cf]?|degrees?\b|k\b|m\b|mm\b|bn\b|million\b|thousand\b|kg\b|g\b|km\b|ms\b|usd\b|eur\b|gbp\b|dollars?\b|euros?\b))?)`,
+  String.raw`(?<num>(?<cur>[$€£¥]\s?)?(?<neg>(?<![\p{L}\p{N}])[-−])?(?<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\s?(?<suf>%|percent\b|pct\b|°\s?[cf]?|degrees?\b|k\b|m\b|mm\b|bn\b|million\b|thousand\b|kg\b|g\b|km\b|ms\b|usd\b|eur\b|gbp\b|dollars?\b|euros?\b))?)`,
   String.raw`(?<word>[\p{L}\p{M}\p{N}_]+(?:['’][\p{L}]+)?)`,
   String.raw`(?<op>>=|<=|<>|!=|=>|=<|>|<|=)`,
 ].join('|'), 'giu');
@@ -83,11 +120,14 @@ export function tokenize(question: string): Token[] {
     const start = m.index ?? 0;
     const raw = m[0];
     const end = start + raw.length;
-    if (g['date'] !== undefined) {
+    if (g['name'] !== undefined || g['quoted'] !== undefined) {
+      const inner = fold(raw.slice(1, -1).trim());
+      out.push({ kind: g['name'] !== undefined ? 'name' : 'quoted', raw, norm: inner, stem: inner, start, end });
+    } else if (g['date'] !== undefined) {
       out.push({ kind: 'date', raw, norm: raw, stem: raw, start, end });
     } else if (g['num'] !== undefined) {
       const digits = (g['digits'] ?? '0').replace(/,/g, '');
-      let value = Number(digits);
+      let value = Number(digits) * (g['neg'] !== undefined ? -1 : 1);
       const suf = g['suf'] !== undefined ? fold(g['suf']).replace(/\s+/g, '') : undefined;
       const cur = g['cur'] !== undefined ? g['cur'].trim() : undefined;
       const mult = suf !== undefined ? MULTIPLIER[suf] : undefined;
@@ -95,7 +135,7 @@ export function tokenize(question: string): Token[] {
       const unit = cur ?? (suf === 'percent' || suf === 'pct' ? '%' : suf);
       const t: Token = { kind: 'number', raw, norm: fold(raw), stem: fold(raw), start, end, value };
       if (unit !== undefined) t.unit = unit;
-      if (cur === undefined && suf === undefined && /^\d{4}$/.test(digits) && value >= 1900 && value <= 2100) t.yearLike = true;
+      if (cur === undefined && suf === undefined && g['neg'] === undefined && /^\d{4}$/.test(digits) && value >= 1600 && value <= 2100) t.yearLike = true;
       out.push(t);
     } else if (g['word'] !== undefined) {
       const norm = fold(raw).replace(/['’]s$/, '');
@@ -127,10 +167,10 @@ export const STOP_WORDS = new Set([
   'correlation', 'correlated', 'correlate', 'relationship', 'related', 'missing', 'null', 'empty', 'blank', 'duplicate',
   'outlier', 'compare', 'comparison', 'versus', 'vs', 'v', 'against', 'like', 'look', 'looks', 'see', 'chart', 'graph',
   'plot', 'visualize', 'table', 'daily', 'weekly', 'monthly', 'quarterly', 'yearly', 'annual', 'annually', 'hourly',
-  'day', 'week', 'month', 'quarter', 'year', 'hour', 'date', 'since', 'before', 'after', 'during', 'until', 'through',
+  'day', 'week', 'month', 'quarter', 'year', 'hour', 'decade', 'date', 'since', 'before', 'after', 'during', 'until', 'through',
   'last', 'first', 'latest', 'recent', 'above', 'below', 'greater', 'higher', 'lower', 'larger', 'smaller', 'bigger',
   'least', 'exactly', 'equal', 'equals', 'typical', 'common', 'popular', 'frequent', 'often', 'generate', 'generated',
-  'sold', 'sell', 'made', 'make', 'spend', 'spent', 'happen', 'happened', 'change', 'changed', 'evolve', 'evolved',
+  'made', 'make', 'happen', 'happened', 'change', 'changed', 'evolve', 'evolved',
   'develop', 'go', 'went', 'come', 'came', 'per', 'versus', 'respectively', 'together', 'combined', 'altogether',
   'including', 'include', 'excluding', 'exclude', 'except', 'other', 'than', 'whole', 'entire', 'across', 'spread',
   'range', 'level', 'them', 'they', 'he', 'she', 'his', 'her', 'us', 'will', 'shall', 'may', 'might', 'must',
@@ -142,6 +182,11 @@ export const STOP_WORDS = new Set([
   'ended', 'received', 'got', 'brought', 'bring', 'recorded', 'record', 'measured', 'reported', 'registered', 'came',
   'coming', 'belong', 'belongs', 'stand', 'say', 'says', 'think', 'mean', 'means', 'per', 'people', 'person',
   'anyone', 'someone', 'everyone', 'everything', 'something', 'anything', 'ever', 'still', 'already', 'yet',
+  // Words for the data set itself, and qualifiers that add nothing to a calculation.
+  'survey', 'sample', 'sheet', 'spreadsheet', 'database', 'csv', 'json', 'excel', 'listed', 'known', 'given', 'available',
+  'recorded', 'reported', 'strongly', 'strong', 'closely', 'weakly', 'tightly', 'actually', 'really', 'roughly', 'approximately',
+  'around', 'about', 'exact', 'precisely', 'currently', 'altogether', 'overall', 'ok', 'okay', 'hey', 'hi', 'thanks', 'thank',
+  'whats', 'what\'s', 'hows', 'there\'s', 'theres', 'let', 'lets', 'quick', 'quickly', 'precise', 'just', 'guess',
 ]);
 
 /** Grammar words: never part of a column or value mention on their own. */

@@ -23,6 +23,13 @@ export interface ColumnMeta {
   converted: boolean;
   /** strptime formats of a text column holding dates in several formats (tried in order). */
   dateFormats?: string[];
+  /**
+   * The typed value as SQL with `{t}` where the table qualifier goes (`sales.` or nothing): numbers
+   * written as text, dates written as text, a date made of part columns. Absent: the column itself.
+   */
+  sqlTemplate?: string;
+  /** For a column made of others (a date of `year` and `month`): their names. It is not in the file. */
+  derived?: string[];
   /** Normalised name tokens (lower case, no accents, singular), abbreviations expanded. */
   tokens: string[];
   /** Non-null values and (approximate) distinct values. */
@@ -59,13 +66,15 @@ export interface ColRef {
 
 export type Agg = 'count' | 'sum' | 'avg' | 'median' | 'min' | 'max' | 'count_distinct';
 /** Time buckets; `weekday` and `hourOfDay` are cyclic (Monday..Sunday, 0..23). */
-export type Grain = 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year' | 'weekday' | 'hourOfDay';
+export type Grain = 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year' | 'decade' | 'weekday' | 'hourOfDay';
 export type CmpOp = '>' | '>=' | '<' | '<=' | '=' | '<>';
 
 export interface Measure {
   agg: Agg;
   /** Absent for `count` of rows. */
   col?: ColRef;
+  /** `count_distinct` of a date in time buckets: "how many years" counts distinct years. */
+  grain?: Grain;
 }
 
 export interface Dim {

@@ -9,19 +9,35 @@ import { joinKey } from './joins';
 import { ROW_WORDS } from './lexicon';
 import { measuresPlan } from './measuresPlan';
 import { findSpans, type MentionIndex, type Span } from './mentions';
+import { absorbMeasureNouns, measureNounSpans, rowNounSpans } from './nouns';
 import { chartPref, checkJoins, hasIntent, tableSpan, timeDim, unanswerable, type Parts } from './planKit';
 import {
   absentFilters, booleanFilters, comparisons, dateColumn, dateFilters, equalityFilters, isGroupable, isIdLike, isNumeric, mark,
   moneyColumn, nextSpan, noneFilters, pickColumn, primaryTable, valueFilters, type Parse,
 } from './roles';
 import { STOP_WORDS, tokenize, type Token } from './text';
-import type { ChartPref, ColRef, Dim, Filter, Measure, Plan, TableMeta, Understanding } from './types';
+import type { ChartPref, ColRef, ColumnMeta, Dim, Filter, Grain, Measure, Plan, TableMeta, Understanding } from './types';
+
+/**
+ * How one reading of a question resolves the words that could be read two ways. Each choice is a
+ * separate candidate reading; `readings.ts` builds a plan for each and keeps the ones that explain
+ * every word.
+ */
+export interface ParseChoice {
+  /** Token positions given to cue words ("max" as an aggregate): kept out of column and value names. */
+  cueWins?: ReadonlySet<number>;
+  /** Token positions given to names ("max" of `temp_max`): cues covering them are dropped. */
+  nameWins?: ReadonlySet<number>;
+  /** The column chosen for the column span starting at a token, where a name fits several columns. */
+  pick?: ReadonlyMap<number, ColumnMeta>;
+}
 
 /** Drops spans that are really cue words, or turns cues into columns when the data has such a column. */
-function reconcile(cues: Cue[], spans: Span[]): { cues: Cue[]; spans: Span[] } {
+function reconcile(cues: Cue[], spans: Span[], choice: ParseChoice): { cues: Cue[]; spans: Span[] } {
   const keepCues: Cue[] = [];
   const dropSpans = new Set<Span>();
   for (const c of cues) {
+    if (choice.nameWins !== undefined && [...choice.nameWins].some((k) => k >= c.at && k < c.end)) continue;
     const inside = spans.filter((s) => s.start >= c.at && s.end <= c.end);
     const exact = inside.find((s) => s.kind === 'column' && s.exact);
     if (c.kind === 'grain' && exact !== undefined && exact.kind === 'column' && !exact.cols.some((x) => x.column.kind === 'temporal')) {
@@ -43,9 +59,40 @@ function reconcile(cues: Cue[], spans: Span[]): { cues: Cue[]; spans: Span[] } {
   return { cues: keepCues, spans: spans.filter((s) => !dropSpans.has(s)) };
 }
 
-function parse(question: string, tables: TableMeta[], index: MentionIndex): Parse {
+/** Tokens as the name linker sees them: positions given to cues are blanked out. */
+function linkTokens(tokens: Token[], cueWins: ReadonlySet<number> | undefined): Token[] {
+  if (cueWins === undefined || cueWins.size === 0) return tokens;
+  return tokens.map((t, i) => (cueWins.has(i) ? { ...t, kind: 'op', norm: '', stem: '' } : t));
+}
+
+/**
+ * Positions where a cue word is also part of a name of the data ("max" in "max temperature" with a
+ * `temp_max` column): each group can be read either way, so readings try both.
+ */
+export function cueNameOverlaps(question: string, tables: TableMeta[], index: MentionIndex): number[][] {
   const tokens = tokenize(question);
-  const r = reconcile(findCues(tokens), findSpans(tokens, tables, index));
+  const spans = findSpans(tokens, tables, index);
+  const out: number[][] = [];
+  for (const c of findCues(tokens)) {
+    if (c.kind === 'group' || c.kind === 'cmp' || c.kind === 'between' || c.kind === 'topN') continue;
+    const s = spans.find((x) => x.start < c.end && x.end > c.at && x.kind !== 'table');
+    if (s === undefined) continue;
+    const group: number[] = [];
+    for (let k = Math.max(c.at, s.start); k < Math.min(c.end, s.end); k++) group.push(k);
+    if (group.length > 0) out.push(group);
+  }
+  return out;
+}
+
+function parse(question: string, tables: TableMeta[], index: MentionIndex, choice: ParseChoice = {}): Parse {
+  const tokens = tokenize(question);
+  const r = reconcile(findCues(tokens), findSpans(linkTokens(tokens, choice.cueWins), tables, index), choice);
+  if (choice.pick !== undefined) {
+    for (const s of r.spans) {
+      const c = s.kind === 'column' ? choice.pick.get(s.start) : undefined;
+      if (c !== undefined && s.kind === 'column' && s.cols.some((x) => x.column === c)) s.cols = s.cols.filter((x) => x.column === c);
+    }
+  }
   const p: Parse = { question, tokens, cues: r.cues, spans: r.spans, dates: [], tables, used: new Set(), taken: new Set() };
   const blocked = new Set<number>();
   for (const c of p.cues) if (c.kind === 'cmp' && !c.postfix) blocked.add(c.end);
@@ -61,6 +108,11 @@ function parse(question: string, tables: TableMeta[], index: MentionIndex): Pars
     const money = moneyColumn(p, s.table);
     if (money) p.spans[p.spans.indexOf(s)] = { kind: 'column', start: s.start, end: s.end, score: s.score, cols: [money], exact: false };
   }
+  // A year that names a column ("1990" in a table with a column per year) is that column when the
+  // tables have no date to filter on.
+  if (dc === undefined) {
+    p.dates = p.dates.filter((d) => !p.spans.some((s) => s.kind === 'column' && s.end - s.start === 1 && s.start >= d.at && s.end <= d.end && p.tokens[s.start]?.kind === 'number'));
+  }
   // Month names and years explained as dates are not column or value mentions.
   p.spans = p.spans.filter((s) => !p.dates.some((d) => s.start >= d.at && s.end <= d.end && s.kind !== 'value'));
   // "customer segment": a table name right before one of its columns only qualifies that column.
@@ -72,6 +124,9 @@ function parse(question: string, tables: TableMeta[], index: MentionIndex): Pars
     c.cols = c.cols.filter((y) => y.table === s.table);
     p.spans = p.spans.filter((x) => x !== s);
   }
+  absorbMeasureNouns(p);
+  measureNounSpans(p);
+  rowNounSpans(p);
   return p;
 }
 
@@ -96,6 +151,32 @@ function dimOfSpan(s: Span, prefer: TableMeta | undefined): ColRef | undefined {
   return undefined;
 }
 
+/** The grain a date column has when every row is one bucket of it (one row per day, per year...). */
+function naturalGrain(col: ColRef): Grain | undefined {
+  const c = col.column;
+  if (c.distinct < col.table.rowCount * 0.98 || c.nonNull < col.table.rowCount * 0.98) return undefined;
+  if (c.derived !== undefined) {
+    const parts = c.derived.map((n) => n.toLowerCase());
+    if (parts.some((n) => /day|dd|dom/.test(n))) return 'day';
+    if (parts.some((n) => /month|mo|mm/.test(n))) return 'month';
+    if (parts.some((n) => /quarter|qtr|^q$/.test(n))) return 'quarter';
+    return 'year';
+  }
+  return /^DATE$/i.test(c.type) || c.sqlTemplate !== undefined ? 'day' : undefined;
+}
+
+/**
+ * "hourly wage", "average daily births", "earn per hour": a time word beside a measure that names
+ * its unit, when the data cannot be grouped by it (no date) or its rows already are that unit.
+ */
+function grainIsUnit(p: Parse, c: Extract<Cue, { kind: 'grain' }>, prefer: TableMeta | undefined): boolean {
+  const adjective = c.end - c.at === 1 && p.spans.some((s) => s.kind === 'column' && s.start === c.end);
+  const after = p.spans.some((s) => s.kind === 'column' && s.end === c.at && s.cols.some((x) => isNumeric(x.column)));
+  if (!adjective && !after) return false;
+  const dc = dateColumn(p, prefer);
+  return dc === undefined || naturalGrain(dc) === c.grain;
+}
+
 interface Collected {
   dims: Dim[];
   rankBy?: ColRef;
@@ -110,6 +191,11 @@ export function collectDims(p: Parse, prefer: TableMeta | undefined): Collected 
   const ranking = p.cues.some((c) => c.kind === 'topN' || c.kind === 'superlative');
   for (const c of p.cues) {
     if (c.kind === 'grain') {
+      if (grainIsUnit(p, c, prefer)) {
+        c.asUnit = true;
+        mark(p, c.at, c.end);
+        continue;
+      }
       const d = timeDim(p, prefer, c.grain);
       if (d) add(d);
       mark(p, c.at, c.end);

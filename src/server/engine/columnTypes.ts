@@ -1,0 +1,113 @@
+/**
+ * What a column really holds, beyond its storage type: text columns of numbers written with
+ * currency signs, thousands separators, percent signs or an uncertainty (`$1,234.50`, `45%`,
+ * `1.00794(4)`), text columns of dates in one or several formats (`Jun 12 1998`), and a date
+ * spread over `year` / `quarter` / `month` / `day` columns. Each becomes a typed SQL expression
+ * (the text stays as it is in the table), so questions can average, filter and group by it.
+ */
+import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
+import { TEXT_DATE_CANDIDATES } from '../duckdb/dateColumns';
+import { num } from '../profile/cellValues';
+import type { ColumnMeta } from './types';
+
+/** Runs a read-only statement; the engine passes the store's query with its deadline. */
+export type RunSql = (sql: string) => Promise<unknown[][]>;
+
+/** Placeholder for the table qualifier (`sales.` or nothing) in a column's SQL template. */
+export const QUALIFIER = '{t}';
+/** A text column is treated as numeric when this share of its non-empty values are numbers. */
+export const NUMERIC_TEXT_SHARE = 0.8;
+/** Rows looked at to recognise dates written as text. */
+const DATE_SAMPLE_ROWS = 2000;
+/** Share of sampled values that must read as dates. */
+const DATE_SHARE = 0.9;
+
+export type NumberStyle = 'plain' | 'us' | 'eu';
+
+const SIGNS = String.raw`^[$€£¥]\s*|\s*([$€£¥%]|usd|eur|gbp)$|\s*\(\d+\)$|^\[|\]$`;
+
+/** SQL reading a text column written in `style` as a DOUBLE. */
+export function numberTextSql(column: string, style: NumberStyle, qualifier = QUALIFIER): string {
+  const x = `trim(${qualifier}${quoteIdent(column)})`;
+  if (style === 'plain') return `TRY_CAST(${x} AS DOUBLE)`;
+  const bare = `regexp_replace(${x}, ${quoteLiteral(SIGNS)}, '', 'gi')`;
+  if (style === 'us') return `TRY_CAST(replace(${bare}, ',', '') AS DOUBLE)`;
+  return `TRY_CAST(replace(replace(${bare}, '.', ''), ',', '.') AS DOUBLE)`;
+}
+
+/** Per text column, how many values read as numbers in each style (three aggregates). */
+export function numberStyleAggregates(column: string, i: number): string[] {
+  return (['plain', 'us', 'eu'] as const).map((s) => `count(${numberTextSql(column, s, '')}) AS ${s}${i}`);
+}
+
+/** The style that reads the most values, if it reads enough of them. */
+export function pickNumberStyle(counts: { plain: number; us: number; eu: number }, nonEmpty: number): NumberStyle | undefined {
+  if (nonEmpty === 0) return undefined;
+  const best = (['plain', 'us', 'eu'] as const).reduce((a, b) => (counts[b] > counts[a] ? b : a));
+  return counts[best] >= nonEmpty * NUMERIC_TEXT_SHARE ? best : undefined;
+}
+
+/** SQL turning a text column of one or several date formats into a DATE (or TIMESTAMP when times appear). */
+export function textDateSql(column: string, formats: readonly string[], qualifier = QUALIFIER): string {
+  const col = `trim(${qualifier}${quoteIdent(column)})`;
+  const type = formats.some((f) => /%[HIM]/.test(f)) ? 'TIMESTAMP' : 'DATE';
+  const parts = formats.map((f) => `CAST(try_strptime(${col}, ${quoteLiteral(f)}) AS ${type})`);
+  return parts.length === 1 ? parts[0] ?? 'NULL' : `coalesce(${parts.join(', ')})`;
+}
+
+/** Formats that read a text column's sampled values, most used first, if together they read nearly all. */
+export async function textDateFormats(run: RunSql, table: string, column: string): Promise<string[] | undefined> {
+  const col = quoteIdent(column);
+  const sample = `WITH s AS (SELECT trim(CAST(${col} AS VARCHAR)) AS v FROM ${quoteIdent(table)} WHERE trim(CAST(${col} AS VARCHAR)) <> '' LIMIT ${DATE_SAMPLE_ROWS})`;
+  const shape = (await run(`${sample} SELECT count(*), count(*) FILTER (WHERE regexp_full_match(v, '^[0-9A-Za-z ,./:+-]{6,40}$') AND regexp_matches(v, '(^|[^0-9])[0-9]{4}([^0-9]|$)')) FROM s`))[0] ?? [];
+  const total = num(shape[0]);
+  if (total === 0 || num(shape[1]) < total * DATE_SHARE) return undefined;
+  const counts = TEXT_DATE_CANDIDATES.map((f, i) => `count(try_strptime(v, ${quoteLiteral(f)})) AS f${i}`).join(', ');
+  const r = (await run(`${sample} SELECT ${counts} FROM s`))[0] ?? [];
+  const ranked = TEXT_DATE_CANDIDATES.map((f, i) => ({ f, n: num(r[i]) })).filter((x) => x.n > 0).sort((a, b) => b.n - a.n);
+  if (ranked.length === 0) return undefined;
+  // Take formats until they cover the sample: the first that reads each value wins.
+  const formats: string[] = [];
+  for (const x of ranked.slice(0, 6)) {
+    formats.push(x.f);
+    const cover = formats.map((f) => `try_strptime(v, ${quoteLiteral(f)})`).join(', ');
+    const covered = num((await run(`${sample} SELECT count(coalesce(${cover})) FROM s`))[0]?.[0]);
+    if (covered >= total * DATE_SHARE) return formats;
+  }
+  return undefined;
+}
+
+const PART_NAMES: Record<'year' | 'quarter' | 'month' | 'day', RegExp> = {
+  year: /^(year|yr|yyyy|fiscal[ _]?year|calendar[ _]?year)$/i,
+  quarter: /^(quarter|qtr|q)$/i,
+  month: /^(month|mo|mm|month[ _]?(num|number|no))$/i,
+  day: /^(day|dd|day[ _]?of[ _]?month|date[ _]?of[ _]?month|dom|mday)$/i,
+};
+const PART_RANGE: Record<keyof typeof PART_NAMES, [number, number]> = { year: [1000, 2999], quarter: [1, 4], month: [1, 12], day: [1, 31] };
+
+/**
+ * A date made of part columns (`year` alone, `year` + `quarter`, `year` + `month` [+ `day`]), as
+ * a column of its own, when the table has no date column. Undefined when the parts are not there.
+ */
+export function dateFromParts(columns: readonly ColumnMeta[]): ColumnMeta | undefined {
+  if (columns.some((c) => c.kind === 'temporal')) return undefined;
+  const part = (p: keyof typeof PART_NAMES): ColumnMeta | undefined => columns.find((c) => {
+    const [lo, hi] = PART_RANGE[p];
+    return PART_NAMES[p].test(c.name.trim()) && c.kind === 'numeric' && typeof c.min === 'number' && typeof c.max === 'number'
+      && c.min >= lo && c.max <= hi && Number.isInteger(c.min) && Number.isInteger(c.max);
+  });
+  const year = part('year');
+  if (year === undefined) return undefined;
+  const month = part('month');
+  const quarter = month === undefined ? part('quarter') : undefined;
+  const day = month !== undefined ? part('day') : undefined;
+  const ref = (c: ColumnMeta): string => `CAST(${QUALIFIER}${quoteIdent(c.name)} AS INTEGER)`;
+  const m = month !== undefined ? ref(month) : quarter !== undefined ? `(${ref(quarter)} - 1) * 3 + 1` : '1';
+  const d = day !== undefined ? ref(day) : '1';
+  const used = [year, quarter, month, day].filter((c): c is ColumnMeta => c !== undefined);
+  const name = columns.some((c) => c.name.toLowerCase() === 'date') ? 'date_from_parts' : 'date';
+  return {
+    name, type: 'DATE', kind: 'temporal', expr: '', converted: false, tokens: ['date'], nonNull: Math.min(...used.map((c) => c.nonNull)),
+    distinct: 0, unique: false, derived: used.map((c) => c.name), sqlTemplate: `try(make_date(${ref(year)}, ${m}, ${d}))`,
+  };
+}

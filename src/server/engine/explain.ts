@@ -1,0 +1,250 @@
+/**
+ * Which words of a question a plan accounts for, checked after the plan is built and independently
+ * of how it was built: a column the question names must be used by the plan, a value must be
+ * filtered on, a number must appear in a filter or a limit, "average" must be an average, "by"
+ * must group. Whatever the plan leaves out is reported, so a reading that silently drops part of
+ * the question can never answer with a number.
+ */
+import type { Cue } from './cues';
+import type { DateExpr } from './dates';
+import { ROW_WORDS } from './lexicon';
+import type { Span } from './mentions';
+import type { Parse } from './roles';
+import { STOP_WORDS, type Token } from './text';
+import type { Agg, ColumnMeta, Filter, Plan, TableMeta } from './types';
+
+export interface Coverage {
+  /** Token indices the plan explains. */
+  explained: Set<number>;
+  /** Words that name a column, value or table of the data but are not used by the plan. */
+  unusedNames: number[];
+  /** Cue words (aggregates, groupings, comparisons...) and numbers the plan does not reflect. */
+  unusedCues: number[];
+  /** Content words that name nothing at all. */
+  unknown: number[];
+}
+
+interface PlanFacts {
+  columns: Set<ColumnMeta>;
+  tables: Set<TableMeta>;
+  aggs: Agg[];
+  filters: Filter[];
+  grains: string[];
+  dims: number;
+  limit?: number;
+  ordered: boolean;
+  numbers: number[];
+}
+
+function facts(plan: Plan): PlanFacts {
+  const f: PlanFacts = { columns: new Set(), tables: new Set(), aggs: [], filters: [], grains: [], dims: 0, ordered: false, numbers: [] };
+  const col = (c: { table: TableMeta; column: ColumnMeta }): void => {
+    f.columns.add(c.column);
+    f.tables.add(c.table);
+  };
+  switch (plan.kind) {
+    case 'aggregate':
+      f.tables.add(plan.base);
+      for (const m of plan.measures) {
+        f.aggs.push(m.agg);
+        if (m.col) col(m.col);
+      }
+      for (const d of plan.dims) {
+        col(d.col);
+        if (d.grain) f.grains.push(d.grain);
+      }
+      f.dims = plan.dims.length;
+      f.filters = plan.filters;
+      if (plan.limit !== undefined) f.limit = plan.limit;
+      f.ordered = plan.order !== undefined;
+      break;
+    case 'rows':
+      f.tables.add(plan.table);
+      f.filters = plan.filters;
+      f.limit = plan.limit;
+      if (plan.orderBy) {
+        col(plan.orderBy.col);
+        f.ordered = true;
+      }
+      break;
+    case 'histogram':
+      col(plan.col);
+      f.filters = plan.filters;
+      break;
+    case 'correlation':
+      col(plan.x);
+      col(plan.y);
+      f.filters = plan.filters;
+      break;
+    case 'correlationScan':
+      col(plan.target);
+      f.filters = plan.filters;
+      break;
+    case 'missing':
+      f.tables.add(plan.table);
+      if (plan.col) col(plan.col);
+      break;
+    case 'duplicates':
+      f.tables.add(plan.table);
+      for (const c of plan.cols) col(c);
+      break;
+    case 'outliers':
+      f.tables.add(plan.table);
+      for (const c of plan.cols) col(c);
+      f.filters = plan.filters;
+      break;
+    case 'overview':
+      for (const t of plan.tables) f.tables.add(t);
+      break;
+  }
+  for (const x of f.filters) {
+    col(x.col);
+    if (x.kind === 'absentIn') f.tables.add(x.other);
+    if (x.kind === 'cmp') f.numbers.push(x.value);
+    if (x.kind === 'between') f.numbers.push(x.lo, x.hi);
+    if (x.kind === 'datePart') f.numbers.push(...x.values);
+    if (x.kind === 'in') for (const v of x.values) if (/^-?\d+(\.\d+)?$/.test(v.trim())) f.numbers.push(Number(v));
+  }
+  if (f.limit !== undefined) f.numbers.push(f.limit);
+  return f;
+}
+
+/** Whether a filter is the one a date expression asked for. */
+function dateUsed(d: DateExpr, fs: readonly Filter[]): boolean {
+  const year = (iso: string | undefined): number | undefined => (iso === undefined ? undefined : Number(iso.slice(0, 4)));
+  return fs.some((f) => {
+    if (f.kind === 'dateRange') return (f.from === d.from || d.from === undefined) && (f.to === d.to || d.to === undefined) && (d.from !== undefined || d.to !== undefined);
+    if (f.kind === 'datePart') {
+      if (d.part !== undefined) return f.part === d.part.part && f.values.includes(d.part.value);
+      return f.part === 'year' && year(d.from) !== undefined && f.values.includes(year(d.from) ?? NaN);
+    }
+    // A year written in the question, applied to a numeric year column.
+    const y = year(d.from) ?? year(d.to);
+    if (f.kind === 'cmp' && y !== undefined) return [y, year(d.to), (year(d.to) ?? 0) - 1].includes(f.value);
+    if (f.kind === 'between' && y !== undefined) return f.lo === y || f.hi === (year(d.to) ?? 0) - 1 || f.hi === y;
+    return false;
+  });
+}
+
+/** "largest country by area": the column after "by" ranks the answer instead of grouping it. */
+function ranksBy(c: Cue, plan: Plan, p: Parse): boolean {
+  const s = p.spans.find((x) => x.start >= c.end && x.start <= c.end + 1);
+  if (s?.kind !== 'column') return false;
+  const cols = new Set(s.cols.map((x) => x.column));
+  if (plan.kind === 'rows') return plan.orderBy !== undefined && cols.has(plan.orderBy.col.column);
+  return plan.kind === 'aggregate' && plan.order !== undefined && plan.measures[0]?.col !== undefined && cols.has(plan.measures[0].col.column);
+}
+
+function cueUsed(c: Cue, f: PlanFacts, plan: Plan, p: Parse): boolean {
+  switch (c.kind) {
+    case 'agg':
+      if (c.agg === 'count') return f.aggs.some((a) => a === 'count' || a === 'count_distinct') || plan.kind === 'rows';
+      // "total" also means "all together" ("total number of cars"): a sum or a count reflects it.
+      if (c.agg === 'sum') return f.aggs.some((a) => a === 'sum' || a === 'count' || a === 'count_distinct');
+      return f.aggs.includes(c.agg);
+    case 'superlative':
+      return f.ordered || f.aggs.includes('max') || f.aggs.includes('min') || plan.kind === 'rows';
+    case 'topN':
+      return f.limit === c.n;
+    case 'group':
+      return f.dims > 0 || plan.kind === 'correlationScan' || ranksBy(c, plan, p);
+    case 'grain':
+      return f.grains.includes(c.grain) || c.asUnit === true;
+    case 'trend':
+      return f.grains.length > 0;
+    case 'count':
+      return f.aggs.some((a) => a === 'count' || a === 'count_distinct' || a === 'sum') || plan.kind === 'duplicates' || plan.kind === 'missing' || plan.kind === 'outliers';
+    case 'distinct':
+      return f.aggs.includes('count_distinct') || f.dims > 0 || plan.kind === 'duplicates';
+    case 'share':
+      return plan.kind === 'aggregate' && (plan.share === true || plan.shareOfFiltered === true);
+    case 'cmp':
+    case 'between':
+      return f.filters.some((x) => x.kind === 'cmp' || x.kind === 'between' || x.kind === 'dateRange');
+    case 'negate':
+      return f.filters.some((x) => (x.kind === 'in' && x.negate) || x.kind === 'none' || x.kind === 'absentIn' || (x.kind === 'bool' && !x.value) || (x.kind === 'cmp' && x.op === '<>') || (x.kind === 'null' && x.isNull));
+    case 'intent':
+      switch (c.intent) {
+        case 'histogram':
+          return plan.kind === 'histogram' || f.dims > 0;
+        case 'correlation':
+          return plan.kind === 'correlation' || plan.kind === 'correlationScan';
+        case 'missing':
+          return plan.kind === 'missing' || f.filters.some((x) => x.kind === 'none' || (x.kind === 'null' && x.isNull));
+        case 'duplicates':
+          return plan.kind === 'duplicates';
+        case 'outliers':
+          return plan.kind === 'outliers';
+        case 'overview':
+          return plan.kind === 'overview';
+        default:
+          // Listing, comparing and presentation words ("show", "vs", "as a table") shape the answer, not the number.
+          return true;
+      }
+  }
+}
+
+function spanUsed(s: Span, f: PlanFacts, plan: Plan, p: Parse): boolean {
+  switch (s.kind) {
+    case 'column': {
+      if (s.cols.some((c) => f.columns.has(c.column))) return true;
+      // "per order" where each order is one row, or "orders" naming the id column: the rows themselves.
+      const base = plan.kind === 'aggregate' ? plan.base : plan.kind === 'rows' ? plan.table : undefined;
+      return base !== undefined && s.cols.some((c) => c.table === base && c.column.unique && /(^|[^a-z])(id|key|code|no|number)$/i.test(c.column.name) && p.taken.has(s));
+    }
+    case 'value':
+      return f.filters.some((x) => x.kind === 'in' && s.matches.some((m) => m.ref.column === x.col.column && x.values.includes(m.value)))
+        || (plan.kind === 'aggregate' && plan.dims.some((d) => s.matches.some((m) => m.ref.column === d.col.column)));
+    case 'table':
+      return f.tables.has(s.table);
+  }
+}
+
+function isContent(t: Token): boolean {
+  if (t.kind === 'number' || t.kind === 'date') return true;
+  if (t.kind !== 'word') return false;
+  return !STOP_WORDS.has(t.norm) && !STOP_WORDS.has(t.stem) && t.norm.length >= 2 && !ROW_WORDS.has(t.stem);
+}
+
+/** What `plan` explains of the question parsed as `p`. */
+export function coverage(plan: Plan, p: Parse): Coverage {
+  const f = facts(plan);
+  const explained = new Set<number>();
+  const mark = (a: number, b: number): void => {
+    for (let k = a; k < b; k++) explained.add(k);
+  };
+  const unusedNames: number[] = [];
+  const unusedCues: number[] = [];
+  for (const s of p.spans) {
+    if (spanUsed(s, f, plan, p)) mark(s.start, s.end);
+    else for (let k = s.start; k < s.end; k++) unusedNames.push(k);
+  }
+  for (const d of p.dates) {
+    if (dateUsed(d, f.filters) || (plan.kind === 'aggregate' && plan.dims.some((x) => x.grain === 'year'))) mark(d.at, d.end);
+  }
+  for (const c of p.cues) {
+    if (cueUsed(c, f, plan, p)) mark(c.at, c.end);
+    else for (let k = c.at; k < c.end; k++) if (!explained.has(k)) unusedCues.push(k);
+  }
+  // Numbers: used as a filter value, a limit, a year or part of a date.
+  p.tokens.forEach((t, i) => {
+    if (t.kind !== 'number' || explained.has(i)) return;
+    const tv = t.value;
+    if (tv !== undefined && f.numbers.some((v) => v === tv || Math.abs(v - tv * 0.01) < 1e-12)) explained.add(i);
+  });
+  const unknown: number[] = [];
+  p.tokens.forEach((t, i) => {
+    if (explained.has(i) || unusedNames.includes(i) || unusedCues.includes(i) || p.used.has(i)) return;
+    if (!isContent(t)) return;
+    // "one of the languages": a number word that is only a word here.
+    if (t.kind === 'number' && /^[a-z]+$/.test(t.norm) && STOP_WORDS.has(t.norm)) return;
+    if (t.kind === 'number' || t.kind === 'date') unusedCues.push(i);
+    else unknown.push(i);
+  });
+  return { explained, unusedNames: unusedNames.filter((i) => !explained.has(i)), unusedCues: [...new Set(unusedCues)].filter((i) => !explained.has(i)), unknown };
+}
+
+/** The words of the question at `indices`, as written. */
+export function wordsAt(p: Parse, indices: readonly number[]): string[] {
+  return [...new Set(indices)].sort((a, b) => a - b).map((i) => p.tokens[i]?.raw ?? '').filter((w) => w !== '');
+}

@@ -1,0 +1,97 @@
+/**
+ * Nouns a question uses without naming a column. People count the things a table holds ("how many
+ * women", "which element") and call a measure by its kind ("murder rate" for `murder`, "the
+ * index" for a file's one series). These become spans of their own so every such word is
+ * accounted for, and only where the reading is safe: a word that could be a filter ("japanese
+ * cars") is never taken as a row noun.
+ */
+import { GRAIN_NOUN } from './cues';
+import type { Span } from './mentions';
+import { isIdLike, primaryTable, type Parse } from './roles';
+import { STOP_WORDS, type Token } from './text';
+import type { TableMeta } from './types';
+
+/** Words for "the measured quantity" that follow (or precede) the thing measured. */
+const MEASURE_NOUNS = new Set(['rate', 'level', 'index', 'figure', 'ratio', 'metric', 'value', 'reading', 'score', 'statistic', 'stat', 'amount', 'measure', 'measurement', 'indicator']);
+/** Words before a noun that mark it as the thing asked about ("which element", "each worker"). */
+const NOUN_LEADS = new Set(['which', 'what', 'each', 'every', 'per', 'all', 'any', 'many', 'those', 'these', 'the', 'of', 'for', 'among']);
+const PART_COLUMN = /^(year|yr|quarter|qtr|month|mo|day|week|date_?of_?month|day_?of_?week|hour|minute)$/i;
+
+function covered(p: Parse): Set<number> {
+  const out = new Set<number>();
+  for (const c of p.cues) for (let k = c.at; k < c.end; k++) out.add(k);
+  for (const s of p.spans) for (let k = s.start; k < s.end; k++) out.add(k);
+  for (const d of p.dates) for (let k = d.at; k < d.end; k++) out.add(k);
+  return out;
+}
+
+const isContentWord = (t: Token | undefined): boolean =>
+  t?.kind === 'word' && !STOP_WORDS.has(t.norm) && !STOP_WORDS.has(t.stem) && t.norm.length >= 3 && /^\p{L}+$/u.test(t.norm);
+
+/** "murder rate" for `murder`, "rate of unemployment" for `unemp`: the noun belongs to the column. */
+export function absorbMeasureNouns(p: Parse): void {
+  const taken = covered(p);
+  for (const s of p.spans) {
+    if (s.kind !== 'column') continue;
+    const after = p.tokens[s.end];
+    if (after?.kind === 'word' && MEASURE_NOUNS.has(after.stem) && !taken.has(s.end)) {
+      taken.add(s.end);
+      s.end += 1;
+      continue;
+    }
+    const before = p.tokens[s.start - 2];
+    if (p.tokens[s.start - 1]?.norm === 'of' && before?.kind === 'word' && MEASURE_NOUNS.has(before.stem) && !taken.has(s.start - 2)) {
+      taken.add(s.start - 2);
+      taken.add(s.start - 1);
+      s.start -= 2;
+    }
+  }
+}
+
+/** The one measured column of a table (not an id, not a date part), if it has exactly one. */
+export function soleMeasure(table: TableMeta): Span | undefined {
+  const cols = table.columns.filter((c) => c.kind === 'numeric' && !isIdLike(c) && !PART_COLUMN.test(c.name.trim()) && c.derived === undefined);
+  const only = cols[0];
+  return cols.length === 1 && only !== undefined ? { kind: 'column', start: 0, end: 0, score: 1, cols: [{ table, column: only }], exact: false } : undefined;
+}
+
+/** "the index", "the values" in a table with one series: that series. */
+export function measureNounSpans(p: Parse): void {
+  const table = primaryTable(p);
+  if (table === undefined || p.tables.length !== 1) return;
+  const taken = covered(p);
+  const sole = soleMeasure(table);
+  if (sole === undefined || sole.kind !== 'column') return;
+  p.tokens.forEach((t, i) => {
+    if (taken.has(i) || t.kind !== 'word' || !MEASURE_NOUNS.has(t.stem)) return;
+    p.spans.push({ ...sole, start: i, end: i + 1, cols: [...sole.cols] });
+    taken.add(i);
+  });
+  p.spans.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Row nouns: a plural noun ("women", "workers") or a noun after "which"/"each"/a superlative
+ * ("which element", "the densest element") that names nothing in the data stands for the rows of
+ * the (only) table. A word followed by another unknown word is a modifier ("japanese cars"), not
+ * a row noun, and stays unexplained. Time words ("days", "years") are left to the count readers.
+ */
+export function rowNounSpans(p: Parse): void {
+  if (p.tables.length !== 1) return;
+  const table = p.tables[0] as TableMeta;
+  const taken = covered(p);
+  const superlativeEnds = new Set(p.cues.filter((c) => c.kind === 'superlative' || c.kind === 'topN').map((c) => c.end));
+  p.tokens.forEach((t, i) => {
+    if (taken.has(i) || !isContentWord(t) || GRAIN_NOUN[t.stem] !== undefined) return;
+    if (/(ly|ing|ed|est)$/.test(t.norm) && t.stem === t.norm) return;
+    const plural = t.stem !== t.norm;
+    const lead = NOUN_LEADS.has(p.tokens[i - 1]?.norm ?? '') || superlativeEnds.has(i) || i === 0;
+    if (!plural && !lead) return;
+    // A modifier: another unexplained content word follows.
+    const next = p.tokens[i + 1];
+    if (next !== undefined && !taken.has(i + 1) && isContentWord(next)) return;
+    p.spans.push({ kind: 'table', start: i, end: i + 1, score: 0.5, table });
+    taken.add(i);
+  });
+  p.spans.sort((a, b) => a.start - b.start);
+}

@@ -1,0 +1,163 @@
+/**
+ * Readings of a question. A question can often be read more than one way: "max temperature" with a
+ * `temp_max` column (the column, or the maximum of some temperature), "rating" with two rating
+ * columns. Each way is parsed on its own, turned into a plan, and checked word by word
+ * ({@link coverage}); readings are then scored. Only a reading that accounts for every word may
+ * answer, and when two readings are close the engine checks whether they give different results
+ * before it answers (the caller runs them), so it never picks one of two different numbers.
+ */
+import { coverage, wordsAt, type Coverage } from './explain';
+import type { MentionIndex, Span } from './mentions';
+import { isGroupable, isIdLike, isNumeric, type Parse } from './roles';
+import { buildPlan, cueNameOverlaps, parseQuestion, type ParseChoice } from './understand';
+import type { ColumnMeta, Plan, TableMeta, Understanding } from './types';
+
+export interface Reading {
+  plan: Plan;
+  parse: Parse;
+  cover: Coverage;
+  score: number;
+  choice: ParseChoice;
+  /** Every word is accounted for. */
+  complete: boolean;
+}
+
+export type Decision =
+  /** `rivals`: complete readings scoring close to the best with a different plan. */
+  | { kind: 'answer'; reading: Reading; rivals: Reading[] }
+  /** No complete reading: what could not be placed, and the closest partial reading. */
+  | { kind: 'refuse'; reason: string; unknown: string[]; closest?: Reading };
+
+/** Readings within this many points of the best are checked for a different result. */
+export const CLOSE = 1.5;
+const MAX_READINGS = 24;
+
+/** How well a column fits the role the plan gives it (measures are numbers, groups are categories). */
+function fitness(plan: Plan): number {
+  let s = 0;
+  const fitMeasure = (c: ColumnMeta): number => (isNumeric(c) && !isIdLike(c) ? 1 : isNumeric(c) ? -1 : -3);
+  const fitDim = (c: ColumnMeta): number => (isGroupable(c) ? 1 : -2);
+  if (plan.kind === 'aggregate') {
+    for (const m of plan.measures) if (m.col && m.agg !== 'count_distinct') s += fitMeasure(m.col.column);
+    for (const d of plan.dims) s += d.grain !== undefined ? 1 : fitDim(d.col.column);
+  }
+  return s;
+}
+
+function spanScore(s: Span): number {
+  return s.score;
+}
+
+/** Score: what the reading explains, how well its columns fit, minus what it leaves out. */
+function scoreOf(plan: Plan, p: Parse, cover: Coverage): number {
+  let s = 0;
+  for (const sp of p.spans) if (cover.explained.has(sp.start)) s += spanScore(sp);
+  for (const c of p.cues) if (cover.explained.has(c.at)) s += 0.5;
+  s += fitness(plan);
+  s -= 6 * cover.unusedNames.length + 5 * cover.unusedCues.length + 4 * cover.unknown.length;
+  return s;
+}
+
+/** A plan as comparable text: columns and tables by name, so equal plans from two parses compare equal. */
+export function planKey(plan: Plan): string {
+  return JSON.stringify(plan, (_k, v: unknown) => {
+    if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if ('alias' in o && 'columns' in o && 'label' in o) return `table:${String(o['alias'])}`;
+      if ('expr' in o && 'tokens' in o && 'name' in o) return `column:${String(o['name'])}`;
+    }
+    return v;
+  });
+}
+
+/** Parse choices: the plain reading, then each cue/name overlap read both ways (at most 3 overlaps). */
+function choicesFor(question: string, tables: TableMeta[], index: MentionIndex): ParseChoice[] {
+  const overlaps = cueNameOverlaps(question, tables, index).slice(0, 3);
+  let out: ParseChoice[] = [{}];
+  for (const g of overlaps) {
+    const next: ParseChoice[] = [];
+    for (const c of out) {
+      next.push({ ...c, cueWins: new Set([...(c.cueWins ?? []), ...g]) });
+      next.push({ ...c, nameWins: new Set([...(c.nameWins ?? []), ...g]) });
+    }
+    out = next;
+  }
+  return [{}, ...out.filter((c) => c.cueWins !== undefined || c.nameWins !== undefined)];
+}
+
+/** Column spans that name several columns: each choice of column is its own reading. */
+function pickChoices(p: Parse, base: ParseChoice): ParseChoice[] {
+  const ambiguous = p.spans.filter((s): s is Extract<Span, { kind: 'column' }> => s.kind === 'column' && s.cols.length > 1).slice(0, 2);
+  let out: ParseChoice[] = [base];
+  for (const s of ambiguous) {
+    const next: ParseChoice[] = [];
+    for (const c of out) {
+      for (const col of s.cols.slice(0, 4)) {
+        const pick = new Map(c.pick ?? []);
+        pick.set(s.start, col.column);
+        next.push({ ...c, pick });
+      }
+    }
+    out = next;
+  }
+  return ambiguous.length === 0 ? [] : out;
+}
+
+/** Builds a plan for a parse: the question alone, or (for follow-ups) refining an earlier plan. */
+export type PlanBuilder = (p: Parse) => Understanding | undefined;
+
+/** Every reading of the question that yields a plan, best first; equal plans are kept once. */
+export function readingsOf(question: string, tables: TableMeta[], index: MentionIndex, build: PlanBuilder = buildPlan): Reading[] {
+  const byPlan = new Map<string, Reading>();
+  const consider = (choice: ParseChoice): Parse => {
+    const p = parseQuestion(question, tables, index, choice);
+    const u = build(p);
+    if (u !== undefined && u.kind !== 'unanswerable') {
+      const cover = coverage(u, p);
+      const r: Reading = {
+        plan: u, parse: p, cover, choice, score: scoreOf(u, p, cover),
+        complete: cover.unusedNames.length === 0 && cover.unusedCues.length === 0 && cover.unknown.length === 0,
+      };
+      const key = planKey(u);
+      const had = byPlan.get(key);
+      if (had === undefined || r.score > had.score) byPlan.set(key, r);
+    }
+    return p;
+  };
+  for (const choice of choicesFor(question, tables, index)) {
+    const p = consider(choice);
+    for (const pc of pickChoices(p, choice)) {
+      if (byPlan.size >= MAX_READINGS) break;
+      consider(pc);
+    }
+  }
+  return [...byPlan.values()].sort((a, b) => Number(b.complete) - Number(a.complete) || b.score - a.score);
+}
+
+/** What to say about the words a partial reading leaves out. */
+export function missingWords(r: Reading): { reason: string; words: string[] } {
+  const p = r.parse;
+  const unknown = wordsAt(p, r.cover.unknown);
+  const names = wordsAt(p, r.cover.unusedNames);
+  const cues = wordsAt(p, r.cover.unusedCues);
+  if (unknown.length > 0) return { reason: `nothing in the data matches ${unknown.map((w) => `"${w}"`).join(', ')}`, words: unknown };
+  if (names.length > 0) return { reason: `I could not fit ${names.map((w) => `"${w}"`).join(', ')} into one calculation with the rest of the question`, words: names };
+  return { reason: `I could not tell what ${cues.map((w) => `"${w}"`).join(', ')} should do in this question`, words: cues };
+}
+
+/** The best reading that may answer, with its close rivals; or why none may. */
+export function decide(readings: readonly Reading[], fallback: Understanding): Decision {
+  const complete = readings.filter((r) => r.complete);
+  const best = complete[0];
+  if (best === undefined) {
+    const closest = readings[0];
+    if (closest === undefined) {
+      const reason = fallback.kind === 'unanswerable' ? fallback.reason : 'the question could not be read';
+      return { kind: 'refuse', reason, unknown: fallback.kind === 'unanswerable' ? fallback.unknown : [] };
+    }
+    const m = missingWords(closest);
+    return { kind: 'refuse', reason: m.reason, unknown: m.words, closest };
+  }
+  const rivals = complete.slice(1).filter((r) => best.score - r.score < CLOSE);
+  return { kind: 'answer', reading: best, rivals };
+}
