@@ -35,7 +35,7 @@ export function salesCases(s: readonly Sale[]): Case[] {
     { q: 'What percentage of orders are online?', files: F, expect: { kind: 'scalar', value: (100 * online.length) / s.length, column: 'share_pct' } },
     { q: 'Average discount for orders over 500', files: F, expect: { kind: 'scalar', value: aggregate(s.filter((x) => x.revenue > 500).map((x) => x.discount), 'avg') } },
     { q: 'Total quantity by category and channel', files: F, expect: { kind: 'groups', dims: 2, values: groupBy(s, (x) => `${x.category} | ${x.channel ?? ''}`, (x) => x.quantity, 'sum') } },
-    { q: 'What is the highest unit price?', files: F, expect: { kind: 'scalar', value: aggregate(s.map((x) => x.unit_price), 'max') } },
+    { q: 'What is the highest unit price?', files: F, expect: { kind: 'scalar', column: 'unit_price', value: aggregate(s.map((x) => x.unit_price), 'max') } },
     { q: 'Which product has the lowest average unit price?', files: F, expect: { kind: 'ranked', keys: topKeys(groupBy(s, (x) => x.product, (x) => x.unit_price, 'avg'), 1, 'asc') } },
     { q: 'How many orders had revenue between 100 and 200?', files: F, expect: { kind: 'scalar', value: s.filter((x) => x.revenue >= 100 && x.revenue <= 200).length } },
     { q: 'Revenue in March 2024', files: F, expect: { kind: 'scalar', value: sum(s.filter((x) => x.order_date.startsWith('2024-03'))) } },

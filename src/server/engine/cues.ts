@@ -220,6 +220,11 @@ export function findCues(tokens: readonly Token[]): Cue[] {
       take({ kind: 'superlative', dir: 'desc', at: i, end: i + 2, word: 'most expensive', hint: 'price|cost' });
       continue;
     }
+    // "which element was discovered first": the earliest, when nothing follows that it could count.
+    if ((w === 'first' || w === 'last') && next === undefined && i > 0) {
+      take({ kind: 'superlative', dir: w === 'first' ? 'asc' : 'desc', at: i, end: i + 1, word: w, hint: 'year|date|time|discover|found|start|open|built|release|born' });
+      continue;
+    }
     const sup = SUPERLATIVES[w];
     if (sup !== undefined) {
       const hint = SUPERLATIVE_HINTS[w];

@@ -27,6 +27,10 @@ export function filterPhrase(f: Filter): string {
       const vs = f.values.length <= 3 ? f.values.join(' or ') : `${f.values.slice(0, 3).join(', ')} (+${f.values.length - 3})`;
       return f.negate ? `${c} is not ${vs}` : `${c} is ${vs}`;
     }
+    case 'contains': {
+      const ts = f.texts.map((t) => `"${t}"`).join(' or ');
+      return f.negate ? `${c} does not contain ${ts}` : `${c} contains ${ts}`;
+    }
     case 'cmp':
       return `${c} ${OP_WORD[f.op] ?? f.op} ${formatNumber(f.value)}`;
     case 'between':

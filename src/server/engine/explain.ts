@@ -7,6 +7,7 @@
  */
 import type { Cue } from './cues';
 import type { DateExpr } from './dates';
+import { joinKey } from './joins';
 import { ROW_WORDS } from './lexicon';
 import type { Span } from './mentions';
 import type { Parse } from './roles';
@@ -62,6 +63,7 @@ function facts(plan: Plan): PlanFacts {
       f.tables.add(plan.table);
       f.filters = plan.filters;
       f.limit = plan.limit;
+      for (const c of plan.show ?? []) col(c);
       if (plan.orderBy) {
         col(plan.orderBy.col);
         f.ordered = true;
@@ -126,6 +128,18 @@ function dateUsed(d: DateExpr, fs: readonly Filter[]): boolean {
   });
 }
 
+/** "average quantity per order" where each order is a row: an average over the rows. */
+function perRow(c: Cue, plan: Plan, p: Parse): boolean {
+  const base = plan.kind === 'aggregate' ? plan.base : undefined;
+  const s = p.spans.find((x) => x.start >= c.end && x.start <= c.end + 1);
+  if (base === undefined || s === undefined) return false;
+  if (s.kind === 'table') return s.table === base;
+  return s.kind === 'column' && s.cols.some((x) => x.table === base && x.column.unique);
+}
+
+/** Superlatives that rank by how often something occurs. */
+const FREQUENCY = /^(most|least|fewest|top|bottom|common|popular|frequent|most common|most frequent|busiest)$/;
+
 /** "largest country by area": the column after "by" ranks the answer instead of grouping it. */
 function ranksBy(c: Cue, plan: Plan, p: Parse): boolean {
   const s = p.spans.find((x) => x.start >= c.end && x.start <= c.end + 1);
@@ -143,11 +157,14 @@ function cueUsed(c: Cue, f: PlanFacts, plan: Plan, p: Parse): boolean {
       if (c.agg === 'sum') return f.aggs.some((a) => a === 'sum' || a === 'count' || a === 'count_distinct');
       return f.aggs.includes(c.agg);
     case 'superlative':
+      // "the highest fertility rate" must rank a measure; only "most"/"fewest" may rank a count of rows.
+      if (plan.kind === 'aggregate' && plan.measures.every((m) => m.agg === 'count' && m.col === undefined) && !FREQUENCY.test(c.word)
+        && !p.cues.some((x) => x.kind === 'count' || (x.kind === 'agg' && x.agg === 'count'))) return false;
       return f.ordered || f.aggs.includes('max') || f.aggs.includes('min') || plan.kind === 'rows';
     case 'topN':
       return f.limit === c.n;
     case 'group':
-      return f.dims > 0 || plan.kind === 'correlationScan' || ranksBy(c, plan, p);
+      return f.dims > 0 || plan.kind === 'correlationScan' || ranksBy(c, plan, p) || perRow(c, plan, p);
     case 'grain':
       return f.grains.includes(c.grain) || c.asUnit === true;
     case 'trend':
@@ -188,15 +205,24 @@ function spanUsed(s: Span, f: PlanFacts, plan: Plan, p: Parse): boolean {
   switch (s.kind) {
     case 'column': {
       if (s.cols.some((c) => f.columns.has(c.column))) return true;
+      // "southern states" where each row is a state: the unique name column names the rows.
+      const rowsOf = plan.kind === 'aggregate' ? plan.base : plan.kind === 'rows' ? plan.table : undefined;
+      if (rowsOf !== undefined && s.cols.some((c) => c.table === rowsOf && c.column.unique && c.column.kind === 'text')) return true;
+      // "customers who have not ordered": the other table is looked into, not measured.
+      if (f.filters.some((x) => x.kind === 'absentIn' && s.cols.some((c) => c.table === x.other))) return true;
+      // `quarter` of a date made of `year` and `quarter`: used through that date.
+      if (s.cols.some((c) => [...f.columns].some((u) => u.derived?.includes(c.column.name) === true && u !== c.column))) return true;
       // "per order" where each order is one row, or "orders" naming the id column: the rows themselves.
       const base = plan.kind === 'aggregate' ? plan.base : plan.kind === 'rows' ? plan.table : undefined;
       return base !== undefined && s.cols.some((c) => c.table === base && c.column.unique && /(^|[^a-z])(id|key|code|no|number)$/i.test(c.column.name) && p.taken.has(s));
     }
     case 'value':
-      return f.filters.some((x) => x.kind === 'in' && s.matches.some((m) => m.ref.column === x.col.column && x.values.includes(m.value)))
+      return f.filters.some((x) => (x.kind === 'in' && s.matches.some((m) => m.ref.column === x.col.column && x.values.includes(m.value)))
+        || (x.kind === 'contains' && s.matches.some((m) => m.ref.column === x.col.column)))
         || (plan.kind === 'aggregate' && plan.dims.some((d) => s.matches.some((m) => m.ref.column === d.col.column)));
     case 'table':
-      return f.tables.has(s.table);
+      // "top 5 customers by amount": customers.csv reached through its key in the measured table.
+      return f.tables.has(s.table) || [...f.tables].some((t) => t !== s.table && joinKey(t, s.table) !== undefined && [...f.columns].includes(joinKey(t, s.table)?.left as ColumnMeta));
   }
 }
 
@@ -205,6 +231,21 @@ function isContent(t: Token): boolean {
   if (t.kind !== 'word') return false;
   return !STOP_WORDS.has(t.norm) && !STOP_WORDS.has(t.stem) && t.norm.length >= 2 && !ROW_WORDS.has(t.stem);
 }
+
+/** "remote vs office": a yes/no column split into its two sides; the other side's name is the "no". */
+function flagComplement(i: number, plan: Plan, p: Parse): boolean {
+  if (plan.kind !== 'aggregate' || !/^(vs|versus|or|and)$/.test(p.tokens[i - 1]?.norm ?? '')) return false;
+  const s = p.spans.find((x) => x.end === i - 1);
+  return s?.kind === 'column' && s.cols.some((c) => (c.column.kind === 'boolean' || (c.column.min === 0 && c.column.max === 1)) && plan.dims.some((d) => d.col.column === c.column));
+}
+
+/** Selling and buying words fit a total of money or quantity ("which product sold the most units"). */
+const SALE_VERBS = /^(sold|sell|sells|selling|bought|buy|buys|purchased|purchase|spend|spent|spends|paid|pay|pays|earn|earns|earned)$/;
+function saleVerbFits(t: Token, plan: Plan): boolean {
+  if (!SALE_VERBS.test(t.norm) || plan.kind !== 'aggregate') return false;
+  return plan.measures.some((m) => m.col !== undefined && MONEY_OR_QUANTITY.test(m.col.column.name));
+}
+const MONEY_OR_QUANTITY = /(revenue|amount|price|sales?|total|cost|value|income|salary|spend|paid|payment|fee|profit|wage|earning|qty|quantity|units?|volume)/i;
 
 /** What `plan` explains of the question parsed as `p`. */
 export function coverage(plan: Plan, p: Parse): Coverage {
@@ -236,6 +277,7 @@ export function coverage(plan: Plan, p: Parse): Coverage {
   p.tokens.forEach((t, i) => {
     if (explained.has(i) || unusedNames.includes(i) || unusedCues.includes(i) || p.used.has(i)) return;
     if (!isContent(t)) return;
+    if (flagComplement(i, plan, p) || saleVerbFits(t, plan)) return;
     // "one of the languages": a number word that is only a word here.
     if (t.kind === 'number' && /^[a-z]+$/.test(t.norm) && STOP_WORDS.has(t.norm)) return;
     if (t.kind === 'number' || t.kind === 'date') unusedCues.push(i);

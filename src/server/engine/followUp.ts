@@ -17,8 +17,11 @@ const FOLLOW_START = /^\s*(now|and|what about|how about|only|just|same|instead|a
 
 /** Whether a question reads as a refinement of the previous one. */
 export function looksLikeFollowUp(question: string): boolean {
-  return FOLLOW_START.test(question) || question.trim().split(/\s+/).length <= 3;
+  return FOLLOW_START.test(question) || REFERS_BACK.test(question) || question.trim().split(/\s+/).length <= 3;
 }
+
+/** Words pointing at the previous answer's rows: "how many of those", "their average". */
+const REFERS_BACK = /\b(those|these|them|their|they|of it|its|same|that group|the rest)\b/i;
 
 function sameColumn(a: Filter, b: Filter): boolean {
   return a.col.column === b.col.column;
@@ -161,5 +164,5 @@ function decideOne(question: string, prev: Plan | undefined, tables: TableMeta[]
 export function planWithHistory(question: string, history: readonly string[], tables: TableMeta[], index: MentionIndex): Understanding {
   const d = readWithHistory(question, history, tables, index);
   if (d.kind === 'answer') return d.reading.plan;
-  return { kind: 'unanswerable', reason: d.reason, unknown: d.unknown };
+  return { kind: 'unanswerable', reason: d.reason, unknown: d.kind === 'refuse' ? d.unknown : [] };
 }

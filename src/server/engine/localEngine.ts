@@ -11,7 +11,9 @@ import { QueryError, QueryTimeoutError, type DuckDbStore } from '../duckdb/duckD
 import { AnswerWriter } from './answerWriter';
 import { describePlan, md } from './describe';
 import { Executor } from './executor';
-import { planWithHistory } from './followUp';
+import { differingRivals, askMessage, optionsFor } from './ambiguity';
+import { readWithHistory } from './followUp';
+import { readingSentence } from './readingLine';
 import { llmConfigFromEnv, type LlmConfig } from './llmClient';
 import { answerWithModel } from './llmAnswer';
 import { buildMentionIndex } from './mentions';
@@ -22,7 +24,7 @@ import { answerFromDocuments } from './retrievalAnswer';
 import { SchemaIndex } from './schemaIndex';
 import { SqlRejected } from './sqlGuard';
 import { describeColumns, suggestQuestions } from './suggestions';
-import type { TableMeta } from './types';
+import type { TableMeta, Understanding } from './types';
 
 export interface LocalEngineOptions {
   /** Model to consult first; `null` disables it; undefined reads TEAM_DATA_LLM_* from the environment. */
@@ -80,7 +82,18 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     const labels = tabular.map((s) => s.source.fileName).join(', ');
     const tables = await this.schema.tables(tabular.map((s) => ({ source: s.source, ingest: s.ingest })));
     const index = buildMentionIndex(tables);
-    const u = planWithHistory(ctx.question, ctx.history.map((h) => h.question), tables, index);
+    const allowed = tables.map((t) => t.table);
+    const ex = new Executor(this.store, allowed, ctx.signal);
+    let d = readWithHistory(ctx.question, ctx.history.map((h) => h.question), tables, index);
+    if (d.kind === 'answer' && d.rivals.length > 0) {
+      // Close readings are only a problem when they give different answers.
+      const differ = await differingRivals(d.reading, d.rivals, ex);
+      if (differ.length > 0) {
+        const options = optionsFor(ctx.question, [d.reading, ...differ]);
+        d = { kind: 'ask', reason: `it could mean ${[d.reading, ...differ].slice(0, 3).map((r) => readingSentence(r.plan).replace(/^./, (c) => c.toLowerCase())).join(', or ')}`, options };
+      }
+    }
+    const u: Understanding = d.kind === 'answer' ? d.reading.plan : { kind: 'unanswerable', reason: d.reason, unknown: d.kind === 'refuse' ? d.unknown : [] };
     if (u.kind !== 'overview') {
       // The reading of the question, so a wrong interpretation is visible before any number.
       const step = writer.step(u.kind === 'unanswerable' ? `Match the question to the columns and values of ${labels}` : `Read the question as: ${describePlan(u)}`);
@@ -93,12 +106,14 @@ export class LocalAnalysisEngine implements AnalysisEngine {
         return;
       }
     }
-    const allowed = tables.map((t) => t.table);
-    const ex = new Executor(this.store, allowed, ctx.signal);
     if (this.llm !== undefined) {
       const done = await answerWithModel(this.llm, ctx, writer, ex, tables, u.kind === 'unanswerable' ? undefined : u);
       if (done) return;
       ex.reset();
+    }
+    if (d.kind === 'ask') {
+      writer.respond(askMessage(d.reason, d.options), d.options.map((o) => o.question).slice(0, 4), tables.map((t) => t.source));
+      return;
     }
     if (u.kind === 'unanswerable') {
       const text = [
@@ -114,7 +129,7 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     try {
       if (u.kind === 'overview') {
         const o = await runOverview(u.tables, ex, writer);
-        writer.respond(o.message, suggestQuestions(u.tables), sourcesOf(u.tables));
+        writer.respond(`${readingSentence(u)}:\n\n${o.message}`, suggestQuestions(u.tables), sourcesOf(u.tables));
         return;
       }
       const a = await runPlan(u, ex, writer);

@@ -8,6 +8,7 @@ import { defaultAgg, ROW_WORDS } from './lexicon';
 import type { Span } from './mentions';
 import { aggFor, checkJoins, superlativeIsAggregate, tableSpan, unanswerable, type Parts } from './planKit';
 import { GRAIN_NOUN } from './cues';
+import { soleMeasure } from './nouns';
 import { dateColumn, isGroupable, isIdLike, isNumeric, mark, moneyColumn, nextSpan, pickColumn, type Parse } from './roles';
 import { STOP_WORDS, type Token } from './text';
 import type { ColRef, Filter, Measure, Plan, TableMeta, Understanding } from './types';
@@ -35,10 +36,14 @@ function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure
   const k = skipCues(c.end);
   const unit = p.tokens[k];
   const grain = unit?.kind === 'word' && unit.stem !== 'date' ? GRAIN_NOUN[unit.stem] : undefined;
-  if (grain !== undefined && !p.spans.some((x) => x.start <= k && k < x.end)) {
+  const at = p.spans.find((x) => x.start <= k && k < x.end);
+  if (grain !== undefined) {
     const dc = dateColumn(p, prefer);
-    if (dc !== undefined) {
+    // "how many quarters" with `year` and `quarter` columns: quarters of the date they make.
+    const part = at?.kind === 'column' && dc !== undefined && at.cols.some((c) => dc.column.derived?.includes(c.column.name) === true);
+    if (dc !== undefined && (at === undefined || part)) {
       mark(p, k, k + 1);
+      if (at !== undefined) p.taken.add(at);
       return { measure: { agg: 'count_distinct', col: dc, grain }, table: dc.table };
     }
   }
@@ -96,6 +101,13 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
     if (col && (isGroupable(col.column) || col.column.kind === 'text' || col.column.unique || TIME_NAMED.test(col.column.name.trim()))) {
       p.taken.add(answer);
       dims.push(col.column.kind === 'temporal' ? { col, grain: 'day' } : { col });
+      // "which year and quarter"
+      const second = p.tokens[answer.end]?.norm === 'and' ? p.spans.find((x) => x.start === answer.end + 1) : undefined;
+      const col2 = second !== undefined && !p.taken.has(second) ? pickColumn(second, 'dim', prefer) : undefined;
+      if (second !== undefined && col2 !== undefined && col2.table === col.table && (isGroupable(col2.column) || TIME_NAMED.test(col2.column.name.trim()))) {
+        p.taken.add(second);
+        dims.push({ col: col2 });
+      }
     }
   }
   // Ranked or grouped entities: "top 5 regions", "which product", "the most common category".
@@ -138,6 +150,11 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
         entity = true;
         continue;
       }
+      // "the record sunspot year": a year is when something happened, not what is ranked.
+      if (TIME_NAMED.test(col.column.name.trim()) && !explicit && (sup !== undefined || topN !== undefined)) {
+        p.taken.delete(s);
+        continue;
+      }
       measures.push({ agg: aggFor(p, s.start, col.column.name, dims.length, s.end), col });
     }
   }
@@ -156,6 +173,12 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
       } else measures.push({ agg: defaultAgg(column.name), col });
     }
   }
+  // "record sunspot year" in a table of one series: the superlative ranks that series.
+  if (measures.length === 0 && sup !== undefined && dims.length === 0 && !p.cues.some((c) => c.kind === 'count') && p.tables.length === 1 && p.tables[0] !== undefined) {
+    const sole = soleMeasure(p.tables[0]);
+    const col = sole?.kind === 'column' ? sole.cols[0] : undefined;
+    if (col !== undefined) return rowsPlan(p, col.table, filters, parts, topN?.n ?? 1, { col, dir: sup.dir });
+  }
   if (parts.rankBy && !measures.some((m) => m.col?.column === parts.rankBy?.column)) {
     measures.unshift({ agg: aggFor(p, p.tokens.length, parts.rankBy.column.name, dims.length), col: parts.rankBy });
   }
@@ -166,10 +189,11 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
     const key = joinKey(measuredTable, named);
     if (key) dims.push({ col: { table: measuredTable, column: key.left } });
   }
-  // A remaining category named without a cue groups the result ("revenue region-wise").
+  // A remaining category named with "-wise" groups the result ("revenue region-wise"); a bare name
+  // elsewhere does not (it is left for the word check to question).
   if (dims.length === 0 && measures.length > 0) {
     for (const s of columnSpans) {
-      if (p.taken.has(s)) continue;
+      if (p.taken.has(s) || p.tokens[s.end]?.norm !== 'wise') continue;
       const col = pickColumn(s, 'dim', prefer);
       if (col && isGroupable(col.column) && col.column.kind !== 'numeric') {
         p.taken.add(s);
@@ -211,7 +235,8 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
   // "the highest price", "when was unemployment at its peak": the row the extreme belongs to.
   const counted = p.cues.some((c) => c.kind === 'count' || (c.kind === 'agg' && c.agg === 'count'));
   const only = measures[0];
-  if (dims.length === 0 && sup !== undefined && topN === undefined && aggCue === undefined && !counted && !share && measures.length === 1 && only?.col !== undefined && (only.agg === 'max' || only.agg === 'min')) {
+  const plainWord = sup !== undefined && /^(max|min|maximum|minimum)$/.test(sup.word);
+  if (dims.length === 0 && sup !== undefined && !plainWord && topN === undefined && aggCue === undefined && !counted && !share && measures.length === 1 && only?.col !== undefined && (only.agg === 'max' || only.agg === 'min')) {
     return rowsPlan(p, only.col.table, filters, parts, 1, { col: only.col, dir: sup.dir });
   }
   const base = countTable ?? measures.find((m) => m.col)?.col?.table ?? prefer ?? dims[0]?.col.table ?? p.tables[0];
@@ -228,10 +253,33 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
   }
   if (share) {
     if (dims.length > 0) plan.share = true;
-    else if (filters.length > 0) plan.shareOfFiltered = true;
+    else if (filters.length > 0) {
+      plan.shareOfFiltered = true;
+      const scope = shareScope(p, filters);
+      if (scope.length > 0) plan.shareScope = scope;
+    }
     else return unanswerable('a share needs groups ("by channel") or a condition ("online orders")', parts.lost);
   }
   return checkJoins(plan);
+}
+
+/**
+ * "what percentage of manufacturing workers are union members": conditions named before the verb
+ * describe the whole the share is of; the ones after it, the part.
+ */
+function shareScope(p: Parse, filters: readonly Filter[]): number[] {
+  const shareAt = p.cues.find((c) => c.kind === 'share')?.end ?? 0;
+  const verb = p.tokens.findIndex((t, i) => i > shareAt && /^(are|is|were|was|have|has|had|do|does|did|get|gets|got|earn|earns)$/.test(t.norm));
+  if (verb < 0) return [];
+  const at = (f: Filter): number | undefined => p.spans.find((s) => (s.kind === 'value' && s.matches.some((m) => m.ref.column === f.col.column))
+    || (s.kind === 'column' && s.cols.some((c) => c.column === f.col.column)))?.start;
+  const out: number[] = [];
+  filters.forEach((f, i) => {
+    const pos = at(f);
+    if (pos !== undefined && pos > shareAt && pos < verb) out.push(i);
+  });
+  // Everything before the verb would leave no part to take a share of.
+  return out.length === filters.filter((f) => f.kind !== 'dateRange' && f.kind !== 'datePart').length ? [] : out;
 }
 
 /** A row count written in a listing: "show 10 rows", "10 sample rows". */
@@ -243,6 +291,9 @@ function listedCount(p: Parse): number | undefined {
 export function rowsPlan(p: Parse, table: TableMeta | undefined, filters: Filter[], parts: Parts, n?: number, orderBy?: { col: ColRef; dir: 'desc' | 'asc' }): Understanding {
   if (!table) return unanswerable('no table is selected');
   const plan: Plan = { kind: 'rows', table, filters, limit: Math.min(n ?? listedCount(p) ?? 20, 1000), chart: parts.chart };
+  // Columns the question names but nothing else uses are what it wants to see ("the capital of ...").
+  const show = p.spans.flatMap((s) => (s.kind === 'column' && !p.taken.has(s) ? [pickColumn(s, 'dim', table)].filter((c): c is ColRef => c !== undefined && c.table === table) : []));
+  if (show.length > 0) plan.show = show;
   if (orderBy) plan.orderBy = orderBy;
   else {
     // "the 5 most recent orders", "the oldest entries": order by the date.

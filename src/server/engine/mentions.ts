@@ -17,7 +17,9 @@ export type Span =
   | { kind: 'table'; start: number; end: number; score: number; table: TableMeta };
 
 /** Column words too generic to identify a column on their own ("name" of customer_name). */
-const GENERIC = new Set(['id', 'name', 'code', 'number', 'no', 'key', 'type', 'value', 'date', 'time', 'flag', 'status', 'total', 'count', 'amount', 'at', 'is', 'of', 'in', 'per']);
+const GENERIC = new Set(['id', 'name', 'code', 'number', 'no', 'key', 'type', 'value', 'date', 'time', 'flag', 'status', 'total', 'count', 'amount', 'at', 'is', 'of', 'in', 'per',
+  // Units of time name dates, not the columns that happen to contain the word (`yrs_married`, `day_of_week`).
+  'year', 'month', 'day', 'week', 'quarter', 'hour', 'minute', 'decade']);
 /** Values too common as English words to be read as data values when written in lower case. */
 const WEAK_VALUES = new Set(['other', 'others', 'none', 'n/a', 'na', 'unknown', 'yes', 'no', 'true', 'false', 'total', 'all', 'new', 'old', 'high', 'low', 'medium', 'open', 'closed', 'active', 'on', 'off', 'a', 'b', 'c', 'x']);
 const NUMBER_NAMES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
@@ -135,7 +137,9 @@ function columnCandidates(tokens: readonly Token[], tables: readonly TableMeta[]
         const w = tokens[h.start]?.stem ?? '';
         if (GENERIC.has(w) || FUNCTION_WORDS.has(w)) continue;
         const headGeneric = GENERIC.has(shape.core[shape.core.length - 1] ?? '');
-        const score = (h.head ? 1.6 : headGeneric ? 1.2 : 0.8) * h.quality;
+        // "orders" names the orders (`order_id`), not their dates (`order_date`): a date column is a weak guess.
+        const dateOfEntity = !h.head && column.kind === 'temporal';
+        const score = (h.head ? 1.6 : dateOfEntity ? 0.5 : headGeneric ? 1.2 : 0.8) * h.quality;
         add(h.start, h.end, score, col, false);
       }
       const all = new Set([...shape.core, ...shape.optional, ...column.tokens]);

@@ -70,6 +70,13 @@ export function measureNounSpans(p: Parse): void {
   p.spans.sort((a, b) => a.start - b.start);
 }
 
+/** Whether the file's name says what a row is: a plural word that is not also a column ("sales", "cars"). */
+function ownNoun(table: TableMeta): boolean {
+  const base = table.label.replace(/\.[^.]+$/, '').replace(/,.*$/, '');
+  const words = base.split(/[^\p{L}]+/u).filter((w) => w.length >= 3).map((w) => w.toLowerCase());
+  return words.some((w) => /[^s]s$/.test(w) && !table.columns.some((c) => c.name.toLowerCase().replace(/s$/, '') === w.replace(/s$/, '')));
+}
+
 /**
  * Row nouns: a plural noun ("women", "workers") or a noun after "which"/"each"/a superlative
  * ("which element", "the densest element") that names nothing in the data stands for the rows of
@@ -79,6 +86,9 @@ export function measureNounSpans(p: Parse): void {
 export function rowNounSpans(p: Parse): void {
   if (p.tables.length !== 1) return;
   const table = p.tables[0] as TableMeta;
+  // A table named for what it holds ("sales.csv", "orders.json") has its noun: another noun
+  // ("employees") is not its rows.
+  if (ownNoun(table)) return;
   const taken = covered(p);
   const superlativeEnds = new Set(p.cues.filter((c) => c.kind === 'superlative' || c.kind === 'topN').map((c) => c.end));
   p.tokens.forEach((t, i) => {

@@ -5,9 +5,10 @@
 import { toCsv } from '../profile/csvFormat';
 import { fileNameFor, sqlBlock, type AnswerWriter } from './answerWriter';
 import { MAX_CATEGORIES, renderChart, type ChartRequest } from './charts';
-import { describePlan } from './describe';
+import { code, describePlan } from './describe';
 import type { Executor } from './executor';
 import { finding, type ResultData } from './narrative';
+import { readingLine, readingSentence } from './readingLine';
 import { shownPreamble } from './recipe';
 import { buildQuery, histogramStatement, rangeStatement, type Statement } from './sqlBuilder';
 import { correlationScanSql, correlationSql, duplicatesSql, missingSql, outliersSql } from './statsSql';
@@ -139,6 +140,12 @@ export async function runPlan(plan: Exclude<Plan, { kind: 'overview' }>, ex: Exe
     throw err;
   }
   writer.code(step, sqlBlock(shownPreamble(body.tables), ex.ran.map((r) => ({ comment: r.comment, sql: r.shown }))));
+  const missing = askedButMissing(plan, body.main);
+  if (missing !== undefined) {
+    // "fertility in Germany in 2012" where 2012 is empty: say so instead of showing a row of blanks.
+    step.done();
+    return { message: missing, tables: body.tables };
+  }
   // Storing the table is disk I/O; drawing the chart is CPU: let them overlap.
   const stored = writer.table(step, fileNameFor(title, 'csv'), toCsv(body.main.columns, body.main.rows));
   const wantChart = body.chart !== undefined && plan.chart !== 'none' ? body.chart : undefined;
@@ -155,5 +162,23 @@ export async function runPlan(plan: Exclude<Plan, { kind: 'overview' }>, ex: Exe
       chartStep.done();
     }
   }
-  return { message: finding(plan, body.main), tables: body.tables };
+  return { message: withReading(plan, body.main), tables: body.tables };
+}
+
+/** For a lookup whose asked-for columns are empty in every matching row: what to say instead of a table. */
+function askedButMissing(plan: Exclude<Plan, { kind: 'overview' }>, r: ResultData): string | undefined {
+  if (plan.kind !== 'rows' || plan.show === undefined || plan.show.length === 0 || r.rows.length === 0) return undefined;
+  const idx = plan.show.map((c) => r.columns.indexOf(c.column.name)).filter((i) => i >= 0);
+  if (idx.length === 0 || !r.rows.every((row) => idx.every((i) => row[i] === null || row[i] === undefined || row[i] === ''))) return undefined;
+  const names = plan.show.map((c) => code(c.column.name)).join(' and ');
+  return `${readingSentence(plan)}: ${names} ${plan.show.length === 1 ? 'has' : 'have'} no value in the ${r.rows.length === 1 ? 'matching row' : `${r.rows.length} matching rows`}, so there is no number to give.`;
+}
+
+/** The reading first, then the finding (whose own headline is dropped when the reading line already gives the number). */
+function withReading(plan: Exclude<Plan, { kind: 'overview' }>, r: ResultData): string {
+  const line = readingLine(plan, r);
+  const text = finding(plan, r);
+  const scalar = plan.kind === 'aggregate' && plan.dims.length === 0 && plan.measures.length === 1 && !plan.shareOfFiltered && r.rows.length === 1 && r.rows[0]?.[0] !== null;
+  const rest = scalar ? text.split('\n').slice(1).join('\n').trim() : text;
+  return rest.length > 0 ? `${line}\n\n${rest}` : line;
 }

@@ -8,7 +8,7 @@
  */
 import { coverage, wordsAt, type Coverage } from './explain';
 import type { MentionIndex, Span } from './mentions';
-import { isGroupable, isIdLike, isNumeric, type Parse } from './roles';
+import { isGroupable, isIdLike, isIdName, isNumeric, type Parse } from './roles';
 import { buildPlan, cueNameOverlaps, parseQuestion, type ParseChoice } from './understand';
 import type { ColumnMeta, Plan, TableMeta, Understanding } from './types';
 
@@ -22,9 +22,18 @@ export interface Reading {
   complete: boolean;
 }
 
+/** One way to read an ambiguous question, as a question that is answered exactly that way. */
+export interface ReadingOption {
+  question: string;
+  /** What it computes, in words. */
+  label: string;
+}
+
 export type Decision =
   /** `rivals`: complete readings scoring close to the best with a different plan. */
   | { kind: 'answer'; reading: Reading; rivals: Reading[] }
+  /** The question reads several ways that give different answers: the user picks one. */
+  | { kind: 'ask'; reason: string; options: ReadingOption[] }
   /** No complete reading: what could not be placed, and the closest partial reading. */
   | { kind: 'refuse'; reason: string; unknown: string[]; closest?: Reading };
 
@@ -33,13 +42,16 @@ export const CLOSE = 1.5;
 const MAX_READINGS = 24;
 
 /** How well a column fits the role the plan gives it (measures are numbers, groups are categories). */
-function fitness(plan: Plan): number {
+function fitness(plan: Plan, p: Parse): number {
   let s = 0;
   const fitMeasure = (c: ColumnMeta): number => (isNumeric(c) && !isIdLike(c) ? 1 : isNumeric(c) ? -1 : -3);
-  const fitDim = (c: ColumnMeta): number => (isGroupable(c) ? 1 : -2);
+  const fitDim = (c: ColumnMeta): number => (isGroupable(c) ? (isIdName(c) ? 0 : 1) : -2);
+  // A grouping nobody asked for ("by", "per", "each", "which", "trend", a grain word) costs.
+  const asked = p.cues.some((c) => c.kind === 'group' || c.kind === 'grain' || c.kind === 'trend' || c.kind === 'topN' || c.kind === 'superlative' || c.kind === 'share' || c.kind === 'distinct' || (c.kind === 'intent' && (c.intent === 'compare' || c.intent === 'histogram')))
+    || p.tokens.some((t) => t.norm === 'which' || t.norm === 'what' || t.norm === 'vs' || t.norm === 'versus' || t.norm === 'and' || t.norm === 'or');
   if (plan.kind === 'aggregate') {
     for (const m of plan.measures) if (m.col && m.agg !== 'count_distinct') s += fitMeasure(m.col.column);
-    for (const d of plan.dims) s += d.grain !== undefined ? 1 : fitDim(d.col.column);
+    for (const d of plan.dims) s += (d.grain !== undefined ? 1 : fitDim(d.col.column)) - (asked ? 0 : 3);
   }
   return s;
 }
@@ -53,7 +65,7 @@ function scoreOf(plan: Plan, p: Parse, cover: Coverage): number {
   let s = 0;
   for (const sp of p.spans) if (cover.explained.has(sp.start)) s += spanScore(sp);
   for (const c of p.cues) if (cover.explained.has(c.at)) s += 0.5;
-  s += fitness(plan);
+  s += fitness(plan, p);
   s -= 6 * cover.unusedNames.length + 5 * cover.unusedCues.length + 4 * cover.unknown.length;
   return s;
 }
@@ -158,6 +170,44 @@ export function decide(readings: readonly Reading[], fallback: Understanding): D
     const m = missingWords(closest);
     return { kind: 'refuse', reason: m.reason, unknown: m.words, closest };
   }
+  const doubt = doubtAbout(best);
+  if (doubt !== undefined) return doubt;
   const rivals = complete.slice(1).filter((r) => best.score - r.score < CLOSE);
   return { kind: 'answer', reading: best, rivals };
+}
+
+/** The column an extreme is taken of (a ranking, a minimum or a maximum), if the plan takes one. */
+function extremeColumn(plan: Plan): ColumnMeta | undefined {
+  if (plan.kind === 'rows') return plan.orderBy?.col.column;
+  if (plan.kind !== 'aggregate') return undefined;
+  return plan.measures.find((x) => x.agg === 'min' || x.agg === 'max')?.col?.column;
+}
+
+/**
+ * Readings that explain every word and still cannot be answered with one number: a date that may
+ * mean a decade or a century, or the extreme of a column some of whose values are not numbers.
+ */
+function doubtAbout(r: Reading): Decision | undefined {
+  const p = r.parse;
+  const century = p.dates.find((d) => d.alsoCentury !== undefined);
+  if (century?.alsoCentury !== undefined && century.from !== undefined && century.to !== undefined) {
+    const first = p.tokens[century.at];
+    const last = p.tokens[century.end - 1];
+    const swap = (text: string): string => (first && last ? `${p.question.slice(0, first.start)}${text}${p.question.slice(last.end)}` : p.question);
+    const decade = `from ${century.from.slice(0, 4)} to ${Number(century.to.slice(0, 4)) - 1}`;
+    const whole = `from ${century.alsoCentury.from.slice(0, 4)} to ${Number(century.alsoCentury.to.slice(0, 4)) - 1}`;
+    return {
+      kind: 'ask', reason: `"${century.label}" can mean the decade (${decade.slice(5)}) or the century (${whole.slice(5)})`,
+      options: [{ question: swap(decade), label: `the decade, ${decade}` }, { question: swap(whole), label: `the century, ${whole}` }],
+    };
+  }
+  const col = extremeColumn(r.plan);
+  if (col !== undefined && (col.unreadable ?? 0) > 0) {
+    const example = col.unreadableExample !== undefined ? ` (such as "${col.unreadableExample}")` : '';
+    return {
+      kind: 'refuse', unknown: [],
+      reason: `${col.unreadable} values of \`${col.name}\` are not numbers${example}, so its highest and lowest values cannot be known from this data`,
+    };
+  }
+  return undefined;
 }

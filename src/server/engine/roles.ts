@@ -216,7 +216,7 @@ export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; 
 
 /** Value filters ("in Europe", "online", "not in Asia"); several values of one column combine with IN. */
 export function valueFilters(p: Parse, prefer?: TableMeta): { filters: Filter[]; multi: Array<{ col: ColRef; joiner: string }> } {
-  const byColumn = new Map<ColumnMeta, { col: ColRef; values: string[]; negate: boolean; joiners: string[] }>();
+  const byColumn = new Map<ColumnMeta, { col: ColRef; values: string[]; words: string[]; negate: boolean; joiners: string[] }>();
   const named = new Set(p.spans.flatMap((s) => (s.kind === 'column' ? s.cols.map((c) => c.column) : [])));
   for (const s of p.spans) {
     if (s.kind !== 'value') continue;
@@ -226,9 +226,11 @@ export function valueFilters(p: Parse, prefer?: TableMeta): { filters: Filter[];
     mark(p, s.start, s.end);
     const negCue = p.cues.find((c) => c.kind === 'negate' && c.end <= s.start && s.start - c.end <= 2);
     if (negCue) mark(p, negCue.at, negCue.end);
-    const entry = byColumn.get(best.ref.column) ?? { col: best.ref, values: [], negate: negCue !== undefined, joiners: [] };
+    const entry = byColumn.get(best.ref.column) ?? { col: best.ref, values: [], words: [], negate: negCue !== undefined, joiners: [] };
     const sameValues = s.matches.filter((m) => m.ref.column === best.ref.column).map((m) => m.value);
-    for (const v of sameValues) if (!entry.values.includes(v)) entry.values.push(v);
+    // One word of several values ("Wilson", "ford"): the values that contain it.
+    if (s.partial !== undefined && sameValues.length > 1) entry.words.push(p.tokens.slice(s.start, s.end).map((t) => t.raw).join(' '));
+    else for (const v of sameValues) if (!entry.values.includes(v)) entry.values.push(v);
     const joiner = p.tokens[s.start - 1]?.norm;
     if (joiner !== undefined) entry.joiners.push(joiner);
     byColumn.set(best.ref.column, entry);
@@ -239,7 +241,11 @@ export function valueFilters(p: Parse, prefer?: TableMeta): { filters: Filter[];
   const filters: Filter[] = [];
   const multi: Array<{ col: ColRef; joiner: string }> = [];
   for (const e of byColumn.values()) {
-    filters.push({ kind: 'in', col: e.col, values: e.values, negate: e.negate });
+    // A list column ("English, Spanish") holds a value when the value is one of its items.
+    if (e.col.column.listLike === true) filters.push({ kind: 'contains', col: e.col, texts: [...e.values, ...e.words], negate: e.negate });
+    else if (e.words.length > 0 && e.values.length === 0) filters.push({ kind: 'contains', col: e.col, texts: e.words, negate: e.negate });
+    else if (e.words.length > 0) filters.push({ kind: 'contains', col: e.col, texts: [...e.values, ...e.words], negate: e.negate });
+    else filters.push({ kind: 'in', col: e.col, values: e.values, negate: e.negate });
     // The column's own name right next to a value is part of the filter ("the online channel", "region Europe").
     const valueSpans = p.spans.filter((v) => v.kind === 'value' && v.matches.some((m) => m.ref.column === e.col.column));
     for (const s of p.spans) {
@@ -299,7 +305,10 @@ export function noneFilters(p: Parse): Filter[] {
   p.tokens.forEach((t, i) => {
     if (t.norm !== 'no' && t.norm !== 'without') return;
     if (p.cues.some((c) => c.kind === 'cmp' && c.at <= i && i < c.end)) return;
-    const s = nextSpan(p, i + 1, 1);
+    // "no known density", "no value for 1960", "without a listed price".
+    let k = i + 1;
+    while (k < i + 4 && /^(known|listed|recorded|given|available|reported|value|values|data|entry|entries|for|in|a|an|the|any)$/.test(p.tokens[k]?.norm ?? '') && !p.spans.some((x) => x.start === k)) k++;
+    const s = nextSpan(p, k, 1);
     if (s?.kind !== 'column' || p.taken.has(s)) return;
     const col = s.cols[0];
     if (!col || col.column.kind === 'boolean') return;
@@ -375,13 +384,23 @@ export function booleanFilters(p: Parse, dims: readonly Dim[]): Filter[] {
   const out: Filter[] = [];
   for (const s of p.spans) {
     if (s.kind !== 'column' || p.taken.has(s)) continue;
-    const b = s.cols.find((c) => c.column.kind === 'boolean');
+    const b = s.cols.find((c) => c.column.kind === 'boolean') ?? s.cols.find((c) => isFlag(c.column));
     if (!b || dims.some((d) => d.col.column === b.column)) continue;
-    const neg = p.cues.find((c) => c.kind === 'negate' && c.end <= s.start && s.start - c.end <= 1);
+    // "the average of married" measures the flag; "married workers" selects by it.
+    if (b.column.kind !== 'boolean' && p.cues.some((c) => (c.kind === 'agg' || c.kind === 'share') && c.end <= s.start && s.start - c.end <= 1)) continue;
+    if (b.column.kind !== 'boolean' && p.cues.some((c) => c.kind === 'intent' && c.intent === 'correlation')) continue;
+    const neg = p.cues.find((c) => c.kind === 'negate' && c.end <= s.start && s.start - c.end <= 1)
+      ?? (p.tokens[s.start - 1]?.norm === 'non' ? { at: s.start - 1, end: s.start } : undefined);
     p.taken.add(s);
     mark(p, s.start, s.end);
     if (neg) mark(p, neg.at, neg.end);
-    out.push({ kind: 'bool', col: b, value: neg === undefined });
+    if (b.column.kind === 'boolean') out.push({ kind: 'bool', col: b, value: neg === undefined });
+    else out.push({ kind: 'cmp', col: b, op: '=', value: neg === undefined ? 1 : 0 });
   }
   return out;
+}
+
+/** A 0/1 number column: a yes/no flag ("union", "married", "south"). */
+export function isFlag(c: ColumnMeta): boolean {
+  return c.kind === 'numeric' && c.min === 0 && c.max === 1 && c.distinct === 2 && !c.converted;
 }

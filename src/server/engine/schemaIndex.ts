@@ -16,6 +16,9 @@ import type { ColumnKind, ColumnMeta, TableMeta } from './types';
 
 /** Text columns with at most this many distinct values have their values indexed. */
 export const MAX_INDEXED_VALUES = 5000;
+/** Text that means "no value" in exports. */
+const NULL_MARKERS = ['n/a', 'na', 'n.a.', 'null', 'none', 'nan', '-', '--', '?', 'unknown', 'missing', '#n/a', '.', 'nil', 'not available', 'tbd']
+  .map((m) => `'${m}'`).join(', ');
 /** Above this size distinct counts are approximate (HyperLogLog), which is plenty for choosing roles. */
 const EXACT_DISTINCT_ROWS = 200_000;
 const CACHE_LIMIT = 64;
@@ -145,7 +148,14 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
       // Numbers written as text ("1,234", "$5", "45%", "1.008(2)"): typed by expression, text kept.
       Object.assign(meta, { kind: 'numeric', converted: true, expr: numberTextSql(c.name, style, ''), sqlTemplate: numberTextSql(c.name, style) });
       const r = await rangeOf(run, t.table, meta.expr, false);
-      Object.assign(meta, { min: r.min, max: r.max, nonNull: r.count });
+      Object.assign(meta, { min: r.min, max: r.max, nonNull: r.count, unreadable: Math.max(0, s.nonEmpty - r.count) });
+      if ((meta.unreadable ?? 0) > 0) {
+        // "n/a", "-", "unknown" say "no value"; only other text ("Ancient") is a value that is not a number.
+        const col = quoteIdent(c.name);
+        const r2 = (await run(`SELECT count(*), any_value(trim(${col})) FROM ${quoteIdent(t.table)} WHERE trim(${col}) <> '' AND ${meta.expr} IS NULL AND lower(trim(${col})) NOT IN (${NULL_MARKERS})`))[0] ?? [];
+        meta.unreadable = num(r2[0]);
+        if (typeof r2[1] === 'string') meta.unreadableExample = r2[1].slice(0, 40);
+      }
     } else if (kind === 'text' && s.distinct > 1) {
       const formats = await textDateFormats(run, t.table, c.name);
       if (formats !== undefined) {
@@ -189,6 +199,9 @@ async function indexValues(run: RunSql, table: string, columns: ColumnMeta[]): P
   for (const { c, i } of wanted) {
     const values = byColumn.get(i) ?? [];
     if (values.length <= MAX_INDEXED_VALUES) c.values = values.sort();
+    // Lists written as text ("FRA, DEU, POL"): items are matched one by one.
+    const lists = values.filter((v) => /\S, \S/.test(v)).length;
+    if (lists >= 2 && lists >= values.length * 0.2) c.listLike = true;
   }
 }
 

@@ -45,9 +45,9 @@ function filterRefs(filters: readonly Filter[]): ColRef[] {
   return filters.map((f) => f.col);
 }
 
-/** A scope filter applies to the whole population (dates); others select the part of a share. */
-function isScope(f: Filter): boolean {
-  return f.kind === 'dateRange' || f.kind === 'datePart';
+/** A scope filter applies to the whole population (dates, "of manufacturing workers"); others select the part of a share. */
+function isScope(f: Filter, i: number, plan: AggregatePlan): boolean {
+  return f.kind === 'dateRange' || f.kind === 'datePart' || (plan.shareScope?.includes(i) ?? false);
 }
 
 function aggregateSql(plan: AggregatePlan): BuiltQuery {
@@ -63,8 +63,8 @@ function aggregateSql(plan: AggregatePlan): BuiltQuery {
     columns.push(name);
   }
   if (plan.shareOfFiltered) {
-    const scope = plan.filters.filter(isScope);
-    const part = plan.filters.filter((f) => !isScope(f)).map((f) => filterSql(f, qualify)).join(' AND ');
+    const scope = plan.filters.filter((f, i) => isScope(f, i, plan));
+    const part = plan.filters.filter((f, i) => !isScope(f, i, plan)).map((f) => filterSql(f, qualify)).join(' AND ');
     const m = plan.measures[0] ?? { agg: 'count' as const };
     const name = measureName(m);
     select.push(`${measureSql(m, qualify, part)} AS ${aliasSql(`matching_${name}`)}`, `${measureSql(m, qualify)} AS ${aliasSql(`all_${name}`)}`,
@@ -99,7 +99,12 @@ function rowsSql(plan: RowsPlan): BuiltQuery & { count: Statement } {
   const refs = [...filterRefs(plan.filters), ...(plan.orderBy ? [plan.orderBy.col] : [])];
   const { from, tables, qualify } = fromSql(plan.table, refs, plan.filters);
   const star = qualify ? `${sqlName(plan.table.alias)}.*` : '*';
-  let sql = `SELECT ${star}\n${from}${whereSql(plan.filters, qualify)}`;
+  // Asked-for columns first ("the capital of Australia"), then the whole row for context.
+  const shown = (plan.show ?? []).filter((c, i, all) => all.findIndex((x) => x.column === c.column) === i);
+  const lead = shown.map((c) => (c.column.derived !== undefined || c.column.sqlTemplate !== undefined ? `${colSql(c, qualify)} AS ${aliasSql(c.column.name)}` : colSql(c, qualify)));
+  const plain = shown.filter((c) => c.column.derived === undefined && c.column.sqlTemplate === undefined).map((c) => quoteIdent(c.column.name));
+  const rest = plain.length > 0 && !qualify ? `* EXCLUDE (${plain.join(', ')})` : star;
+  let sql = `SELECT ${[...lead, rest].join(', ')}\n${from}${whereSql(plan.filters, qualify)}`;
   if (plan.orderBy) sql += `\nORDER BY ${colSql(plan.orderBy.col, qualify)} ${plan.orderBy.dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`;
   sql += `\nLIMIT ${plan.limit}`;
   const count = `SELECT count(*) AS matching_rows\n${from}${whereSql(plan.filters, qualify)}`;

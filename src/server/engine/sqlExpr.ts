@@ -40,6 +40,12 @@ export function filterSql(f: Filter, qualify: boolean): string {
       // "not in Europe" keeps rows whose region is unknown: they are not in Europe either.
       return single ? `${x} IS DISTINCT FROM ${list}` : `(${x} NOT IN (${list}) OR ${x} IS NULL)`;
     }
+    case 'contains': {
+      // Whole words, any case: "ford" finds "ford torino" but not "stanford".
+      const one = (t: string): string => `regexp_matches(CAST(${x} AS VARCHAR), ${quoteLiteral(`(?i)(^|[^[:alnum:]])${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^[:alnum:]]|$)`)})`;
+      const any = f.texts.length === 1 ? one(f.texts[0] ?? '') : `(${f.texts.map(one).join(' OR ')})`;
+      return f.negate ? `NOT coalesce(${any}, false)` : any;
+    }
     case 'cmp':
       return `${x} ${f.op} ${numberSql(f.value)}`;
     case 'between':

@@ -55,6 +55,7 @@ export function wordForms(word: string): string[] {
     if (word.endsWith('ied')) add(`${word.slice(0, -3)}y`);
   }
   if (word.endsWith('ness') && word.length > 6) add(word.slice(0, -4));
+  if (/(north|south|east|west)ern$/.test(word)) add(word.slice(0, -3));
   if (word.endsWith('ity') && word.length > 6) add(word.slice(0, -3));
   return [...out];
 }

@@ -42,6 +42,11 @@ export interface ColumnMeta {
   max?: number | string;
   /** Every row has its own value: an identifier, not a category. */
   unique: boolean;
+  /** Text holding lists ("English, Spanish"): values are matched as list items. */
+  listLike?: boolean;
+  /** Numbers written as text: how many non-empty values are not numbers, and one of them ("Ancient"). */
+  unreadable?: number;
+  unreadableExample?: string;
 }
 
 export interface TableMeta {
@@ -85,6 +90,8 @@ export interface Dim {
 
 export type Filter =
   | { kind: 'in'; col: ColRef; values: string[]; negate: boolean }
+  /** "Kubrick" in `Director` ("Stanley Kubrick"), "Spanish" in a list `languages`: whole words, any case. */
+  | { kind: 'contains'; col: ColRef; texts: string[]; negate: boolean }
   | { kind: 'cmp'; col: ColRef; op: CmpOp; value: number }
   | { kind: 'between'; col: ColRef; lo: number; hi: number }
   /** Half-open date range [from, to), ISO dates; either end may be open. */
@@ -114,6 +121,8 @@ export interface AggregatePlan {
   share?: boolean;
   /** Share of rows matching `filters` among all rows (no grouping). */
   shareOfFiltered?: boolean;
+  /** Indices of filters that define the whole a share is taken of ("of manufacturing workers"). */
+  shareScope?: number[];
   chart: ChartPref;
 }
 
@@ -121,6 +130,8 @@ export interface RowsPlan {
   kind: 'rows';
   table: TableMeta;
   filters: Filter[];
+  /** Columns the question asks to see ("the capital of Australia"), listed first. */
+  show?: ColRef[];
   orderBy?: { col: ColRef; dir: 'desc' | 'asc' };
   limit: number;
   chart: ChartPref;

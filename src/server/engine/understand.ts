@@ -115,15 +115,19 @@ function parse(question: string, tables: TableMeta[], index: MentionIndex, choic
   }
   // Month names and years explained as dates are not column or value mentions.
   p.spans = p.spans.filter((s) => !p.dates.some((d) => s.start >= d.at && s.end <= d.end && s.kind !== 'value'));
-  // "customer segment": a table name right before one of its columns only qualifies that column.
+  // "customer segment": a table name right before one of its columns only qualifies that column
+  // (not after "how many": "how many countries border ..." counts the countries).
   for (const s of [...p.spans]) {
     if (s.kind !== 'table') continue;
+    if (p.cues.some((c) => (c.kind === 'count' || (c.kind === 'agg' && c.agg === 'count')) && c.end === s.start)) continue;
     const c = p.spans.find((x) => x.kind === 'column' && x.start === s.end && x.cols.some((y) => y.table === s.table));
     if (c === undefined || c.kind !== 'column') continue;
     c.start = s.start;
     c.cols = c.cols.filter((y) => y.table === s.table);
     p.spans = p.spans.filter((x) => x !== s);
   }
+  // "by all firms", "across all regions": everything together, not one group each.
+  p.cues = p.cues.filter((c) => !(c.kind === 'group' && p.tokens[c.end]?.norm === 'all'));
   absorbMeasureNouns(p);
   measureNounSpans(p);
   rowNounSpans(p);
