@@ -16,8 +16,12 @@ import type { Plan } from './types';
 const MAX_PROBES = 4;
 const PROBE_ROWS = 2000;
 
+/**
+ * The numbers of a result, in order: two readings that group by equivalent labels (a name and its
+ * code, a `year` column and the year of a date) give the same numbers and so the same answer.
+ */
 function comparable(rows: readonly unknown[][]): string {
-  return JSON.stringify(rows.map((r) => r.map((v) => (typeof v === 'number' ? Number(v.toPrecision(10)) : v))).sort());
+  return JSON.stringify(rows.map((r) => r.filter((v) => typeof v === 'number').map((v) => Number((v as number).toPrecision(10)))).sort());
 }
 
 async function resultOf(plan: Plan, ex: Executor): Promise<string | undefined> {

@@ -108,6 +108,10 @@ export function dateFromParts(columns: readonly ColumnMeta[]): ColumnMeta | unde
   const name = columns.some((c) => c.name.toLowerCase() === 'date') ? 'date_from_parts' : 'date';
   return {
     name, type: 'DATE', kind: 'temporal', expr: '', converted: false, tokens: ['date'], nonNull: Math.min(...used.map((c) => c.nonNull)),
-    distinct: 0, unique: false, derived: used.map((c) => c.name), sqlTemplate: `try(make_date(${ref(year)}, ${m}, ${d}))`,
+    partsGrain: day !== undefined ? 'day' : month !== undefined ? 'month' : quarter !== undefined ? 'quarter' : 'year',
+    distinct: 0, unique: false, derived: used.map((c) => c.name),
+    // try_strptime rather than make_date: an impossible date (Feb 30) becomes NULL instead of failing
+    // the query, and DuckDB's try() trips an internal binder error under GROUP BY ALL.
+    sqlTemplate: `CAST(try_strptime(printf('%04d-%02d-%02d', ${ref(year)}, ${m}, ${d}), '%Y-%m-%d') AS DATE)`,
   };
 }

@@ -106,6 +106,10 @@ function cyclicAt(tokens: readonly Token[], i: number): { grain: Grain; len: num
   if (matchesAt(tokens, i, ['day', 'of', 'the', 'week'])) return { grain: 'weekday', len: 4 };
   if (matchesAt(tokens, i, ['day', 'of', 'week'])) return { grain: 'weekday', len: 3 };
   if (matchesAt(tokens, i, ['hour', 'of', 'the', 'day'])) return { grain: 'hourOfDay', len: 4 };
+  if (matchesAt(tokens, i, ['month', 'of', 'the', 'year'])) return { grain: 'monthOfYear', len: 4 };
+  if (matchesAt(tokens, i, ['month', 'of', 'year'])) return { grain: 'monthOfYear', len: 3 };
+  if (matchesAt(tokens, i, ['quarter', 'of', 'the', 'year'])) return { grain: 'quarterOfYear', len: 4 };
+  if (matchesAt(tokens, i, ['quarter', 'of', 'year'])) return { grain: 'quarterOfYear', len: 3 };
   if (matchesAt(tokens, i, ['hour', 'of', 'day'])) return { grain: 'hourOfDay', len: 3 };
   return undefined;
 }
@@ -151,7 +155,7 @@ export function findCues(tokens: readonly Token[]): Cue[] {
       continue;
     }
     // "by weekday", "per day of the week", "by hour of day": cyclic buckets.
-    const lead = /^(by|per|each|every|across)$/.test(w) ? 1 : 0;
+    const lead = (w === 'for' || w === 'in') && /^(each|every)$/.test(next?.norm ?? '') ? 2 : /^(by|per|each|every|across)$/.test(w) ? 1 : 0;
     const cyc = cyclicAt(tokens, i + lead);
     if (cyc !== undefined) {
       take({ kind: 'grain', grain: cyc.grain, at: i, end: i + lead + cyc.len });
@@ -244,6 +248,15 @@ export function findCues(tokens: readonly Token[]): Cue[] {
     if (matchesAt(tokens, i, ['what', 'is', 'in']) || matchesAt(tokens, i, ['tell', 'me', 'about']) || matchesAt(tokens, i, ['what', 'does', 'this'])) {
       take({ kind: 'intent', intent: 'overview', at: i, end: i + 3 });
     }
+  }
+  // "which 3 states have the lowest ...": the number after "which" is how many to rank.
+  const firstSup = cues.find((c): c is Extract<Cue, { kind: 'superlative' }> => c.kind === 'superlative');
+  const which = tokens.findIndex((t) => t.norm === 'which' || t.norm === 'what');
+  const n = which >= 0 ? tokens[which + 1] : undefined;
+  if (firstSup !== undefined && n?.kind === 'number' && Number.isInteger(n.value) && (n.value ?? 0) >= 1 && (n.value ?? 0) <= 1000 && !n.yearLike && !used.has(which + 1) && firstSup.at > which + 1
+    && !cues.some((c) => c.kind === 'topN')) {
+    cues.push({ kind: 'topN', n: n.value ?? 5, dir: firstSup.dir, at: which + 1, end: which + 2 });
+    used.add(which + 1);
   }
   // "5 highest", "3 lowest": a number right before a superlative is a top-N.
   for (const c of [...cues]) {

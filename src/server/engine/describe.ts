@@ -3,12 +3,24 @@
  * titles and the finding, so the user can check the engine understood the question.
  */
 import { formatNumber } from '../profile/profileSummary';
-import type { Filter, Measure, Plan } from './types';
+import type { Filter, Grain, Measure, Plan } from './types';
 
 const AGG_WORD: Record<Measure['agg'], string> = {
   count: 'number of rows', count_distinct: 'number of distinct', sum: 'total', avg: 'average', median: 'median',
   min: 'minimum', max: 'maximum',
 };
+
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** A time bucket in words: "month of year", "hour of day", "quarter". */
+export function grainWords(g: Grain): string {
+  return g === 'hourOfDay' ? 'hour of day' : g === 'monthOfYear' ? 'month of year' : g === 'quarterOfYear' ? 'quarter of year' : g;
+}
+
+/** Buckets that repeat every day, week or year (Mondays, 3 p.m., March): not a time line. */
+export function isCyclic(g: Grain | undefined): boolean {
+  return g === 'weekday' || g === 'hourOfDay' || g === 'monthOfYear' || g === 'quarterOfYear';
+}
 
 /** "total revenue", "number of distinct customer_id", "number of orders". */
 export function measurePhrase(m: Measure, rowNoun = 'rows', name: (column: string) => string = (c) => c): string {
@@ -63,7 +75,7 @@ export function describePlan(plan: Plan): string {
     case 'aggregate': {
       const noun = rowNoun(plan.base.label);
       const ms = plan.measures.map((m) => measurePhrase(m, noun)).join(' and ');
-      const grainWord = (g: string): string => (g === 'hourOfDay' ? 'hour of day' : g);
+      const grainWord = grainWords;
       const by = plan.dims.length > 0 ? ` by ${plan.dims.map((d) => (d.grain ? `${grainWord(d.grain)} of ${d.col.column.name}` : d.col.column.name)).join(' and ')}` : '';
       const rank = plan.limit !== undefined ? `, ${plan.order === 'asc' ? 'bottom' : 'top'} ${plan.limit}` : '';
       const share = plan.share ? ' with each group\'s share of the total' : plan.shareOfFiltered ? ' (share of all rows)' : '';
@@ -115,6 +127,7 @@ export function code(name: string): string {
 /** A time bucket as people write it: 2024-03 for months, 2024-Q1 for quarters, the date otherwise. */
 export function timeLabel(v: unknown, grain: string | undefined): string {
   if (typeof v === 'number' && grain === 'decade') return `${v}s`;
+  if (typeof v === 'number' && (grain === 'monthOfYear' || grain === 'quarterOfYear')) return grain === 'monthOfYear' ? (MONTH_NAMES[v - 1] ?? String(v)) : `Q${v}`;
   if (typeof v === 'number' && (grain === 'year' || grain === 'hourOfDay')) return grain === 'year' ? String(v) : `${String(v).padStart(2, '0')}:00`;
   if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) return fmtValue(v);
   if (grain === 'month') return v.slice(0, 7);

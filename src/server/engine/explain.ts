@@ -8,6 +8,7 @@
 import type { Cue } from './cues';
 import type { DateExpr } from './dates';
 import { joinKey } from './joins';
+import { MEASURE_NOUNS } from './nouns';
 import { ROW_WORDS } from './lexicon';
 import type { Span } from './mentions';
 import type { Parse } from './roles';
@@ -208,6 +209,10 @@ function spanUsed(s: Span, f: PlanFacts, plan: Plan, p: Parse): boolean {
       // "southern states" where each row is a state: the unique name column names the rows.
       const rowsOf = plan.kind === 'aggregate' ? plan.base : plan.kind === 'rows' ? plan.table : undefined;
       if (rowsOf !== undefined && s.cols.some((c) => c.table === rowsOf && c.column.unique && c.column.kind === 'text')) return true;
+      // "firm value" in a correlation: the name before a measured column only says whose it is.
+      const next = p.spans.find((x) => x.start === s.end);
+      if ((plan.kind === 'correlation' || plan.kind === 'histogram' || plan.kind === 'correlationScan') && next?.kind === 'column'
+        && next.cols.some((c) => f.columns.has(c.column)) && s.cols.every((c) => c.column.kind !== 'numeric')) return true;
       // "customers who have not ordered": the other table is looked into, not measured.
       if (f.filters.some((x) => x.kind === 'absentIn' && s.cols.some((c) => c.table === x.other))) return true;
       // `quarter` of a date made of `year` and `quarter`: used through that date.
@@ -237,6 +242,12 @@ function flagComplement(i: number, plan: Plan, p: Parse): boolean {
   if (plan.kind !== 'aggregate' || !/^(vs|versus|or|and)$/.test(p.tokens[i - 1]?.norm ?? '')) return false;
   const s = p.spans.find((x) => x.end === i - 1);
   return s?.kind === 'column' && s.cols.some((c) => (c.column.kind === 'boolean' || (c.column.min === 0 && c.column.max === 1)) && plan.dims.some((d) => d.col.column === c.column));
+}
+
+/** The plan measures a column ("the average crime rate": "rate" is what is measured). */
+function measured(plan: Plan): boolean {
+  return (plan.kind === 'aggregate' && plan.measures.some((m) => m.col !== undefined && m.agg !== 'count_distinct'))
+    || plan.kind === 'histogram' || plan.kind === 'correlation' || (plan.kind === 'rows' && plan.orderBy !== undefined);
 }
 
 /** Selling and buying words fit a total of money or quantity ("which product sold the most units"). */
@@ -277,7 +288,7 @@ export function coverage(plan: Plan, p: Parse): Coverage {
   p.tokens.forEach((t, i) => {
     if (explained.has(i) || unusedNames.includes(i) || unusedCues.includes(i) || p.used.has(i)) return;
     if (!isContent(t)) return;
-    if (flagComplement(i, plan, p) || saleVerbFits(t, plan)) return;
+    if (flagComplement(i, plan, p) || saleVerbFits(t, plan) || (MEASURE_NOUNS.has(t.stem) && measured(plan))) return;
     // "one of the languages": a number word that is only a word here.
     if (t.kind === 'number' && /^[a-z]+$/.test(t.norm) && STOP_WORDS.has(t.norm)) return;
     if (t.kind === 'number' || t.kind === 'date') unusedCues.push(i);

@@ -6,7 +6,7 @@
  */
 import type { MentionIndex } from './mentions';
 import {
-  booleanFilters, comparisonFilters, dateFilters, isNumeric, mark, nextSpan, pickColumn, valueFilters, type Parse,
+  booleanFilters, comparisonFilters, dateFilters, equalityFilters, isNumeric, knownFilters, mark, nextSpan, noneFilters, pickColumn, valueFilters, type Parse,
 } from './roles';
 import { aggFor, chartPref, checkJoins } from './planKit';
 import { decide, readingsOf, type Decision } from './readings';
@@ -63,7 +63,9 @@ export function refineParsed(prev: Plan, p: Parse): Understanding | undefined {
   const question = p.question;
   const prefer = prev.kind === 'aggregate' ? prev.base : prev.kind === 'rows' ? prev.table : undefined;
   const cleared = clearedColumns(p, 'filters' in prev ? prev.filters : []);
-  const filters = [...comparisonFilters(p, prefer), ...valueFilters(p, prefer).filters, ...dateFilters(p, prefer)];
+  const filters = [
+    ...comparisonFilters(p, prefer), ...valueFilters(p, prefer).filters, ...dateFilters(p, prefer), ...equalityFilters(p, prefer), ...noneFilters(p), ...knownFilters(p),
+  ];
   const chart = chartPref(p);
   const topN = p.cues.find((c) => c.kind === 'topN');
   let changed = filters.length > 0 || cleared.length > 0 || chart !== 'auto' || topN !== undefined;
@@ -78,7 +80,10 @@ export function refineParsed(prev: Plan, p: Parse): Understanding | undefined {
         changed = true;
       }
       filters.push(...booleanFilters(p, dims));
+      if (filters.length > 0) changed = true;
       const measures = [...prev.measures];
+      // "and how many of those ...": a count again, whatever was measured before.
+      const counting = p.cues.some((c) => c.kind === 'count' || (c.kind === 'agg' && c.agg === 'count'));
       const aggCue = p.cues.find((c) => c.kind === 'agg');
       let numeric: { col: ColRef; at: number } | undefined;
       for (const s of p.spans) {
@@ -88,7 +93,10 @@ export function refineParsed(prev: Plan, p: Parse): Understanding | undefined {
           break;
         }
       }
-      if (numeric !== undefined) {
+      if (counting && numeric === undefined) {
+        measures.splice(0, measures.length, { agg: 'count' });
+        changed = true;
+      } else if (numeric !== undefined) {
         // "and quantity?": the new column, with the aggregate asked for, else the one used before.
         const before = measures[0];
         const keepAgg = before?.col !== undefined && before.agg !== 'count_distinct' ? before.agg : undefined;
@@ -112,6 +120,8 @@ export function refineParsed(prev: Plan, p: Parse): Understanding | undefined {
       return checkJoins(plan);
     }
     case 'rows': {
+      filters.push(...booleanFilters(p, []));
+      if (filters.length > 0) changed = true;
       if (!changed) return undefined;
       const plan: Plan = { ...prev, filters: keep(prev.filters), chart: chart === 'auto' ? prev.chart : chart };
       if (topN !== undefined && topN.kind === 'topN') plan.limit = topN.n;

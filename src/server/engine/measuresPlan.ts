@@ -150,8 +150,8 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
         entity = true;
         continue;
       }
-      // "the record sunspot year": a year is when something happened, not what is ranked.
-      if (TIME_NAMED.test(col.column.name.trim()) && !explicit && (sup !== undefined || topN !== undefined)) {
+      // "the record sunspot year", "... by quarter of the year": a year is when something happened, not what is measured.
+      if (TIME_NAMED.test(col.column.name.trim()) && !explicit) {
         p.taken.delete(s);
         continue;
       }
@@ -233,10 +233,11 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
     }
   }
   // "the highest price", "when was unemployment at its peak": the row the extreme belongs to.
-  const counted = p.cues.some((c) => c.kind === 'count' || (c.kind === 'agg' && c.agg === 'count'));
   const only = measures[0];
+  // "the record number of births": a count cue that named a number column is that column.
+  const counted = p.cues.some((c) => c.kind === 'count' || (c.kind === 'agg' && c.agg === 'count')) && !(only?.agg === 'sum' && only.col !== undefined);
   const plainWord = sup !== undefined && /^(max|min|maximum|minimum)$/.test(sup.word);
-  if (dims.length === 0 && sup !== undefined && !plainWord && topN === undefined && aggCue === undefined && !counted && !share && measures.length === 1 && only?.col !== undefined && (only.agg === 'max' || only.agg === 'min')) {
+  if (dims.length === 0 && sup !== undefined && !plainWord && topN === undefined && aggCue === undefined && !counted && !share && measures.length === 1 && only?.col !== undefined) {
     return rowsPlan(p, only.col.table, filters, parts, 1, { col: only.col, dir: sup.dir });
   }
   const base = countTable ?? measures.find((m) => m.col)?.col?.table ?? prefer ?? dims[0]?.col.table ?? p.tables[0];

@@ -204,7 +204,7 @@ function valueCandidates(tokens: readonly Token[], index: MentionIndex): Candida
     // "six" written as 6 (or the other way round).
     if (t.kind === 'number' && !t.yearLike && t.unit === undefined && Number.isInteger(t.value) && (t.value ?? -1) >= 0 && (t.value ?? 99) < NUMBER_NAMES.length) {
       const spelled = /^\d+$/.test(t.raw) ? NUMBER_NAMES[t.value ?? 0] : String(t.value);
-      const ms = spelled !== undefined ? lookup(spelled) : undefined;
+      const ms = (spelled !== undefined ? lookup(spelled) : undefined) ?? (/^[a-z]+$/.test(t.norm) ? lookup(t.norm) : undefined);
       if (ms !== undefined) out.push(valueSpan(i, i + 1, 2.2, ms));
     }
   }
@@ -228,7 +228,7 @@ function tableCandidates(tokens: readonly Token[], tables: readonly TableMeta[])
         // "cars" for autos.csv, "films" for movies.csv.
         if ((ROW_NOUN_SYNONYMS[t.stem] ?? []).includes(only)) add(i, i + 1, 2.5, table);
         // "strikes" for birdstrikes.csv; "bird strikes" run together.
-        else if (t.stem.length >= 4 && only.length > t.stem.length && only.endsWith(t.stem)) add(i, i + 1, 2.2, table);
+        else if (t.stem.length >= 4 && only.length > t.stem.length && (only.endsWith(t.stem) || only.startsWith(t.stem))) add(i, i + 1, 2.2, table);
         const next = tokens[i + 1];
         if (next?.kind === 'word' && `${t.norm}${next.stem}` === only) add(i, i + 2, 3, table);
       }

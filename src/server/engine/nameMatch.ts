@@ -6,7 +6,7 @@
  * (`unemp` of "unemployment"), initials (`hs` of "high school"), a word run together
  * (`realgdp` of "real GDP") or another form of the word ("directed" for `director`).
  */
-import { ABBREVIATIONS, NAME_GLUE, UNIT_WORDS } from './lexicon';
+import { ABBREVIATIONS, NAME_GLUE, SYNONYMS, UNIT_WORDS } from './lexicon';
 import { identifierWords, stem, wordForms, type Token } from './text';
 import type { ColumnMeta } from './types';
 
@@ -44,6 +44,9 @@ export function nameShape(c: ColumnMeta | { name: string }): NameShape {
   return shape;
 }
 
+/** Name words too vague for a synonym to land on ("employee" is not `full_name`). */
+const VAGUE = new Set(['id', 'name', 'code', 'number', 'no', 'key', 'type', 'value', 'date', 'time', 'status', 'total', 'count', 'amount', 'group', 'kind']);
+
 /** An agent or action noun of a verb: "direct" -> director, "produce" -> producer. */
 function derived(q: string, w: string): boolean {
   for (const f of [q, ...wordForms(q)]) {
@@ -68,8 +71,13 @@ export function wordQuality(t: Token, w: string, alts: readonly string[] = []): 
   const forms = wordForms(n);
   if (forms.some((f) => f === w || stem(f) === w || alts.includes(f))) return 0.9;
   if (wordForms(w).some((f) => f === q || f === n)) return 0.9;
+  // "discovery" and `discovered` share "discover".
+  const theirs = wordForms(w);
+  if (forms.some((f) => f.length >= 5 && theirs.includes(f))) return 0.85;
   if (derived(n, w) || derived(w, n)) return 0.85;
   if (w.length >= 3 && q.length > w.length + 1 && q.startsWith(w) && /^[a-z]+$/.test(w)) return 0.85;
+  // "engine size" for `eng_cc`, "pay" for `wage`: a synonym only counts as part of a longer name or alone.
+  if (!VAGUE.has(w) && (SYNONYMS[q] ?? []).some((x) => stem(x) === w || alts.includes(stem(x)))) return 0.7;
   return 0;
 }
 
@@ -149,6 +157,7 @@ export function wholeNameHits(tokens: readonly Token[], shape: NameShape): NameH
       const t = tokens[k] as Token;
       let best = -1;
       let bestQ = 0;
+      let bestGuess = false;
       let take = 1;
       core.forEach((w, ci) => {
         if (used.has(ci)) return;
@@ -168,8 +177,13 @@ export function wholeNameHits(tokens: readonly Token[], shape: NameShape): NameH
             len = run;
           }
         }
-        if (q === 0 && core.length > 1 && subsequence(t, w)) q = 0.7;
+        let guess = false;
+        if (q === 0 && core.length > 1 && subsequence(t, w)) {
+          q = 0.65;
+          guess = true;
+        }
         if (q > bestQ) {
+          bestGuess = guess;
           bestQ = q;
           best = ci;
           take = len;
@@ -178,7 +192,7 @@ export function wholeNameHits(tokens: readonly Token[], shape: NameShape): NameH
       if (best >= 0) {
         used.add(best);
         quality = Math.min(quality, bestQ);
-        if (bestQ < 0.8) weak++;
+        if (bestGuess) weak++;
         k += take;
         lastMatched = k;
         continue;

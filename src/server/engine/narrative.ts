@@ -3,7 +3,7 @@
  * only picks what to say: a one-line headline first (the CLI and tests read it), then detail.
  */
 import { formatNumber, plural } from '../profile/profileSummary';
-import { code, describePlan, filterPhrase, fmtValue, md, measurePhrase, rowNoun, timeLabel } from './describe';
+import { code, describePlan, filterPhrase, fmtValue, grainWords, isCyclic, md, measurePhrase, rowNoun, timeLabel } from './describe';
 import type { Plan } from './types';
 
 export interface ResultData {
@@ -73,8 +73,8 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
     const firstV = vals[0] ?? NaN;
     const lastV = vals[vals.length - 1] ?? NaN;
     const grain = plan.dims[0]?.grain;
-    const cyclic = grain === 'weekday' || grain === 'hourOfDay';
-    const unit = grain === 'hourOfDay' ? 'hour of the day' : grain;
+    const cyclic = isCyclic(grain);
+    const unit = grain !== undefined ? grainWords(grain) : 'period';
     const change = !cyclic && Number.isFinite(firstV) && Number.isFinite(lastV) && firstV !== 0 ? ` The last ${unit} is ${pct(Math.abs((lastV - firstV) / firstV) * 100)} ${lastV >= firstV ? 'above' : 'below'} the first.` : '';
     const span = cyclic ? '' : ` ran from ${label(r.rows[0] ?? [])} to ${label(r.rows[r.rows.length - 1] ?? [])}`;
     lines.push(`The ${what} per ${unit}${span}: highest in **${hi ? label(hi) : '?'}** (${fmtValue(hi?.[mi])}), lowest in ${lo ? label(lo) : '?'} (${fmtValue(lo?.[mi])}).${change}`);

@@ -12,7 +12,7 @@ import { STOP_WORDS, type Token } from './text';
 import type { TableMeta } from './types';
 
 /** Words for "the measured quantity" that follow (or precede) the thing measured. */
-const MEASURE_NOUNS = new Set(['rate', 'level', 'index', 'figure', 'ratio', 'metric', 'value', 'reading', 'score', 'statistic', 'stat', 'amount', 'measure', 'measurement', 'indicator']);
+export const MEASURE_NOUNS = new Set(['rate', 'level', 'index', 'figure', 'ratio', 'metric', 'value', 'reading', 'score', 'statistic', 'stat', 'amount', 'measure', 'measurement', 'indicator']);
 /** Words before a noun that mark it as the thing asked about ("which element", "each worker"). */
 const NOUN_LEADS = new Set(['which', 'what', 'each', 'every', 'per', 'all', 'any', 'many', 'those', 'these', 'the', 'of', 'for', 'among']);
 const PART_COLUMN = /^(year|yr|quarter|qtr|month|mo|day|week|date_?of_?month|day_?of_?week|hour|minute)$/i;
@@ -74,7 +74,7 @@ export function measureNounSpans(p: Parse): void {
 function ownNoun(table: TableMeta): boolean {
   const base = table.label.replace(/\.[^.]+$/, '').replace(/,.*$/, '');
   const words = base.split(/[^\p{L}]+/u).filter((w) => w.length >= 3).map((w) => w.toLowerCase());
-  return words.some((w) => /[^s]s$/.test(w) && !table.columns.some((c) => c.name.toLowerCase().replace(/s$/, '') === w.replace(/s$/, '')));
+  return words.some((w) => w.length >= 4 && /[aeiouy].*[^s]s$/.test(w) && !table.columns.some((c) => c.name.toLowerCase().replace(/s$/, '') === w.replace(/s$/, '')));
 }
 
 /**

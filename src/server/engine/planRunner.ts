@@ -5,7 +5,7 @@
 import { toCsv } from '../profile/csvFormat';
 import { fileNameFor, sqlBlock, type AnswerWriter } from './answerWriter';
 import { MAX_CATEGORIES, renderChart, type ChartRequest } from './charts';
-import { code, describePlan } from './describe';
+import { code, describePlan, isCyclic } from './describe';
 import type { Executor } from './executor';
 import { finding, type ResultData } from './narrative';
 import { readingLine, readingSentence } from './readingLine';
@@ -114,13 +114,13 @@ function chartFor(plan: Plan, r: ResultData, title: string): { chart?: ChartRequ
     const x = names[timeIndex] ?? '';
     const grain = plan.dims[timeIndex]?.grain;
     const other = plan.dims.length === 2 ? names[1 - timeIndex] : undefined;
-    const cyclic = grain === 'weekday' || grain === 'hourOfDay';
+    const cyclic = isCyclic(grain);
     if (cyclic) return { chart: { kind: 'bar', title, x, y, xType: 'ordinal', rows, keepOrder: true, ...(other ? { color: other } : {}) } };
     return { chart: { kind: 'line', title, x, y, xType: grain === 'year' || grain === 'decade' ? 'ordinal' : 'temporal', rows, ...(other ? { color: other } : {}) } };
   }
   const capped = d2 === undefined ? rows.slice(0, MAX_CATEGORIES) : rows.slice(0, MAX_CATEGORIES * 4);
   const chartTitle = rows.length > capped.length ? `${title} (first ${capped.length} of ${rows.length})` : title;
-  const xType = d1?.grain === 'year' || d1?.grain === 'decade' || d1?.grain === 'weekday' || d1?.grain === 'hourOfDay' ? 'ordinal' : d1?.grain !== undefined ? 'temporal' : 'nominal';
+  const xType = d1?.grain === 'year' || d1?.grain === 'decade' || isCyclic(d1?.grain) ? 'ordinal' : d1?.grain !== undefined ? 'temporal' : 'nominal';
   if (plan.chart === 'line') return { chart: { kind: 'line', title: chartTitle, x: names[0] ?? '', y, xType: xType === 'nominal' ? 'ordinal' : xType, rows: capped, ...(d2 ? { color: names[1] ?? '' } : {}) } };
   return { chart: { kind: 'bar', title: chartTitle, x: names[0] ?? '', y, xType, rows: capped, keepOrder: plan.order !== undefined, ...(d2 ? { color: names[1] ?? '' } : {}) } };
 }

@@ -4,7 +4,7 @@
  * is four: **114**").
  */
 import { formatNumber } from '../profile/profileSummary';
-import { code, fmtValue, md } from './describe';
+import { code, fmtValue, grainWords, md } from './describe';
 import type { ResultData } from './narrative';
 import type { Filter, Measure, Plan } from './types';
 
@@ -66,7 +66,7 @@ export function readingSentence(plan: Plan): string {
       const ms = plan.measures.map((m) => measureWords(m, plan.base.label));
       const head = ms.length <= 1 ? ms[0] ?? '' : `${ms[0]}, and ${ms.slice(1).map((x) => x.charAt(0).toLowerCase() + x.slice(1)).join(', and ')}`;
       if (plan.shareOfFiltered) return `The share of rows of ${code(plan.base.label)}${where(plan.filters)}`;
-      const by = plan.dims.length > 0 ? ` per ${plan.dims.map((d) => (d.grain !== undefined ? `${d.grain === 'hourOfDay' ? 'hour of day' : d.grain} of ${code(d.col.column.name)}` : code(d.col.column.name))).join(' and ')}` : '';
+      const by = plan.dims.length > 0 ? ` per ${plan.dims.map((d) => (d.grain !== undefined ? `${grainWords(d.grain)} of ${code(d.col.column.name)}` : code(d.col.column.name))).join(' and ')}` : '';
       const rank = plan.limit !== undefined ? `, ${plan.order === 'asc' ? 'lowest' : 'highest'} ${plan.limit === 1 ? '' : `${plan.limit} `}first`.replace('  ', ' ') : plan.order !== undefined && plan.dims.length > 0 ? `, ${plan.order === 'asc' ? 'lowest' : 'highest'} first` : '';
       const share = plan.share ? ', with each one\'s share of the total' : '';
       return `${head}${by}${where(plan.filters)}${share}${rank}`;

@@ -9,6 +9,7 @@
 import { coverage, wordsAt, type Coverage } from './explain';
 import type { MentionIndex, Span } from './mentions';
 import { isGroupable, isIdLike, isIdName, isNumeric, type Parse } from './roles';
+import { TIME_NAMED } from './measuresPlan';
 import { buildPlan, cueNameOverlaps, parseQuestion, type ParseChoice } from './understand';
 import type { ColumnMeta, Plan, TableMeta, Understanding } from './types';
 
@@ -44,7 +45,7 @@ const MAX_READINGS = 24;
 /** How well a column fits the role the plan gives it (measures are numbers, groups are categories). */
 function fitness(plan: Plan, p: Parse): number {
   let s = 0;
-  const fitMeasure = (c: ColumnMeta): number => (isNumeric(c) && !isIdLike(c) ? 1 : isNumeric(c) ? -1 : -3);
+  const fitMeasure = (c: ColumnMeta): number => (TIME_NAMED.test(c.name.trim()) ? -3 : isNumeric(c) && !isIdLike(c) ? 1 : isNumeric(c) ? -1 : -3);
   const fitDim = (c: ColumnMeta): number => (isGroupable(c) ? (isIdName(c) ? 0 : 1) : -2);
   // A grouping nobody asked for ("by", "per", "each", "which", "trend", a grain word) costs.
   const asked = p.cues.some((c) => c.kind === 'group' || c.kind === 'grain' || c.kind === 'trend' || c.kind === 'topN' || c.kind === 'superlative' || c.kind === 'share' || c.kind === 'distinct' || (c.kind === 'intent' && (c.intent === 'compare' || c.intent === 'histogram')))
@@ -202,7 +203,8 @@ function doubtAbout(r: Reading): Decision | undefined {
     };
   }
   const col = extremeColumn(r.plan);
-  if (col !== undefined && (col.unreadable ?? 0) > 0) {
+  const onlyKnown = 'filters' in r.plan && r.plan.filters.some((f) => f.kind === 'null' && !f.isNull && f.col.column === col);
+  if (col !== undefined && (col.unreadable ?? 0) > 0 && !onlyKnown) {
     const example = col.unreadableExample !== undefined ? ` (such as "${col.unreadableExample}")` : '';
     return {
       kind: 'refuse', unknown: [],

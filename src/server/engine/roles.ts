@@ -158,6 +158,8 @@ export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; 
     const numAt = cue.kind === 'cmp' && cue.postfix ? cue.at - 1 : cue.end;
     const n = p.tokens[numAt];
     if (n?.kind !== 'number' || n.value === undefined) continue;
+    // "between 1990 and 1995" with a date to filter on: years, read as a date range.
+    if (n.yearLike === true && p.dates.some((d) => d.at <= numAt && numAt < d.end)) continue;
     let hi: number | undefined;
     let last = numAt;
     if (cue.kind === 'between') {
@@ -167,7 +169,8 @@ export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; 
       last = numAt + 2;
     }
     const before = prevSpan(p, cue.kind === 'cmp' && cue.postfix ? numAt : cue.at);
-    const after = spanPastUnits(p, last + 1);
+    // "3 or more children": after a postfix comparison, the thing compared follows the cue.
+    const after = spanPastUnits(p, cue.kind === 'cmp' && cue.postfix ? cue.end : last + 1);
     const numericOf = (s: Span | undefined): ColRef | undefined => {
       if (s?.kind !== 'column') return undefined;
       const c = pickColumn(s, 'measure', prefer);
@@ -286,17 +289,41 @@ export function dateFilters(p: Parse, prefer?: TableMeta): Filter[] {
       }
       continue;
     }
-    // No date column: a year may still be a column of its own ("year" = 2024).
-    const yearCol = (prefer ? [prefer, ...p.tables] : p.tables).flatMap((t) => t.columns.map((c) => ({ table: t, column: c })))
-      .find((r) => /^(fiscal[ _]?)?year$/i.test(r.column.name.trim()) && r.column.kind === 'numeric');
-    const y = wholeYear(d);
-    if (yearCol && y !== undefined) {
+    // No date column: a year may still be a column of numbers ("year" = 2024, `yearDiscovered` > 1900).
+    const yearCol = yearColumn(p, prefer);
+    const f = yearCol !== undefined ? yearFilter(yearCol, d) : undefined;
+    if (yearCol !== undefined && f !== undefined) {
       mark(p, d.at, d.end);
-      out.push({ kind: 'cmp', col: yearCol, op: '=', value: y });
+      out.push(f);
       for (const s of p.spans) if (s.kind === 'column' && s.cols.some((c) => c.column === yearCol.column)) p.taken.add(s);
     }
   }
   return out;
+}
+
+const YEAR_RANGE = (c: ColumnMeta): boolean => c.kind === 'numeric' && typeof c.min === 'number' && typeof c.max === 'number' && c.min >= 1000 && c.max <= 2999;
+
+/** A numeric column of years: one the question names, else one called "year". */
+function yearColumn(p: Parse, prefer?: TableMeta): ColRef | undefined {
+  for (const s of p.spans) {
+    if (s.kind !== 'column') continue;
+    const c = s.cols.find((x) => /year|yr/i.test(x.column.name) && YEAR_RANGE(x.column));
+    if (c !== undefined) return c;
+  }
+  return (prefer ? [prefer, ...p.tables] : p.tables).flatMap((t) => t.columns.map((c) => ({ table: t, column: c })))
+    .find((r) => /^(fiscal[ _]?)?year$/i.test(r.column.name.trim()) && YEAR_RANGE(r.column));
+}
+
+/** A date range of whole years as a filter on a column of years ("since 1950" -> >= 1950). */
+function yearFilter(col: ColRef, d: { from?: string; to?: string }): Filter | undefined {
+  const whole = (iso: string | undefined): number | undefined => (iso !== undefined && /-01-01$/.test(iso) ? Number(iso.slice(0, 4)) : undefined);
+  const from = whole(d.from);
+  const to = whole(d.to);
+  if ((d.from !== undefined && from === undefined) || (d.to !== undefined && to === undefined)) return undefined;
+  if (from !== undefined && to !== undefined) return to - from === 1 ? { kind: 'cmp', col, op: '=', value: from } : { kind: 'between', col, lo: from, hi: to - 1 };
+  if (from !== undefined) return { kind: 'cmp', col, op: '>=', value: from };
+  if (to !== undefined) return { kind: 'cmp', col, op: '<', value: to };
+  return undefined;
 }
 
 /** "no discount", "without an email": the column is missing (or zero, for numbers). */
@@ -315,6 +342,22 @@ export function noneFilters(p: Parse): Filter[] {
     p.taken.add(s);
     mark(p, i, s.end);
     out.push({ kind: 'none', col });
+  });
+  return out;
+}
+
+/** "with a known discovery year", "that have a price listed": only rows where the column has a value. */
+export function knownFilters(p: Parse): Filter[] {
+  const out: Filter[] = [];
+  p.tokens.forEach((t, i) => {
+    if (!/^(known|listed|recorded|reported|given)$/.test(t.norm)) return;
+    const s = p.spans.find((x) => x.kind === 'column' && !p.taken.has(x) && (x.start === i + 1 || x.end === i));
+    if (s?.kind !== 'column' || !/^(with|a|an|have|has|having|the)$/.test(p.tokens[Math.min(s.start, i) - 1]?.norm ?? '')) return;
+    const col = s.cols[0];
+    if (col === undefined) return;
+    p.taken.add(s);
+    mark(p, Math.min(s.start, i) - 1, Math.max(s.end, i + 1));
+    out.push({ kind: 'null', col, isNull: false });
   });
   return out;
 }

@@ -110,7 +110,7 @@ export function measureSql(m: Measure, qualify: boolean, filter?: string): strin
 
 /** Result column name of a time bucket. */
 export function grainName(g: Grain, taken: ReadonlySet<string>, column: string): string {
-  const name = g === 'hourOfDay' ? 'hour_of_day' : g;
+  const name = g === 'hourOfDay' ? 'hour_of_day' : g === 'monthOfYear' ? 'month_of_year' : g === 'quarterOfYear' ? 'quarter_of_year' : g;
   return taken.has(name) ? `${name}_of_${column}` : name;
 }
 
@@ -125,6 +125,8 @@ export function grainSql(g: Grain, x: string): string {
   if (g === 'decade') return `CAST(floor(year(${x}) / 10) * 10 AS INTEGER)`;
   if (g === 'weekday') return `dayname(${x})`;
   if (g === 'hourOfDay') return `hour(${x})`;
+  if (g === 'monthOfYear') return `month(${x})`;
+  if (g === 'quarterOfYear') return `quarter(${x})`;
   if (g === 'hour') return `date_trunc('hour', ${x})`;
   return `CAST(date_trunc('${g}', ${x}) AS DATE)`;
 }

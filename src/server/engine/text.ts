@@ -188,6 +188,7 @@ export const STOP_WORDS = new Set([
   'recorded', 'reported', 'strongly', 'strong', 'closely', 'weakly', 'tightly', 'actually', 'really', 'roughly', 'approximately',
   'around', 'about', 'exact', 'precisely', 'currently', 'altogether', 'overall', 'ok', 'okay', 'hey', 'hi', 'thanks', 'thank',
   'whats', 'what\'s', 'hows', 'there\'s', 'theres', 'let', 'lets', 'quick', 'quickly', 'precise', 'just', 'guess',
+  'but', 'however', 'though', 'although', 'instead', 'rather', 'also', 'too', 'well', 'both', 'either', 'neither',
 ]);
 
 /** Grammar words: never part of a column or value mention on their own. */

@@ -30,6 +30,8 @@ export interface ColumnMeta {
   sqlTemplate?: string;
   /** For a column made of others (a date of `year` and `month`): their names. It is not in the file. */
   derived?: string[];
+  /** The finest time bucket a date made of parts can tell apart. */
+  partsGrain?: Grain;
   /** Normalised name tokens (lower case, no accents, singular), abbreviations expanded. */
   tokens: string[];
   /** Non-null values and (approximate) distinct values. */
@@ -71,7 +73,7 @@ export interface ColRef {
 
 export type Agg = 'count' | 'sum' | 'avg' | 'median' | 'min' | 'max' | 'count_distinct';
 /** Time buckets; `weekday` and `hourOfDay` are cyclic (Monday..Sunday, 0..23). */
-export type Grain = 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year' | 'decade' | 'weekday' | 'hourOfDay';
+export type Grain = 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year' | 'decade' | 'weekday' | 'hourOfDay' | 'monthOfYear' | 'quarterOfYear';
 export type CmpOp = '>' | '>=' | '<' | '<=' | '=' | '<>';
 
 export interface Measure {

@@ -12,7 +12,7 @@ import { findSpans, type MentionIndex, type Span } from './mentions';
 import { absorbMeasureNouns, measureNounSpans, rowNounSpans } from './nouns';
 import { chartPref, checkJoins, hasIntent, tableSpan, timeDim, unanswerable, type Parts } from './planKit';
 import {
-  absentFilters, booleanFilters, comparisons, dateColumn, dateFilters, equalityFilters, isGroupable, isIdLike, isNumeric, mark,
+  absentFilters, booleanFilters, comparisons, dateColumn, dateFilters, equalityFilters, isGroupable, isIdLike, isNumeric, knownFilters, mark,
   moneyColumn, nextSpan, noneFilters, pickColumn, primaryTable, valueFilters, type Parse,
 } from './roles';
 import { STOP_WORDS, tokenize, type Token } from './text';
@@ -32,6 +32,13 @@ export interface ParseChoice {
   pick?: ReadonlyMap<number, ColumnMeta>;
 }
 
+/** The column names a grain's bucket may already be stored under ("by month" and a `month` column). */
+const GRAIN_UNIT: Partial<Record<Grain, RegExp>> = {
+  year: /^(year|yr|yyyy)$/i, quarter: /^(quarter|qtr|q)$/i, quarterOfYear: /^(quarter|qtr|q)$/i, month: /^(month|mo|mm)$/i,
+  monthOfYear: /^(month|mo|mm)$/i, week: /^(week|wk)$/i, day: /^(day|date)$/i, hour: /^(hour|hr)$/i, hourOfDay: /^(hour|hr)$/i,
+  weekday: /^(weekday|day[ _]?of[ _]?week|dow)$/i, decade: /^decade$/i,
+};
+
 /** Drops spans that are really cue words, or turns cues into columns when the data has such a column. */
 function reconcile(cues: Cue[], spans: Span[], choice: ParseChoice): { cues: Cue[]; spans: Span[] } {
   const keepCues: Cue[] = [];
@@ -39,10 +46,14 @@ function reconcile(cues: Cue[], spans: Span[], choice: ParseChoice): { cues: Cue
   for (const c of cues) {
     if (choice.nameWins !== undefined && [...choice.nameWins].some((k) => k >= c.at && k < c.end)) continue;
     const inside = spans.filter((s) => s.start >= c.at && s.end <= c.end);
-    const exact = inside.find((s) => s.kind === 'column' && s.exact);
+    // The column of the grain's own unit ("quarter" for "by quarter of the year"), not another one inside the phrase.
+    const unit = c.kind === 'grain' ? GRAIN_UNIT[c.grain] : undefined;
+    const exact = inside.find((s) => s.kind === 'column' && s.exact && (unit === undefined || s.cols.some((x) => unit.test(x.column.name.trim()))));
     if (c.kind === 'grain' && exact !== undefined && exact.kind === 'column' && !exact.cols.some((x) => x.column.kind === 'temporal')) {
-      // "by year" where the data has a `year` column: group by that column.
+      // "by year" where the data has a `year` column: group by that column ("by quarter of the year":
+      // the rest of the phrase only says which quarter is meant).
       keepCues.push({ kind: 'group', at: c.at, end: exact.start });
+      for (const s of inside) if (s !== exact) dropSpans.add(s);
       continue;
     }
     if ((c.kind === 'agg' || c.kind === 'count') && exact !== undefined) {
@@ -126,8 +137,15 @@ function parse(question: string, tables: TableMeta[], index: MentionIndex, choic
     c.cols = c.cols.filter((y) => y.table === s.table);
     p.spans = p.spans.filter((x) => x !== s);
   }
-  // "by all firms", "across all regions": everything together, not one group each.
-  p.cues = p.cues.filter((c) => !(c.kind === 'group' && p.tokens[c.end]?.norm === 'all'));
+  // "by all firms", "across all regions": everything together, not one group each; the words are explained.
+  for (const c of p.cues.filter((x) => x.kind === 'group' && p.tokens[x.end]?.norm === 'all')) {
+    const s = p.spans.find((x) => x.start === c.end + 1 || (x.start === c.end + 2 && p.tokens[c.end + 1]?.norm === 'the'));
+    if (s !== undefined && s.kind !== 'value') {
+      p.spans = p.spans.filter((x) => x !== s);
+      mark(p, c.at, s.end);
+    }
+    p.cues = p.cues.filter((x) => x !== c);
+  }
   absorbMeasureNouns(p);
   measureNounSpans(p);
   rowNounSpans(p);
@@ -159,13 +177,7 @@ function dimOfSpan(s: Span, prefer: TableMeta | undefined): ColRef | undefined {
 function naturalGrain(col: ColRef): Grain | undefined {
   const c = col.column;
   if (c.distinct < col.table.rowCount * 0.98 || c.nonNull < col.table.rowCount * 0.98) return undefined;
-  if (c.derived !== undefined) {
-    const parts = c.derived.map((n) => n.toLowerCase());
-    if (parts.some((n) => /day|dd|dom/.test(n))) return 'day';
-    if (parts.some((n) => /month|mo|mm/.test(n))) return 'month';
-    if (parts.some((n) => /quarter|qtr|^q$/.test(n))) return 'quarter';
-    return 'year';
-  }
+  if (c.partsGrain !== undefined) return c.partsGrain;
   return /^DATE$/i.test(c.type) || c.sqlTemplate !== undefined ? 'day' : undefined;
 }
 
@@ -204,7 +216,10 @@ export function collectDims(p: Parse, prefer: TableMeta | undefined): Collected 
       if (d) add(d);
       mark(p, c.at, c.end);
     } else if (c.kind === 'group') {
-      const s = nextSpan(p, c.end, 2);
+      // "for each number of children": the number of them is the grouping itself.
+      const counting = p.cues.find((x) => x.kind === 'count' && x.at === c.end && p.tokens[x.at]?.norm === 'number');
+      if (counting !== undefined) p.cues = p.cues.filter((x) => x !== counting);
+      const s = nextSpan(p, counting?.end ?? c.end, 2);
       if (s === undefined || p.taken.has(s)) {
         if (p.cues.some((x) => x.at === c.end)) continue;
         const word = p.tokens[c.end];
@@ -268,7 +283,7 @@ export function buildPlan(p: Parse): Understanding {
   const cmp = comparisons(p, prefer);
   const filters: Filter[] = [...cmp.filters];
   const values = valueFilters(p, prefer);
-  filters.push(...values.filters, ...dateFilters(p, prefer), ...equalityFilters(p, prefer), ...noneFilters(p), ...absentFilters(p, tableSpan(p) ?? prefer, joinKey));
+  filters.push(...values.filters, ...dateFilters(p, prefer), ...equalityFilters(p, prefer), ...noneFilters(p), ...knownFilters(p), ...absentFilters(p, tableSpan(p) ?? prefer, joinKey));
   const collected = collectDims(p, prefer);
   const dims = collected.dims;
   const years = filters.find((f): f is Extract<Filter, { kind: 'datePart' }> => f.kind === 'datePart' && f.part === 'year' && f.values.length > 1);

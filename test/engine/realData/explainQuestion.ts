@@ -10,6 +10,7 @@ import { describePlan } from '../../../src/server/engine/describe';
 import { readWithHistory } from '../../../src/server/engine/followUp';
 import { buildMentionIndex } from '../../../src/server/engine/mentions';
 import { readingsOf } from '../../../src/server/engine/readings';
+import { parseQuestion } from '../../../src/server/engine/understand';
 import { SchemaIndex } from '../../../src/server/engine/schemaIndex';
 import { wordsAt } from '../../../src/server/engine/explain';
 import { customersCsv, iotCsv, makeIot, makePeople, makeSales, makeShop, makeVentes, ordersCsv, peopleCsv, salesCsv, ventesCsv } from '../datasets';
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
     const schema = new SchemaIndex(async (sql) => (await rig.store.query(sql, [], { timeoutMs: 60_000, maxRows: 100_000 })).rows);
     const tables = await schema.tables([...rig.sources.values()].map((s) => ({ source: s.source, ingest: s.ingest })));
     const index = buildMentionIndex(tables);
+    const base = parseQuestion(question, tables, index);
+    console.log(`parse: ${base.spans.map((s) => `${s.kind}@${s.start}-${s.end}${s.kind === 'column' ? `=${s.cols.map((c) => c.column.name).join('|')}` : ''}`).join(' ')}  cues: ${base.cues.map((c) => `${c.kind}@${c.at}`).join(' ')}  dates: ${base.dates.map((d) => d.label).join(', ')}`);
     for (const r of readingsOf(question, tables, index)) {
       const p = r.parse;
       console.log(`${r.complete ? 'COMPLETE' : 'partial '} ${r.score.toFixed(2)}  ${describePlan(r.plan)}`);
