@@ -171,7 +171,9 @@ function cueUsed(c: Cue, f: PlanFacts, plan: Plan, p: Parse): boolean {
     case 'trend':
       return f.grains.length > 0;
     case 'count':
-      return f.aggs.some((a) => a === 'count' || a === 'count_distinct' || a === 'sum') || plan.kind === 'duplicates' || plan.kind === 'missing' || plan.kind === 'outliers';
+      // "the record number of births": the number of them is the `births` column the rows are ranked by.
+      return f.aggs.some((a) => a === 'count' || a === 'count_distinct' || a === 'sum') || plan.kind === 'duplicates' || plan.kind === 'missing' || plan.kind === 'outliers'
+        || (plan.kind === 'rows' && plan.orderBy !== undefined && plan.orderBy.col.column.kind === 'numeric');
     case 'distinct':
       return f.aggs.includes('count_distinct') || f.dims > 0 || plan.kind === 'duplicates';
     case 'share':

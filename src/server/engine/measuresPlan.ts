@@ -11,16 +11,22 @@ import { GRAIN_NOUN } from './cues';
 import { soleMeasure } from './nouns';
 import { dateColumn, isGroupable, isIdLike, isNumeric, mark, moneyColumn, nextSpan, pickColumn, type Parse } from './roles';
 import { STOP_WORDS, type Token } from './text';
-import type { ColRef, Filter, Measure, Plan, TableMeta, Understanding } from './types';
+import type { ColRef, ColumnMeta, Filter, Measure, Plan, TableMeta, Understanding } from './types';
 
 /** Columns named after a unit of time: counted as distinct values, grouped whatever their size. */
 export const TIME_NAMED = /^(year|yr|quarter|qtr|month|week|day|decade|hour|season|date)$/i;
+
+/** The column a table's rows are known by: a unique text column called a name, title or label. */
+function displayColumn(t: TableMeta): ColumnMeta | undefined {
+  return t.columns.find((c) => c.kind === 'text' && c.unique && /(^|[^a-z])(name|title|label)([^a-z]|$)/i.test(c.name));
+}
 
 /** The column span right after a leading "which"/"what" ("which state", "what year"). */
 function whichSpan(p: Parse): Span | undefined {
   const i = p.tokens.findIndex((t) => t.norm === 'which' || t.norm === 'what');
   if (i < 0) return undefined;
-  const k = p.tokens[i + 1]?.norm === 'the' ? i + 2 : i + 1;
+  // "which the", "which 3 states": skip the article or the count.
+  const k = p.tokens[i + 1]?.norm === 'the' || p.tokens[i + 1]?.kind === 'number' ? i + 2 : i + 1;
   const s = p.spans.find((x) => x.start === k);
   return s?.kind === 'column' ? s : undefined;
 }
@@ -187,7 +193,12 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
   const measuredTable = measures.find((m) => m.col)?.col?.table;
   if (dims.length === 0 && ranking && named !== undefined && measuredTable !== undefined && named !== measuredTable) {
     const key = joinKey(measuredTable, named);
-    if (key) dims.push({ col: { table: measuredTable, column: key.left } });
+    if (key) {
+      dims.push({ col: { table: measuredTable, column: key.left } });
+      // Show each one by name, not only by its key ("Niger", not just "NER").
+      const label = displayColumn(named);
+      if (label !== undefined && label !== key.right) dims.push({ col: { table: named, column: label } });
+    }
   }
   // A remaining category named with "-wise" groups the result ("revenue region-wise"); a bare name
   // elsewhere does not (it is left for the word check to question).

@@ -36,7 +36,8 @@ export function fromSql(base: TableMeta, refs: readonly ColRef[], filters: reado
   for (const t of others) {
     const key = joinKey(base, t);
     if (!key) throw new Error(`no join key between ${base.label} and ${t.label}`);
-    from += `\nLEFT JOIN ${sqlName(t.alias)} ON ${sqlName(base.alias)}.${quoteIdent(key.left.name)} = ${sqlName(t.alias)}.${quoteIdent(key.right.name)}`;
+    // A key found by its values is not declared anywhere: rows without a match are left out (and the answer says so).
+    from += `\n${key.byValue !== undefined ? 'JOIN' : 'LEFT JOIN'} ${sqlName(t.alias)} ON ${sqlName(base.alias)}.${quoteIdent(key.left.name)} = ${sqlName(t.alias)}.${quoteIdent(key.right.name)}`;
   }
   return { from, tables, qualify: others.length > 0 };
 }

@@ -137,6 +137,18 @@ function parse(question: string, tables: TableMeta[], index: MentionIndex, choic
     c.cols = c.cols.filter((y) => y.table === s.table);
     p.spans = p.spans.filter((x) => x !== s);
   }
+  // "rate their marriage": one column named by two words with a little between them is one mention.
+  for (let k = 0; k + 1 < p.spans.length; k++) {
+    const a = p.spans[k];
+    const b = p.spans[k + 1];
+    if (a?.kind !== 'column' || b?.kind !== 'column' || a.cols.length !== 1 || b.cols.length !== 1 || a.cols[0]?.column !== b.cols[0]?.column) continue;
+    const gap = p.tokens.slice(a.end, b.start);
+    if (gap.length > 2 || !gap.every((t) => STOP_WORDS.has(t.norm))) continue;
+    a.end = b.end;
+    a.score = Math.max(a.score, b.score);
+    p.spans.splice(k + 1, 1);
+    k--;
+  }
   // "by all firms", "across all regions": everything together, not one group each; the words are explained.
   for (const c of p.cues.filter((x) => x.kind === 'group' && p.tokens[x.end]?.norm === 'all')) {
     const s = p.spans.find((x) => x.start === c.end + 1 || (x.start === c.end + 2 && p.tokens[c.end + 1]?.norm === 'the'));
