@@ -44,6 +44,7 @@ const SUPERLATIVES: Record<string, 'desc' | 'asc'> = {
 const SUPERLATIVE_HINTS: Record<string, string> = {
   hottest: 'temp', warmest: 'temp', coldest: 'temp', coolest: 'temp', cheapest: 'price|cost', priciest: 'price|cost',
   oldest: 'age', youngest: 'age', longest: 'duration|length|time|days', shortest: 'duration|length|time|days',
+  earliest: 'date|time|year|discover|found|start|open|built|release|born', latest: 'date|time|year|discover|found|start|open|built|release|born',
   densest: 'dens', heaviest: 'weight|mass', lightest: 'weight|mass', tallest: 'height', wettest: 'precip|rain', driest: 'precip|rain', windiest: 'wind', rainiest: 'precip|rain', busiest: 'count|traffic|visit',
 };
 const GRAIN_ADJ: Record<string, Grain> = {

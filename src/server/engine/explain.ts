@@ -56,6 +56,12 @@ function facts(plan: Plan): PlanFacts {
         if (d.grain) f.grains.push(d.grain);
       }
       f.dims = plan.dims.length;
+      if (plan.perBucket !== undefined) {
+        col(plan.perBucket.col);
+        f.grains.push(plan.perBucket.grain);
+        f.aggs.push('sum');
+        f.dims = 1;
+      }
       f.filters = plan.filters;
       if (plan.limit !== undefined) f.limit = plan.limit;
       f.ordered = plan.order !== undefined;
@@ -161,7 +167,7 @@ function cueUsed(c: Cue, f: PlanFacts, plan: Plan, p: Parse): boolean {
       // "the highest fertility rate" must rank a measure; only "most"/"fewest" may rank a count of rows.
       if (plan.kind === 'aggregate' && plan.measures.every((m) => m.agg === 'count' && m.col === undefined) && !FREQUENCY.test(c.word)
         && !p.cues.some((x) => x.kind === 'count' || (x.kind === 'agg' && x.agg === 'count'))) return false;
-      return f.ordered || f.aggs.includes('max') || f.aggs.includes('min') || plan.kind === 'rows';
+      return f.ordered || f.aggs.includes('max') || f.aggs.includes('min');
     case 'topN':
       return f.limit === c.n;
     case 'group':

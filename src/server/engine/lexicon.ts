@@ -145,7 +145,7 @@ export const PHRASE_SYNONYMS: Record<string, string[]> = {
  * Measures that are rates, levels or per-item figures: "price by category" means the average
  * price, while "revenue by category" means the total.
  */
-const AVERAGED = /(price|rate|ratio|pct|percent|score|rating|temp|humidity|pressure|age|salary|wage|duration|latency|speed|level|weight|height|width|length|size|discount|margin|avg|average|mean|per|reading|tenure|satisfaction|nps|bmi|voltage|battery|cpu|memory|load|delay|days|time)/;
+const AVERAGED = /(price|rate|ratio|pct|percent|score|rating|temp|humidity|pressure|age|salary|wage|duration|latency|speed|level|weight|height|width|length|size|discount|margin|avg|average|mean|per|reading|tenure|satisfaction|nps|bmi|voltage|battery|cpu|memory|load|delay|days|time|index|indicator|activity|density|concentration|yield|gdp|cpi|inflation|unemp|mpg|efficiency|accuracy)/;
 
 /** The aggregate used when a question names a measure without saying how to combine it. */
 export function defaultAgg(columnName: string): Agg {

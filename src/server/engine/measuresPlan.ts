@@ -14,7 +14,7 @@ import { STOP_WORDS, type Token } from './text';
 import type { ColRef, ColumnMeta, Filter, Measure, Plan, TableMeta, Understanding } from './types';
 
 /** Columns named after a unit of time: counted as distinct values, grouped whatever their size. */
-export const TIME_NAMED = /^(year|yr|quarter|qtr|month|week|day|decade|hour|season|date)$/i;
+export const TIME_NAMED = /^(year|yr|quarter|qtr|month|week|day|decade|hour|season|date|weekday|dow|day[ _]?of[ _]?(week|month|year)|date[ _]?of[ _]?month|month[ _]?of[ _]?year|hour[ _]?of[ _]?day|week[ _]?of[ _]?year)$/i;
 
 /** The column a table's rows are known by: a unique text column called a name, title or label. */
 function displayColumn(t: TableMeta): ColumnMeta | undefined {
@@ -195,9 +195,9 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
     const key = joinKey(measuredTable, named);
     if (key) {
       dims.push({ col: { table: measuredTable, column: key.left } });
-      // Show each one by name, not only by its key ("Niger", not just "NER").
+      // Show each one by name first, not only by its key ("Niger", not just "NER").
       const label = displayColumn(named);
-      if (label !== undefined && label !== key.right) dims.push({ col: { table: named, column: label } });
+      if (label !== undefined && label !== key.right) dims.unshift({ col: { table: named, column: label } });
     }
   }
   // A remaining category named with "-wise" groups the result ("revenue region-wise"); a bare name
@@ -250,6 +250,13 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
   const plainWord = sup !== undefined && /^(max|min|maximum|minimum)$/.test(sup.word);
   if (dims.length === 0 && sup !== undefined && !plainWord && topN === undefined && aggCue === undefined && !counted && !share && measures.length === 1 && only?.col !== undefined) {
     return rowsPlan(p, only.col.table, filters, parts, 1, { col: only.col, dir: sup.dir });
+  }
+  // "average monthly total of births": totals per month, averaged.
+  const aggs = p.cues.filter((c): c is Extract<Cue, { kind: 'agg' }> => c.kind === 'agg').map((c) => c.agg);
+  const bucket = dims[0];
+  if (aggs.includes('avg') && aggs.includes('sum') && measures.length === 1 && only?.col !== undefined && dims.length === 1 && bucket?.grain !== undefined && bucket.col.column.kind === 'temporal') {
+    const plan: Plan = { kind: 'aggregate', base: only.col.table, measures: [{ agg: 'avg', col: only.col }], dims: [], filters, chart, perBucket: { col: bucket.col, grain: bucket.grain } };
+    return checkJoins(plan);
   }
   const base = countTable ?? measures.find((m) => m.col)?.col?.table ?? prefer ?? dims[0]?.col.table ?? p.tables[0];
   if (!base) return unanswerable('no table is selected');

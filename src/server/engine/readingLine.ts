@@ -66,6 +66,10 @@ export function readingSentence(plan: Plan): string {
       const ms = plan.measures.map((m) => measureWords(m, plan.base.label));
       const head = ms.length <= 1 ? ms[0] ?? '' : `${ms[0]}, and ${ms.slice(1).map((x) => x.charAt(0).toLowerCase() + x.slice(1)).join(', and ')}`;
       if (plan.shareOfFiltered) return `The share of rows of ${code(plan.base.label)}${where(plan.filters)}`;
+      if (plan.perBucket !== undefined) {
+        const m = plan.measures[0];
+        return `The average ${grainWords(plan.perBucket.grain)}ly total of ${m?.col !== undefined ? code(m.col.column.name) : 'rows'} (summed per ${grainWords(plan.perBucket.grain)} of ${code(plan.perBucket.col.column.name)}, then averaged)${where(plan.filters)}`.replace('dayly', 'daily');
+      }
       const by = plan.dims.length > 0 ? ` per ${plan.dims.map((d) => (d.grain !== undefined ? `${grainWords(d.grain)} of ${code(d.col.column.name)}` : code(d.col.column.name))).join(' and ')}` : '';
       const rank = plan.limit !== undefined ? `, ${plan.order === 'asc' ? 'lowest' : 'highest'} ${plan.limit === 1 ? '' : `${plan.limit} `}first`.replace('  ', ' ') : plan.order !== undefined && plan.dims.length > 0 ? `, ${plan.order === 'asc' ? 'lowest' : 'highest'} first` : '';
       const share = plan.share ? ', with each one\'s share of the total' : '';

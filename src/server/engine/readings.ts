@@ -10,8 +10,9 @@ import { coverage, wordsAt, type Coverage } from './explain';
 import type { MentionIndex, Span } from './mentions';
 import { isGroupable, isIdLike, isIdName, isNumeric, type Parse } from './roles';
 import { TIME_NAMED } from './measuresPlan';
-import { buildPlan, cueNameOverlaps, parseQuestion, type ParseChoice } from './understand';
-import type { ColumnMeta, Plan, TableMeta, Understanding } from './types';
+import { buildPlan, cueNameOverlaps, naturalGrain, parseQuestion, type ParseChoice } from './understand';
+import { defaultAgg } from './lexicon';
+import type { ColRef, ColumnMeta, Grain, Plan, TableMeta, Understanding } from './types';
 
 export interface Reading {
   plan: Plan;
@@ -144,7 +145,40 @@ export function readingsOf(question: string, tables: TableMeta[], index: Mention
       consider(pc);
     }
   }
+  for (const r of [...byPlan.values()]) {
+    const alt = totalsReading(r);
+    if (alt !== undefined && !byPlan.has(planKey(alt.plan))) byPlan.set(planKey(alt.plan), alt);
+  }
   return [...byPlan.values()].sort((a, b) => Number(b.complete) - Number(a.complete) || b.score - a.score);
+}
+
+const GRAIN_ORDER: Grain[] = ['hour', 'day', 'week', 'month', 'quarter', 'year', 'decade'];
+
+/**
+ * "average births per month" over daily rows reads two ways: the average day in each month, or the
+ * average monthly total. For a measure that adds up, the second is a reading of its own, so the
+ * engine can see the two differ and ask.
+ */
+function totalsReading(r: Reading): Reading | undefined {
+  const plan = r.plan;
+  if (!r.complete || plan.kind !== 'aggregate' || plan.perBucket !== undefined || plan.measures.length !== 1 || plan.dims.length !== 1) return undefined;
+  const m = plan.measures[0];
+  const d = plan.dims[0];
+  if (m?.agg !== 'avg' || m.col === undefined || d === undefined || defaultAgg(m.col.column.name) !== 'sum') return undefined;
+  // "average daily births by month": the unit is said, the rows' own average is meant.
+  if (r.parse.cues.some((c) => c.kind === 'grain' && c.asUnit === true)) return undefined;
+  let bucket: { col: ColRef; grain: Grain } | undefined;
+  if (d.grain !== undefined && GRAIN_ORDER.includes(d.grain) && d.col.column.kind === 'temporal') bucket = { col: d.col, grain: d.grain };
+  else {
+    const date = d.col.table.columns.find((c) => c.derived?.includes(d.col.column.name) === true);
+    const grain = GRAIN_ORDER.find((g) => new RegExp(`^${g}$`, 'i').test(d.col.column.name.trim()));
+    if (date !== undefined && grain !== undefined) bucket = { col: { table: d.col.table, column: date }, grain };
+  }
+  if (bucket === undefined) return undefined;
+  const rows = naturalGrain(bucket.col);
+  if (rows !== undefined && GRAIN_ORDER.indexOf(rows) >= GRAIN_ORDER.indexOf(bucket.grain)) return undefined;
+  const totals: Plan = { kind: 'aggregate', base: plan.base, measures: [m], dims: [], filters: plan.filters, chart: plan.chart, perBucket: bucket };
+  return { ...r, plan: totals, score: r.score - 0.5 };
 }
 
 /** What to say about the words a partial reading leaves out. */

@@ -68,6 +68,14 @@ function filterWords(f: Filter): string | undefined {
 /** A plain question for an aggregate plan (undefined for shapes it cannot spell). */
 export function canonicalQuestion(plan: Plan): string | undefined {
   if (plan.kind !== 'aggregate' || plan.share === true || plan.shareOfFiltered === true) return undefined;
+  const m = plan.measures[0];
+  if (plan.perBucket !== undefined) {
+    if (m?.col === undefined) return undefined;
+    const adj = plan.perBucket.grain === 'day' ? 'daily' : `${plan.perBucket.grain}ly`;
+    const where = plan.filters.map(filterWords);
+    if (where.some((w) => w === undefined)) return undefined;
+    return `average ${adj} total of ${tick(m.col.column.name)}${where.length > 0 ? ` for ${where.join(' and ')}` : ''}`;
+  }
   const parts = [plan.measures.map(measureWords).join(' and ')];
   for (const d of plan.dims) parts.push(d.grain !== undefined ? `by ${d.grain} of ${tick(d.col.column.name)}` : `by ${tick(d.col.column.name)}`);
   const where = plan.filters.map(filterWords);

@@ -7,7 +7,7 @@ import { quoteIdent } from '../duckdb/sqlText';
 import { joinKey } from './joins';
 import { sqlName } from './schemaIndex';
 import { aliasSql, colSql, filterSql, grainName, grainOrderSql, grainSql, measureName, measureSql, numberSql, whereSql } from './sqlExpr';
-import type { AggregatePlan, ColRef, Filter, Plan, RowsPlan, TableMeta } from './types';
+import type { AggregatePlan, ColRef, Filter, Grain, Plan, RowsPlan, TableMeta } from './types';
 
 /** One statement of an answer: its purpose (a comment) and its body over the table CTEs. */
 export interface Statement {
@@ -51,7 +51,19 @@ function isScope(f: Filter, i: number, plan: AggregatePlan): boolean {
   return f.kind === 'dateRange' || f.kind === 'datePart' || (plan.shareScope?.includes(i) ?? false);
 }
 
+/** "average monthly total of births": sum per month, then the average of those sums. */
+function perBucketSql(plan: AggregatePlan & { perBucket: { col: ColRef; grain: Grain } }): BuiltQuery {
+  const m = plan.measures[0];
+  const refs = [plan.perBucket.col, ...(m?.col ? [m.col] : []), ...filterRefs(plan.filters)];
+  const { from, tables, qualify } = fromSql(plan.base, refs, plan.filters);
+  const total = m?.col !== undefined ? `sum(${colSql(m.col, qualify)})` : 'count(*)';
+  const name = `avg_${plan.perBucket.grain === 'day' ? 'daily' : `${plan.perBucket.grain}ly`}_total${m?.col ? `_${m.col.column.name}` : '_rows'}`;
+  const inner = `SELECT ${grainSql(plan.perBucket.grain, colSql(plan.perBucket.col, qualify))} AS bucket, ${total} AS bucket_total\n  ${from.replace(/\n/g, '\n  ')}${whereSql(plan.filters, qualify).replace(/\n/g, '\n  ')}\n  GROUP BY ALL`;
+  return { tables, columns: [name], main: { comment: '', ctes: [], select: `SELECT avg(bucket_total) AS ${aliasSql(name)}\nFROM (\n  ${inner}\n)` } };
+}
+
 function aggregateSql(plan: AggregatePlan): BuiltQuery {
+  if (plan.perBucket !== undefined && plan.dims.length === 0) return perBucketSql({ ...plan, perBucket: plan.perBucket });
   const refs = [...plan.measures.flatMap((m) => (m.col ? [m.col] : [])), ...plan.dims.map((d) => d.col), ...filterRefs(plan.filters)];
   const { from, tables, qualify } = fromSql(plan.base, refs, plan.filters);
   const select: string[] = [];

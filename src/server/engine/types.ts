@@ -125,6 +125,11 @@ export interface AggregatePlan {
   shareOfFiltered?: boolean;
   /** Indices of filters that define the whole a share is taken of ("of manufacturing workers"). */
   shareScope?: number[];
+  /**
+   * "average monthly total": the first measure is summed per time bucket of `col`, then averaged
+   * over the buckets (one number; no dims).
+   */
+  perBucket?: { col: ColRef; grain: Grain };
   chart: ChartPref;
 }
 

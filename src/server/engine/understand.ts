@@ -186,7 +186,7 @@ function dimOfSpan(s: Span, prefer: TableMeta | undefined): ColRef | undefined {
 }
 
 /** The grain a date column has when every row is one bucket of it (one row per day, per year...). */
-function naturalGrain(col: ColRef): Grain | undefined {
+export function naturalGrain(col: ColRef): Grain | undefined {
   const c = col.column;
   if (c.distinct < col.table.rowCount * 0.98 || c.nonNull < col.table.rowCount * 0.98) return undefined;
   if (c.partsGrain !== undefined) return c.partsGrain;
