@@ -43,7 +43,7 @@ describe('local service: concurrent streamed jobs', function () {
   it(`completes ${JOBS} simultaneous streams, each with its own correct answer`, async () => {
     const plans = await Promise.all(Array.from({ length: JOBS }, async (_, i) => ({ target: seeded[i % seeded.length] as (typeof seeded)[number], sessionId: await newSession(h) })));
     const captures = await Promise.all(plans.map((p, i) => streamJob(h.baseUrl, {
-      sessionId: p.sessionId, question: `Profile request ${i}`, datasetId: p.target.datasetId, datasourceIdList: [p.target.sourceId],
+      sessionId: p.sessionId, question: 'Profile this data', datasetId: p.target.datasetId, datasourceIdList: [p.target.sourceId],
     })));
     const jobIds = new Set<string>();
     for (const [i, cap] of captures.entries()) {
