@@ -29,7 +29,7 @@ function binaryReason(what: string, label: InputLabel, fileName: string): string
   return `${fileName} is not a ${label} text file: it looks like ${what}. Export the data as ${label} (UTF-8 text) and upload it again`;
 }
 
-/** Head bytes minus a possibly cut multi-byte character at the end, for a fair UTF-8 check. */
+/** Head bytes minus a possibly cut multi-byte character at the end, for an honest UTF-8 check. */
 function trimPartialUtf8(head: Buffer, whole: boolean): Buffer {
   if (whole) return head;
   let end = head.length;

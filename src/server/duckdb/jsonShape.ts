@@ -15,7 +15,7 @@ import {
 import { uniqueColumnNames } from './columnNames';
 import { quoteIdent } from './sqlText';
 
-/** Objects with more fields than this are really maps ("translations": one field per language). */
+/** Objects with more fields than this are really maps ("labels": one field per language). */
 const MAX_STRUCT_FIELDS = 40;
 const MAX_DEPTH = 3;
 /** Widest result kept; beyond it the rest of a record stays nested. */

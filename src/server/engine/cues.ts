@@ -14,7 +14,7 @@ export type Cue =
   | { kind: 'superlative'; dir: 'desc' | 'asc'; at: number; end: number; word: string; hint?: string }
   | { kind: 'topN'; n: number; dir: 'desc' | 'asc'; at: number; end: number }
   | { kind: 'group'; at: number; end: number }
-  /** `asUnit`: "hourly wage", "daily births" where the rows already are hours or days: a unit, not a grouping. */
+  /** `asUnit`: "hourly rate", "daily visits" where the rows already are hours or days: a unit, not a grouping. */
   | { kind: 'grain'; grain: Grain; at: number; end: number; asUnit?: boolean }
   | { kind: 'trend'; at: number; end: number }
   | { kind: 'count'; at: number; end: number }

@@ -164,7 +164,7 @@ function cueUsed(c: Cue, f: PlanFacts, plan: Plan, p: Parse): boolean {
       if (c.agg === 'sum') return f.aggs.some((a) => a === 'sum' || a === 'count' || a === 'count_distinct');
       return f.aggs.includes(c.agg);
     case 'superlative':
-      // "the highest fertility rate" must rank a measure; only "most"/"fewest" may rank a count of rows.
+      // "the highest error rate" must rank a measure; only "most"/"fewest" may rank a count of rows.
       if (plan.kind === 'aggregate' && plan.measures.every((m) => m.agg === 'count' && m.col === undefined) && !FREQUENCY.test(c.word)
         && !p.cues.some((x) => x.kind === 'count' || (x.kind === 'agg' && x.agg === 'count'))) return false;
       return f.ordered || f.aggs.includes('max') || f.aggs.includes('min');
@@ -177,7 +177,7 @@ function cueUsed(c: Cue, f: PlanFacts, plan: Plan, p: Parse): boolean {
     case 'trend':
       return f.grains.length > 0;
     case 'count':
-      // "the record number of births": the number of them is the `births` column the rows are ranked by.
+      // "the record number of visits": the number of them is the `visits` column the rows are ranked by.
       return f.aggs.some((a) => a === 'count' || a === 'count_distinct' || a === 'sum') || plan.kind === 'duplicates' || plan.kind === 'missing' || plan.kind === 'outliers'
         || (plan.kind === 'rows' && plan.orderBy !== undefined && plan.orderBy.col.column.kind === 'numeric');
     case 'distinct':
@@ -217,7 +217,7 @@ function spanUsed(s: Span, f: PlanFacts, plan: Plan, p: Parse): boolean {
       // "southern states" where each row is a state: the unique name column names the rows.
       const rowsOf = plan.kind === 'aggregate' ? plan.base : plan.kind === 'rows' ? plan.table : undefined;
       if (rowsOf !== undefined && s.cols.some((c) => c.table === rowsOf && c.column.unique && c.column.kind === 'text')) return true;
-      // "firm value" in a correlation: the name before a measured column only says whose it is.
+      // "team budget" in a correlation: the name before a measured column only says whose it is.
       const next = p.spans.find((x) => x.start === s.end);
       if ((plan.kind === 'correlation' || plan.kind === 'histogram' || plan.kind === 'correlationScan') && next?.kind === 'column'
         && next.cols.some((c) => f.columns.has(c.column)) && s.cols.every((c) => c.column.kind !== 'numeric')) return true;
@@ -252,7 +252,7 @@ function flagComplement(i: number, plan: Plan, p: Parse): boolean {
   return s?.kind === 'column' && s.cols.some((c) => (c.column.kind === 'boolean' || (c.column.min === 0 && c.column.max === 1)) && plan.dims.some((d) => d.col.column === c.column));
 }
 
-/** The plan measures a column ("the average crime rate": "rate" is what is measured). */
+/** The plan measures a column ("the average error rate": "rate" is what is measured). */
 function measured(plan: Plan): boolean {
   return (plan.kind === 'aggregate' && plan.measures.some((m) => m.col !== undefined && m.agg !== 'count_distinct'))
     || plan.kind === 'histogram' || plan.kind === 'correlation' || (plan.kind === 'rows' && plan.orderBy !== undefined);

@@ -1,8 +1,8 @@
 /**
  * How two tables of a question connect: a column both share by name (`customer_id` in orders and
  * customers), a table's `id` named after it in the other (`customers.id` <- `orders.customer_id`),
- * or, when no name connects them, columns whose values overlap (`Country Code` in one file and
- * `cca3` in the other). Only keys unique on the looked-up side are used, so a join never multiplies
+ * or, when no name connects them, columns whose values overlap (`Store Code` in one file and
+ * `shop_ref` in the other). Only keys unique on the looked-up side are used, so a join never multiplies
  * the measured rows.
  */
 import { identifierWords, stem } from './text';

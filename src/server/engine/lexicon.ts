@@ -32,14 +32,14 @@ export const NAME_GLUE = new Set(['of', 'per', 'the', 'and', 'a', 'an', 'by', 'f
 
 /**
  * What people call the things a table holds: a question about "films" is about movies.csv,
- * "vehicles" about autos.csv (stems).
+ * "vehicles" about fleet.csv (stems).
  */
 export const ROW_NOUN_SYNONYMS: Record<string, string[]> = {
   car: ['auto', 'automobile', 'vehicle'], auto: ['car', 'automobile', 'vehicle'], automobile: ['car', 'auto', 'vehicle'], vehicle: ['car', 'auto', 'automobile'],
   movie: ['film'], film: ['movie'], person: ['people', 'individual'], individual: ['person', 'people'], employee: ['worker', 'staff'],
   worker: ['employee', 'staff'], country: ['nation'], nation: ['country'], flight: ['trip'], trip: ['flight', 'ride', 'journey'], ride: ['trip'],
   song: ['track'], track: ['song'], book: ['title'], customer: ['client'], client: ['customer'], order: ['purchase'], purchase: ['order'],
-  incident: ['event'], event: ['incident'], firm: ['company'], company: ['firm'], element: ['elements'], player: ['athlete'], athlete: ['player'],
+  incident: ['event'], event: ['incident'], business: ['company'], company: ['business'], player: ['athlete'], athlete: ['player'],
 };
 
 /**
@@ -145,7 +145,7 @@ export const PHRASE_SYNONYMS: Record<string, string[]> = {
  * Measures that are rates, levels or per-item figures: "price by category" means the average
  * price, while "revenue by category" means the total.
  */
-const AVERAGED = /(price|rate|ratio|pct|percent|score|rating|temp|humidity|pressure|age|salary|wage|duration|latency|speed|level|weight|height|width|length|size|discount|margin|avg|average|mean|per|reading|tenure|satisfaction|nps|bmi|voltage|battery|cpu|memory|load|delay|days|time|index|indicator|activity|density|concentration|yield|gdp|cpi|inflation|unemp|mpg|efficiency|accuracy)/;
+const AVERAGED = /(price|rate|ratio|pct|percent|score|rating|temp|humidity|pressure|age|salary|wage|duration|latency|speed|level|weight|height|width|length|size|discount|margin|avg|average|mean|per|reading|tenure|satisfaction|nps|bmi|voltage|battery|cpu|memory|load|delay|days|time|index|indicator|activity|density|concentration|yield|inflation|efficiency|accuracy)/;
 
 /** The aggregate used when a question names a measure without saying how to combine it. */
 export function defaultAgg(columnName: string): Agg {

@@ -156,7 +156,7 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
         entity = true;
         continue;
       }
-      // "the record sunspot year", "... by quarter of the year": a year is when something happened, not what is measured.
+      // "the record rainfall year", "... by quarter of the year": a year is when something happened, not what is measured.
       if (TIME_NAMED.test(col.column.name.trim()) && !explicit) {
         p.taken.delete(s);
         continue;
@@ -179,7 +179,7 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
       } else measures.push({ agg: defaultAgg(column.name), col });
     }
   }
-  // "record sunspot year" in a table of one series: the superlative ranks that series.
+  // "record rainfall year" in a table of one series: the superlative ranks that series.
   if (measures.length === 0 && sup !== undefined && dims.length === 0 && !p.cues.some((c) => c.kind === 'count') && p.tables.length === 1 && p.tables[0] !== undefined) {
     const sole = soleMeasure(p.tables[0]);
     const col = sole?.kind === 'column' ? sole.cols[0] : undefined;
@@ -195,7 +195,7 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
     const key = joinKey(measuredTable, named);
     if (key) {
       dims.push({ col: { table: measuredTable, column: key.left } });
-      // Show each one by name first, not only by its key ("Niger", not just "NER").
+      // Show each one by name first, not only by its key ("Lisbon", not just "LIS").
       const label = displayColumn(named);
       if (label !== undefined && label !== key.right) dims.unshift({ col: { table: named, column: label } });
     }
@@ -245,13 +245,13 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
   }
   // "the highest price", "when was unemployment at its peak": the row the extreme belongs to.
   const only = measures[0];
-  // "the record number of births": a count cue that named a number column is that column.
+  // "the record number of visits": a count cue that named a number column is that column.
   const counted = p.cues.some((c) => c.kind === 'count' || (c.kind === 'agg' && c.agg === 'count')) && !(only?.agg === 'sum' && only.col !== undefined);
   const plainWord = sup !== undefined && /^(max|min|maximum|minimum)$/.test(sup.word);
   if (dims.length === 0 && sup !== undefined && !plainWord && topN === undefined && aggCue === undefined && !counted && !share && measures.length === 1 && only?.col !== undefined) {
     return rowsPlan(p, only.col.table, filters, parts, 1, { col: only.col, dir: sup.dir });
   }
-  // "average monthly total of births": totals per month, averaged.
+  // "average monthly total of visits": totals per month, averaged.
   const aggs = p.cues.filter((c): c is Extract<Cue, { kind: 'agg' }> => c.kind === 'agg').map((c) => c.agg);
   const bucket = dims[0];
   if (aggs.includes('avg') && aggs.includes('sum') && measures.length === 1 && only?.col !== undefined && dims.length === 1 && bucket?.grain !== undefined && bucket.col.column.kind === 'temporal') {
@@ -283,7 +283,7 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
 }
 
 /**
- * "what percentage of manufacturing workers are union members": conditions named before the verb
+ * "what percentage of retail stores are franchise stores": conditions named before the verb
  * describe the whole the share is of; the ones after it, the part.
  */
 function shareScope(p: Parse, filters: readonly Filter[]): number[] {
@@ -310,7 +310,7 @@ function listedCount(p: Parse): number | undefined {
 export function rowsPlan(p: Parse, table: TableMeta | undefined, filters: Filter[], parts: Parts, n?: number, orderBy?: { col: ColRef; dir: 'desc' | 'asc' }): Understanding {
   if (!table) return unanswerable('no table is selected');
   const plan: Plan = { kind: 'rows', table, filters, limit: Math.min(n ?? listedCount(p) ?? 20, 1000), chart: parts.chart };
-  // Columns the question names but nothing else uses are what it wants to see ("the capital of ...").
+  // Columns the question names but nothing else uses are what it wants to see ("the manager of ...").
   const show = p.spans.flatMap((s) => (s.kind === 'column' && !p.taken.has(s) ? [pickColumn(s, 'dim', table)].filter((c): c is ColRef => c !== undefined && c.table === table) : []));
   if (show.length > 0) plan.show = show;
   if (orderBy) plan.orderBy = orderBy;

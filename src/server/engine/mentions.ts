@@ -1,8 +1,8 @@
 /**
  * Finds what a question names: columns (whole names in any order, single distinctive words,
  * abbreviations, synonyms, near-miss spellings, backticked names), values that occur in the data
- * ("Europe", "north america", "rainy" for `rain`, "six" for 6, a surname of "Stanley Kubrick",
- * quoted values), and tables ("cars" for autos.csv). The result is a set of non-overlapping
+ * ("Europe", "north america", "rainy" for `rain`, "six" for 6, a surname of "Ada Lovelace",
+ * quoted values), and tables ("vehicles" for fleet.csv). The result is a set of non-overlapping
  * spans over the question's tokens; roles (measure, group, filter) are decided later.
  */
 import { PHRASE_SYNONYMS, ROW_NOUN_SYNONYMS, SYNONYMS, VALUE_SYNONYMS } from './lexicon';
@@ -18,7 +18,7 @@ export type Span =
 
 /** Column words too generic to identify a column on their own ("name" of customer_name). */
 const GENERIC = new Set(['id', 'name', 'code', 'number', 'no', 'key', 'type', 'value', 'date', 'time', 'flag', 'status', 'total', 'count', 'amount', 'at', 'is', 'of', 'in', 'per',
-  // Units of time name dates, not the columns that happen to contain the word (`yrs_married`, `day_of_week`).
+  // Units of time name dates, not the columns that happen to contain the word (`yrs_employed`, `week_no`).
   'year', 'month', 'day', 'week', 'quarter', 'hour', 'minute', 'decade']);
 /** Values too common as English words to be read as data values when written in lower case. */
 const WEAK_VALUES = new Set(['other', 'others', 'none', 'n/a', 'na', 'unknown', 'yes', 'no', 'true', 'false', 'total', 'all', 'new', 'old', 'high', 'low', 'medium', 'open', 'closed', 'active', 'on', 'off', 'a', 'b', 'c', 'x']);
@@ -197,7 +197,7 @@ function valueCandidates(tokens: readonly Token[], index: MentionIndex): Candida
       const forms = [...wordForms(t.norm), ...(VALUE_SYNONYMS[t.norm] ?? VALUE_SYNONYMS[t.stem] ?? [])];
       const found = forms.map((f) => lookup(f) ?? lookup(identifierWords(f).map(stem).join(' '))).find((m) => m !== undefined);
       if (found !== undefined) out.push(valueSpan(i, i + 1, 2.6, found));
-      // One word of longer values: "Kubrick" of "Stanley Kubrick", "ford" of "ford torino".
+      // One word of longer values: "Lovelace" of "Ada Lovelace", "acme" of "acme widget".
       const part = t.norm.length >= 3 && !FUNCTION_WORDS.has(t.norm) ? index.words.get(t.stem) ?? index.words.get(t.norm) : undefined;
       if (part !== undefined) out.push(valueSpan(i, i + 1, 2.0, part, t.norm));
     }
@@ -225,7 +225,7 @@ function tableCandidates(tokens: readonly Token[], tables: readonly TableMeta[])
       if (i + base.length <= tokens.length && base.every((w, k) => tokens[i + k]?.kind === 'word' && tokens[i + k]?.stem === w)) add(i, i + base.length, 2 + base.length, table);
       if (base.length === 1) {
         const only = base[0] ?? '';
-        // "cars" for autos.csv, "films" for movies.csv.
+        // "vehicles" for fleet.csv, "pictures" for films.csv.
         if ((ROW_NOUN_SYNONYMS[t.stem] ?? []).includes(only)) add(i, i + 1, 2.5, table);
         // "strikes" for birdstrikes.csv; "bird strikes" run together.
         else if (t.stem.length >= 4 && only.length > t.stem.length && (only.endsWith(t.stem) || only.startsWith(t.stem))) add(i, i + 1, 2.2, table);

@@ -1,10 +1,10 @@
 /**
- * How well question words name a column. Column names are written for machines (`hw_mpg`,
- * `Weight_in_lbs`, `tbilrate`, `Running Time min`) and questions for people ("highway mpg",
- * "weight", "t-bill rate", "running time"), so a name is matched word by word in any order, with
+ * How well question words name a column. Column names are written for machines (`ret_pct`,
+ * `Height_in_cm`, `govtdebt`, `Wait Time min`) and questions for people ("return pct",
+ * "height", "government debt", "wait time"), so a name is matched word by word in any order, with
  * its unit and glue words optional, and each word may be met by an abbreviation, a prefix
- * (`unemp` of "unemployment"), initials (`hs` of "high school"), a word run together
- * (`realgdp` of "real GDP") or another form of the word ("directed" for `director`).
+ * (`attend` of "attendance"), initials (`ev` of "electric vehicle"), a word run together
+ * (`netsales` of "net sales") or another form of the word ("produced" for `producer`).
  */
 import { ABBREVIATIONS, NAME_GLUE, SYNONYMS, UNIT_WORDS } from './lexicon';
 import { identifierWords, stem, wordForms, type Token } from './text';
@@ -76,12 +76,12 @@ export function wordQuality(t: Token, w: string, alts: readonly string[] = []): 
   if (forms.some((f) => f.length >= 5 && theirs.includes(f))) return 0.85;
   if (derived(n, w) || derived(w, n)) return 0.85;
   if (w.length >= 3 && q.length > w.length + 1 && q.startsWith(w) && /^[a-z]+$/.test(w)) return 0.85;
-  // "engine size" for `eng_cc`, "pay" for `wage`: a synonym only counts as part of a longer name or alone.
+  // "machine size" for `mach_cc`, "pay" for `salary`: a synonym only counts as part of a longer name or alone.
   if (!VAGUE.has(w) && (SYNONYMS[q] ?? []).some((x) => stem(x) === w || alts.includes(stem(x)))) return 0.7;
   return 0;
 }
 
-/** `hs` = "high school", `dpi` = "disposable personal income": initials of consecutive words. */
+/** `ev` = "electric vehicle", `dpi` = "disposable personal income": initials of consecutive words. */
 function initials(tokens: readonly Token[], i: number, w: string): number {
   if (w.length < 2 || w.length > 5 || !/^[a-z]+$/.test(w)) return 0;
   for (let k = 0; k < w.length; k++) {
@@ -92,7 +92,7 @@ function initials(tokens: readonly Token[], i: number, w: string): number {
 }
 
 /**
- * `realgdp` = "real GDP", `tbilrate` = "t-bill rate": a name word written as several question words
+ * `netsales` = "net sales", `govtdebt` = "government debt": a name word written as several question words
  * run together, each possibly cut short. Returns how many tokens it takes (0: none).
  */
 function runTogether(tokens: readonly Token[], i: number, w: string): number {
@@ -119,7 +119,7 @@ function fitsExactly(sub: readonly Token[], w: string): boolean {
   return go(0, w);
 }
 
-/** `hw` of "highway", `govt` of "government": letters in order, same first letter (only beside other matched words). */
+/** `hwy` of "highway", `govt` of "government": letters in order, same first letter (only beside other matched words). */
 function subsequence(t: Token, w: string): boolean {
   if (t.kind !== 'word' || w.length < 2 || w.length >= t.norm.length || t.norm[0] !== w[0]) return false;
   let k = 0;

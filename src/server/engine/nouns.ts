@@ -1,6 +1,6 @@
 /**
  * Nouns a question uses without naming a column. People count the things a table holds ("how many
- * women", "which element") and call a measure by its kind ("murder rate" for `murder`, "the
+ * patients", "which planet") and call a measure by its kind ("error rate" for `error`, "the
  * index" for a file's one series). These become spans of their own so every such word is
  * accounted for, and only where the reading is safe: a word that could be a filter ("japanese
  * cars") is never taken as a row noun.
@@ -28,7 +28,7 @@ function covered(p: Parse): Set<number> {
 const isContentWord = (t: Token | undefined): boolean =>
   t?.kind === 'word' && !STOP_WORDS.has(t.norm) && !STOP_WORDS.has(t.stem) && t.norm.length >= 3 && /^\p{L}+$/u.test(t.norm);
 
-/** "murder rate" for `murder`, "rate of unemployment" for `unemp`: the noun belongs to the column. */
+/** "error rate" for `error`, "rate of churn" for `churn`: the noun belongs to the column. */
 export function absorbMeasureNouns(p: Parse): void {
   const taken = covered(p);
   for (const s of p.spans) {
@@ -78,8 +78,8 @@ function ownNoun(table: TableMeta): boolean {
 }
 
 /**
- * Row nouns: a plural noun ("women", "workers") or a noun after "which"/"each"/a superlative
- * ("which element", "the densest element") that names nothing in the data stands for the rows of
+ * Row nouns: a plural noun ("patients", "players") or a noun after "which"/"each"/a superlative
+ * ("which planet", "the largest planet") that names nothing in the data stands for the rows of
  * the (only) table. A word followed by another unknown word is a modifier ("japanese cars"), not
  * a row noun, and stays unexplained. Time words ("days", "years") are left to the count readers.
  */

@@ -142,7 +142,7 @@ export async function runPlan(plan: Exclude<Plan, { kind: 'overview' }>, ex: Exe
   writer.code(step, sqlBlock(shownPreamble(body.tables), ex.ran.map((r) => ({ comment: r.comment, sql: r.shown }))));
   const missing = askedButMissing(plan, body.main);
   if (missing !== undefined) {
-    // "fertility in Germany in 2012" where 2012 is empty: say so instead of showing a row of blanks.
+    // "exports of Chile in 2031" where 2031 is empty: say so instead of showing a row of blanks.
     step.done();
     return { message: missing, tables: body.tables };
   }

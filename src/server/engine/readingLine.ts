@@ -1,7 +1,7 @@
 /**
  * The first line of every answer: how the question was read, in plain words with the columns it
- * used, so a misreading is visible before any number ("Counting rows of `autos.csv` where `doors`
- * is four: **114**").
+ * used, so a misreading is visible before any number ("Counting rows of `trips.csv` where `mode`
+ * is bike: **114**").
  */
 import { formatNumber } from '../profile/profileSummary';
 import { code, fmtValue, grainWords, md } from './describe';

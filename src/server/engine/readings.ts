@@ -1,6 +1,6 @@
 /**
- * Readings of a question. A question can often be read more than one way: "max temperature" with a
- * `temp_max` column (the column, or the maximum of some temperature), "rating" with two rating
+ * Readings of a question. A question can often be read more than one way: "max load" with a
+ * `load_max` column (the column, or the maximum of some load), "rating" with two rating
  * columns. Each way is parsed on its own, turned into a plan, and checked word by word
  * ({@link coverage}); readings are then scored. Only a reading that accounts for every word may
  * answer, and when two readings are close the engine checks whether they give different results
@@ -155,7 +155,7 @@ export function readingsOf(question: string, tables: TableMeta[], index: Mention
 const GRAIN_ORDER: Grain[] = ['hour', 'day', 'week', 'month', 'quarter', 'year', 'decade'];
 
 /**
- * "average births per month" over daily rows reads two ways: the average day in each month, or the
+ * "average visits per month" over daily rows reads two ways: the average day in each month, or the
  * average monthly total. For a measure that adds up, the second is a reading of its own, so the
  * engine can see the two differ and ask.
  */
@@ -165,7 +165,7 @@ function totalsReading(r: Reading): Reading | undefined {
   const m = plan.measures[0];
   const d = plan.dims[0];
   if (m?.agg !== 'avg' || m.col === undefined || d === undefined || defaultAgg(m.col.column.name) !== 'sum') return undefined;
-  // "average daily births by month": the unit is said, the rows' own average is meant.
+  // "average daily visits by month": the unit is said, the rows' own average is meant.
   if (r.parse.cues.some((c) => c.kind === 'grain' && c.asUnit === true)) return undefined;
   let bucket: { col: ColRef; grain: Grain } | undefined;
   if (d.grain !== undefined && GRAIN_ORDER.includes(d.grain) && d.col.column.kind === 'temporal') bucket = { col: d.col, grain: d.grain };

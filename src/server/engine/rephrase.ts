@@ -1,7 +1,7 @@
 /**
  * A reading as a question the engine answers exactly, for the one-click alternatives offered when
  * a question can be read more than one way: the user's own words with the chosen columns written
- * in backticks ("average `temp_max` by month"), or, when the readings differ otherwise, a plain
+ * in backticks ("average `load_max` by month"), or, when the readings differ otherwise, a plain
  * canonical question built from the plan. Backticked names and quoted values link exactly, so
  * asking an alternative gives the reading it describes (tested both ways).
  */

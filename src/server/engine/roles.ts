@@ -169,7 +169,7 @@ export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; 
       last = numAt + 2;
     }
     const before = prevSpan(p, cue.kind === 'cmp' && cue.postfix ? numAt : cue.at);
-    // "3 or more children": after a postfix comparison, the thing compared follows the cue.
+    // "3 or more pets": after a postfix comparison, the thing compared follows the cue.
     const after = spanPastUnits(p, cue.kind === 'cmp' && cue.postfix ? cue.end : last + 1);
     const numericOf = (s: Span | undefined): ColRef | undefined => {
       if (s?.kind !== 'column') return undefined;
@@ -289,7 +289,7 @@ export function dateFilters(p: Parse, prefer?: TableMeta): Filter[] {
       }
       continue;
     }
-    // No date column: a year may still be a column of numbers ("year" = 2024, `yearDiscovered` > 1900).
+    // No date column: a year may still be a column of numbers ("year" = 2024, `yearBuilt` > 1900).
     const yearCol = yearColumn(p, prefer);
     const f = yearCol !== undefined ? yearFilter(yearCol, d) : undefined;
     if (yearCol !== undefined && f !== undefined) {
@@ -332,7 +332,7 @@ export function noneFilters(p: Parse): Filter[] {
   p.tokens.forEach((t, i) => {
     if (t.norm !== 'no' && t.norm !== 'without') return;
     if (p.cues.some((c) => c.kind === 'cmp' && c.at <= i && i < c.end)) return;
-    // "no known density", "no value for 1960", "without a listed price".
+    // "no known weight", "no value for 1960", "without a listed price".
     let k = i + 1;
     while (k < i + 4 && /^(known|listed|recorded|given|available|reported|value|values|data|entry|entries|for|in|a|an|the|any)$/.test(p.tokens[k]?.norm ?? '') && !p.spans.some((x) => x.start === k)) k++;
     const s = nextSpan(p, k, 1);
@@ -371,7 +371,7 @@ export function equalityFilters(p: Parse, prefer?: TableMeta): Filter[] {
     if (p.cues.some((c) => (c.kind === 'cmp' || c.kind === 'between') && (c.end === i || (c.kind === 'cmp' && c.postfix === true && c.at === i + 1)))) return;
     if (p.dates.some((d) => d.at <= i && i < d.end)) return;
     const value = t.value;
-    // "3 children", "12 years of education": a whole number before a column of few whole numbers.
+    // "3 pets", "12 years of schooling": a whole number before a column of few whole numbers.
     const next = Number.isInteger(value) && t.unit === undefined ? spanPastUnits(p, i + 1) : undefined;
     if (next?.kind === 'column' && !p.taken.has(next)) {
       const col = next.cols.find((c) => isNumeric(c.column) && !isIdLike(c.column) && c.column.distinct <= 60
@@ -429,7 +429,7 @@ export function booleanFilters(p: Parse, dims: readonly Dim[]): Filter[] {
     if (s.kind !== 'column' || p.taken.has(s)) continue;
     const b = s.cols.find((c) => c.column.kind === 'boolean') ?? s.cols.find((c) => isFlag(c.column));
     if (!b || dims.some((d) => d.col.column === b.column)) continue;
-    // "the average of married" measures the flag; "married workers" selects by it.
+    // "the average of retired" measures the flag; "retired members" selects by it.
     if (b.column.kind !== 'boolean' && p.cues.some((c) => (c.kind === 'agg' || c.kind === 'share') && c.end <= s.start && s.start - c.end <= 1)) continue;
     if (b.column.kind !== 'boolean' && p.cues.some((c) => c.kind === 'intent' && c.intent === 'correlation')) continue;
     const neg = p.cues.find((c) => c.kind === 'negate' && c.end <= s.start && s.start - c.end <= 1)
@@ -443,7 +443,7 @@ export function booleanFilters(p: Parse, dims: readonly Dim[]): Filter[] {
   return out;
 }
 
-/** A 0/1 number column: a yes/no flag ("union", "married", "south"). */
+/** A 0/1 number column: a yes/no flag ("retired", "smoker", "vip"). */
 export function isFlag(c: ColumnMeta): boolean {
   return c.kind === 'numeric' && c.min === 0 && c.max === 1 && c.distinct === 2 && !c.converted;
 }

@@ -199,7 +199,7 @@ async function indexValues(run: RunSql, table: string, columns: ColumnMeta[]): P
   for (const { c, i } of wanted) {
     const values = byColumn.get(i) ?? [];
     if (values.length <= MAX_INDEXED_VALUES) c.values = values.sort();
-    // Lists written as text ("FRA, DEU, POL"): items are matched one by one.
+    // Lists written as text ("red, green, blue"): items are matched one by one.
     const lists = values.filter((v) => /\S, \S/.test(v)).length;
     if (lists >= 2 && lists >= values.length * 0.2) c.listLike = true;
   }

@@ -51,7 +51,7 @@ function isScope(f: Filter, i: number, plan: AggregatePlan): boolean {
   return f.kind === 'dateRange' || f.kind === 'datePart' || (plan.shareScope?.includes(i) ?? false);
 }
 
-/** "average monthly total of births": sum per month, then the average of those sums. */
+/** "average monthly total of visits": sum per month, then the average of those sums. */
 function perBucketSql(plan: AggregatePlan & { perBucket: { col: ColRef; grain: Grain } }): BuiltQuery {
   const m = plan.measures[0];
   const refs = [plan.perBucket.col, ...(m?.col ? [m.col] : []), ...filterRefs(plan.filters)];
@@ -112,7 +112,7 @@ function rowsSql(plan: RowsPlan): BuiltQuery & { count: Statement } {
   const refs = [...filterRefs(plan.filters), ...(plan.orderBy ? [plan.orderBy.col] : [])];
   const { from, tables, qualify } = fromSql(plan.table, refs, plan.filters);
   const star = qualify ? `${sqlName(plan.table.alias)}.*` : '*';
-  // Asked-for columns first ("the capital of Australia"), then the whole row for context.
+  // Asked-for columns first ("the manager of the Lisbon store"), then the whole row for context.
   const shown = (plan.show ?? []).filter((c, i, all) => all.findIndex((x) => x.column === c.column) === i);
   const lead = shown.map((c) => (c.column.derived !== undefined || c.column.sqlTemplate !== undefined ? `${colSql(c, qualify)} AS ${aliasSql(c.column.name)}` : colSql(c, qualify)));
   const plain = shown.filter((c) => c.column.derived === undefined && c.column.sqlTemplate === undefined).map((c) => quoteIdent(c.column.name));

@@ -14,7 +14,7 @@ const IRREGULAR: Record<string, string> = {
   series: 'series', species: 'species', news: 'news', analyses: 'analysis', indices: 'index', matrices: 'matrix',
   gases: 'gas', buses: 'bus', statuses: 'status', viruses: 'virus', campuses: 'campus', bonuses: 'bonus', censuses: 'census',
   lives: 'life', wives: 'wife', knives: 'knife', leaves: 'leaf', halves: 'half', mice: 'mouse', teeth: 'tooth', feet: 'foot',
-  geese: 'goose', babies: 'baby', cities: 'city', countries: 'country', movies: 'movie', cookies: 'cookie',
+  geese: 'goose', movies: 'movie', cookies: 'cookie', calories: 'calorie', zombies: 'zombie', pies: 'pie', ties: 'tie',
 };
 /** Words ending in s that are not plurals. */
 const KEEP_S = /(ss|us|is|ous|ics)$/;
@@ -33,7 +33,7 @@ export function stem(word: string): string {
 
 /**
  * Other forms a question word may take of a data word: "rainy" and "raining" of `rain`, "sunny" of
- * `sun`, "directed" of `direct`, "religiousness" of `religious`. Used to link names and values only
+ * `sun`, "produced" of `produce`, "happiness" of `happy`. Used to link names and values only
  * when the word itself does not match.
  */
 export function wordForms(word: string): string[] {
@@ -72,8 +72,8 @@ export function identifierWords(name: string): string[] {
 }
 
 /**
- * `name`: a column written in backticks (`temp_max`), as the engine's own suggested questions do;
- * `quoted`: a value in double quotes ("Stanley Kubrick"). Both link exactly, never fuzzily.
+ * `name`: a column written in backticks (`load_max`), as the engine's own suggested questions do;
+ * `quoted`: a value in double quotes ("Ada Lovelace"). Both link exactly, never fuzzily.
  */
 export type TokenKind = 'word' | 'number' | 'date' | 'op' | 'name' | 'quoted';
 

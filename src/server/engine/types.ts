@@ -92,7 +92,7 @@ export interface Dim {
 
 export type Filter =
   | { kind: 'in'; col: ColRef; values: string[]; negate: boolean }
-  /** "Kubrick" in `Director` ("Stanley Kubrick"), "Spanish" in a list `languages`: whole words, any case. */
+  /** "Lovelace" in `author` ("Ada Lovelace"), "Basque" in a list `spoken`: whole words, any case. */
   | { kind: 'contains'; col: ColRef; texts: string[]; negate: boolean }
   | { kind: 'cmp'; col: ColRef; op: CmpOp; value: number }
   | { kind: 'between'; col: ColRef; lo: number; hi: number }
@@ -137,7 +137,7 @@ export interface RowsPlan {
   kind: 'rows';
   table: TableMeta;
   filters: Filter[];
-  /** Columns the question asks to see ("the capital of Australia"), listed first. */
+  /** Columns the question asks to see ("the manager of the Lisbon store"), listed first. */
   show?: ColRef[];
   orderBy?: { col: ColRef; dir: 'desc' | 'asc' };
   limit: number;

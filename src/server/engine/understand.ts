@@ -26,7 +26,7 @@ import type { ChartPref, ColRef, ColumnMeta, Dim, Filter, Grain, Measure, Plan, 
 export interface ParseChoice {
   /** Token positions given to cue words ("max" as an aggregate): kept out of column and value names. */
   cueWins?: ReadonlySet<number>;
-  /** Token positions given to names ("max" of `temp_max`): cues covering them are dropped. */
+  /** Token positions given to names ("max" of `load_max`): cues covering them are dropped. */
   nameWins?: ReadonlySet<number>;
   /** The column chosen for the column span starting at a token, where a name fits several columns. */
   pick?: ReadonlyMap<number, ColumnMeta>;
@@ -78,7 +78,7 @@ function linkTokens(tokens: Token[], cueWins: ReadonlySet<number> | undefined): 
 
 /**
  * Positions where a cue word is also part of a name of the data ("max" in "max temperature" with a
- * `temp_max` column): each group can be read either way, so readings try both.
+ * `load_max` column): each group can be read either way, so readings try both.
  */
 export function cueNameOverlaps(question: string, tables: TableMeta[], index: MentionIndex): number[][] {
   const tokens = tokenize(question);
@@ -127,7 +127,7 @@ function parse(question: string, tables: TableMeta[], index: MentionIndex, choic
   // Month names and years explained as dates are not column or value mentions.
   p.spans = p.spans.filter((s) => !p.dates.some((d) => s.start >= d.at && s.end <= d.end && s.kind !== 'value'));
   // "customer segment": a table name right before one of its columns only qualifies that column
-  // (not after "how many": "how many countries border ..." counts the countries).
+  // (not after "how many": "how many teams play ..." counts the teams).
   for (const s of [...p.spans]) {
     if (s.kind !== 'table') continue;
     if (p.cues.some((c) => (c.kind === 'count' || (c.kind === 'agg' && c.agg === 'count')) && c.end === s.start)) continue;
@@ -194,7 +194,7 @@ export function naturalGrain(col: ColRef): Grain | undefined {
 }
 
 /**
- * "hourly wage", "average daily births", "earn per hour": a time word beside a measure that names
+ * "hourly rate", "average daily visits", "earn per hour": a time word beside a measure that names
  * its unit, when the data cannot be grouped by it (no date) or its rows already are that unit.
  */
 function grainIsUnit(p: Parse, c: Extract<Cue, { kind: 'grain' }>, prefer: TableMeta | undefined): boolean {
@@ -228,7 +228,7 @@ export function collectDims(p: Parse, prefer: TableMeta | undefined): Collected 
       if (d) add(d);
       mark(p, c.at, c.end);
     } else if (c.kind === 'group') {
-      // "for each number of children": the number of them is the grouping itself.
+      // "for each number of pets": the number of them is the grouping itself.
       const counting = p.cues.find((x) => x.kind === 'count' && x.at === c.end && p.tokens[x.at]?.norm === 'number');
       if (counting !== undefined) p.cues = p.cues.filter((x) => x !== counting);
       const s = nextSpan(p, counting?.end ?? c.end, 2);
