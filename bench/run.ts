@@ -12,7 +12,11 @@ const suites: Suite[] = [
   { name: 'fold', run: () => (require('./foldBench') as typeof import('./foldBench')).runFoldBench() },
   { name: 'upload', run: () => (require('./uploadBench') as typeof import('./uploadBench')).runUploadBench() },
   { name: 'panel', run: () => (require('./panelBench') as typeof import('./panelBench')).runPanelBench() },
-  { name: 'engine', run: () => (require('./engineBench') as typeof import('./engineBench')).runEngineBench() },
+  { name: 'engine', run: async () => [
+    ...await (require('./engineBench') as typeof import('./engineBench')).runEngineBench(),
+    ...await (require('./understandBench') as typeof import('./understandBench')).runUnderstandBench(),
+  ] },
+  { name: 'understand', run: () => (require('./understandBench') as typeof import('./understandBench')).runUnderstandBench() },
 ];
 
 function fmt(n: number): string {

@@ -32,8 +32,14 @@ interface Leaf {
 const isScalar = (t: DuckDBType): boolean => !(t instanceof DuckDBStructType || t instanceof DuckDBListType || t instanceof DuckDBMapType);
 const isJson = (t: DuckDBType): boolean => t.alias === 'JSON';
 
+/** Many fields of one and the same nested shape ("labels": {de: {...}, fr: {...}, ...}) is a map, not a record. */
+function mapLike(type: DuckDBStructType): boolean {
+  const first = type.entryTypes[0];
+  return type.entryCount >= 8 && first instanceof DuckDBStructType && type.entryTypes.every((t) => t.toString() === first.toString());
+}
+
 function leaves(path: string, name: string, type: DuckDBType, depth: number, out: Leaf[]): void {
-  if (type instanceof DuckDBStructType && type.entryCount <= MAX_STRUCT_FIELDS && depth < MAX_DEPTH && out.length < MAX_COLUMNS) {
+  if (type instanceof DuckDBStructType && type.entryCount <= MAX_STRUCT_FIELDS && !mapLike(type) && depth < MAX_DEPTH && out.length < MAX_COLUMNS) {
     type.entryNames.forEach((entry, i) => {
       const t = type.entryTypes[i];
       if (t !== undefined) leaves(`${path}.${quoteIdent(entry)}`, `${name}.${entry}`, t, depth + 1, out);

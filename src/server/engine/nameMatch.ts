@@ -62,6 +62,19 @@ function derived(q: string, w: string): boolean {
  */
 export function wordQuality(t: Token, w: string, alts: readonly string[] = []): number {
   if (t.kind !== 'word' && t.kind !== 'number') return 0;
+  // Every reading of every question compares its words with every column's words: remembered.
+  const key = `${t.kind}\u0001${t.norm}\u0001${t.stem}\u0001${w}\u0001${alts.join('\u0002')}`;
+  const hit = qualityCache.get(key);
+  if (hit !== undefined) return hit;
+  const q = computeQuality(t, w, alts);
+  if (qualityCache.size >= 200_000) qualityCache.clear();
+  qualityCache.set(key, q);
+  return q;
+}
+
+const qualityCache = new Map<string, number>();
+
+function computeQuality(t: Token, w: string, alts: readonly string[]): number {
   const q = t.stem;
   const n = t.norm;
   if (q === w || n === w || alts.includes(q) || alts.includes(n)) return 1;

@@ -37,6 +37,18 @@ export function stem(word: string): string {
  * when the word itself does not match.
  */
 export function wordForms(word: string): string[] {
+  const hit = formsCache.get(word);
+  if (hit !== undefined) return hit;
+  const forms = computeForms(word);
+  if (formsCache.size >= 50_000) formsCache.clear();
+  formsCache.set(word, forms);
+  return forms;
+}
+
+/** Forms by word: every question checks every name word against them (a pure function, so remembered). */
+const formsCache = new Map<string, string[]>();
+
+function computeForms(word: string): string[] {
   const out = new Set<string>();
   const add = (x: string): void => {
     if (x.length >= 3 && x !== word) out.add(x);
