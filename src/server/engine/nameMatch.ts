@@ -20,6 +20,7 @@ export interface NameShape {
 }
 
 const shapes = new WeakMap<ColumnMeta, NameShape>();
+const TIME_WORDS = new Set(['time', 'duration', 'length', 'runtime', 'wait', 'delay', 'travel', 'trip', 'call', 'session', 'play', 'drive', 'ride', 'commute']);
 
 /** The words of a column name, split into those a question must say and those it may omit. */
 export function nameShape(c: ColumnMeta | { name: string }): NameShape {
@@ -30,7 +31,9 @@ export function nameShape(c: ColumnMeta | { name: string }): NameShape {
   const core: string[] = [];
   const optional: string[] = [];
   words.forEach((w, i) => {
-    const trailingUnit = i > 0 && UNIT_WORDS.has(w) && words.slice(i).every((x) => UNIT_WORDS.has(x) || NAME_GLUE.has(x) || inParens.has(x));
+    // "min" is minutes only after a time word ("Wait Time min"); `load_min` is a minimum.
+    const unit = (x: string, k: number): boolean => UNIT_WORDS.has(x) && (x !== 'min' || TIME_WORDS.has(words[k - 1] ?? ''));
+    const trailingUnit = i > 0 && unit(w, i) && words.slice(i).every((x, k) => unit(x, i + k) || NAME_GLUE.has(x) || inParens.has(x));
     if (words.length > 1 && (NAME_GLUE.has(w) || inParens.has(w) || trailingUnit)) optional.push(w);
     else core.push(w);
   });

@@ -86,8 +86,18 @@ export function checkJoins(plan: Plan): Understanding {
   }
   if (plan.kind === 'aggregate' || plan.kind === 'rows') for (const f of plan.filters) refs.push(f.col);
   if (plan.kind === 'rows' && plan.orderBy) refs.push(plan.orderBy.col);
-  const measured = plan.kind === 'rows' ? plan.table : plan.kind === 'aggregate' ? plan.base : undefined;
+  let measured = plan.kind === 'rows' ? plan.table : plan.kind === 'aggregate' ? plan.base : undefined;
   if (!measured) return plan;
+  // "average age by group" with age in people.csv and group in groups.csv (person -> name): the
+  // table that points at the other is the one whose rows are counted.
+  const others = [...new Set(refs.map((r) => r.table))].filter((t) => t !== measured);
+  if (plan.kind === 'aggregate' && others.some((t) => measured !== undefined && !joinKey(measured, t))) {
+    const fact = others.find((t) => [measured, ...others].every((o) => o === t || joinKey(t, o as TableMeta) !== undefined));
+    if (fact !== undefined) {
+      plan.base = fact;
+      measured = fact;
+    }
+  }
   for (const r of refs) {
     if (r.table === measured) continue;
     if (!joinKey(measured, r.table)) {

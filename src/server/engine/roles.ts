@@ -336,12 +336,14 @@ export function noneFilters(p: Parse): Filter[] {
     let k = i + 1;
     while (k < i + 4 && /^(known|listed|recorded|given|available|reported|value|values|data|entry|entries|for|in|a|an|the|any)$/.test(p.tokens[k]?.norm ?? '') && !p.spans.some((x) => x.start === k)) k++;
     const s = nextSpan(p, k, 1);
+    // "no rating listed", "no known weight": nothing recorded (a zero is a value); "no discount": zero or nothing.
+    const recorded = p.tokens.slice(i + 1, (s?.end ?? k) + 2).some((x) => /^(known|listed|recorded|given|available|reported)$/.test(x.norm));
     if (s?.kind !== 'column' || p.taken.has(s)) return;
     const col = s.cols[0];
     if (!col || col.column.kind === 'boolean') return;
     p.taken.add(s);
     mark(p, i, s.end);
-    out.push({ kind: 'none', col });
+    out.push(recorded ? { kind: 'null', col, isNull: true } : { kind: 'none', col });
   });
   return out;
 }
