@@ -107,6 +107,8 @@ function cyclicAt(tokens: readonly Token[], i: number): { grain: Grain; len: num
   if (matchesAt(tokens, i, ['day', 'of', 'the', 'week'])) return { grain: 'weekday', len: 4 };
   if (matchesAt(tokens, i, ['day', 'of', 'week'])) return { grain: 'weekday', len: 3 };
   if (matchesAt(tokens, i, ['hour', 'of', 'the', 'day'])) return { grain: 'hourOfDay', len: 4 };
+  if (matchesAt(tokens, i, ['time', 'of', 'day'])) return { grain: 'hourOfDay', len: 3 };
+  if (matchesAt(tokens, i, ['time', 'of', 'the', 'day'])) return { grain: 'hourOfDay', len: 4 };
   if (matchesAt(tokens, i, ['month', 'of', 'the', 'year'])) return { grain: 'monthOfYear', len: 4 };
   if (matchesAt(tokens, i, ['month', 'of', 'year'])) return { grain: 'monthOfYear', len: 3 };
   if (matchesAt(tokens, i, ['quarter', 'of', 'the', 'year'])) return { grain: 'quarterOfYear', len: 4 };
@@ -156,7 +158,7 @@ export function findCues(tokens: readonly Token[]): Cue[] {
       continue;
     }
     // "by weekday", "per day of the week", "by hour of day": cyclic buckets.
-    const lead = (w === 'for' || w === 'in') && /^(each|every)$/.test(next?.norm ?? '') ? 2 : /^(by|per|each|every|across)$/.test(w) ? 1 : 0;
+    const lead = (w === 'for' || w === 'in') && /^(each|every)$/.test(next?.norm ?? '') ? 2 : /^(by|per|each|every|across|what|which)$/.test(w) ? 1 : 0;
     const cyc = cyclicAt(tokens, i + lead);
     if (cyc !== undefined) {
       take({ kind: 'grain', grain: cyc.grain, at: i, end: i + lead + cyc.len });

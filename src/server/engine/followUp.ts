@@ -155,6 +155,10 @@ export function readWithHistory(question: string, history: readonly string[], ta
 }
 
 function decideOne(question: string, prev: Plan | undefined, tables: TableMeta[], index: MentionIndex): Decision {
+  // "how many of those ..." with no earlier answer to point at: there is nothing to refine.
+  if (prev === undefined && /\b(of|for|among) (those|them|these)\b|\b(their|those)\b/i.test(question) && looksLikeFollowUp(question)) {
+    return { kind: 'refuse', reason: 'the question refers to an earlier answer ("those", "their"), and there is none in this session to refine', unknown: [] };
+  }
   if (prev !== undefined && REPEAT.test(question)) {
     const again = readingsOf(question, tables, index, () => prev);
     if (again[0] !== undefined) return { kind: 'answer', reading: { ...again[0], complete: true }, rivals: [] };

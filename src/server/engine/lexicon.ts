@@ -42,6 +42,15 @@ export const ROW_NOUN_SYNONYMS: Record<string, string[]> = {
   incident: ['event'], event: ['incident'], business: ['company'], company: ['business'], player: ['athlete'], athlete: ['player'],
 };
 
+/** Words whose opposite may be a yes/no column: "outdoor" readings are those where `indoor` is no. */
+export const ANTONYMS: Record<string, string[]> = {
+  outdoor: ['indoor', 'inside'], outside: ['inside', 'indoor'], indoor: ['outdoor', 'outside'], inside: ['outside', 'outdoor'],
+  offline: ['online'], online: ['offline'], external: ['internal'], internal: ['external'], foreign: ['domestic', 'local'], international: ['domestic'],
+  domestic: ['international', 'foreign'], private: ['public'], public: ['private'], inactive: ['active'], unpaid: ['paid'], paid: ['unpaid'],
+  closed: ['open'], rural: ['urban'], urban: ['rural'], onsite: ['remote'], office: ['remote'], remote: ['onsite', 'office'], failed: ['passed', 'pass'],
+  unverified: ['verified'], unsubscribed: ['subscribed'], nonsmoker: ['smoker'], female: [], male: [],
+};
+
 /**
  * Question words that stand for values spelled otherwise in data: "women" for `female`, "American"
  * for `USA`. Each maps to the value spellings tried (folded).

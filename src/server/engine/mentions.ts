@@ -5,13 +5,14 @@
  * quoted values), and tables ("vehicles" for fleet.csv). The result is a set of non-overlapping
  * spans over the question's tokens; roles (measure, group, filter) are decided later.
  */
-import { PHRASE_SYNONYMS, ROW_NOUN_SYNONYMS, SYNONYMS, VALUE_SYNONYMS } from './lexicon';
+import { ANTONYMS, PHRASE_SYNONYMS, ROW_NOUN_SYNONYMS, SYNONYMS, VALUE_SYNONYMS } from './lexicon';
 import { nameShape, partialNameHits, wholeNameHits } from './nameMatch';
 import { FUNCTION_WORDS, identifierWords, stem, STOP_WORDS, wordForms, type Token } from './text';
 import type { ColRef, TableMeta } from './types';
 
 export type Span =
-  | { kind: 'column'; start: number; end: number; score: number; cols: ColRef[]; exact: boolean }
+  /** `negated`: the word is the opposite of a yes/no column ("outdoor" for `indoor`). */
+  | { kind: 'column'; start: number; end: number; score: number; cols: ColRef[]; exact: boolean; negated?: boolean }
   /** `partial`: the question named one word of the values (a surname, a brand): a "contains" filter. */
   | { kind: 'value'; start: number; end: number; score: number; matches: Array<{ ref: ColRef; value: string }>; partial?: string }
   | { kind: 'table'; start: number; end: number; score: number; table: TableMeta };
@@ -154,6 +155,15 @@ function columnCandidates(tokens: readonly Token[], tables: readonly TableMeta[]
           if (editDistance(w, base, cap) <= cap) add(i, i + 1, 0.7, col, false);
         }
       });
+      // "outdoor" readings where the data has an `indoor` yes/no column: that column, negated.
+      const yesNo = column.kind === 'boolean' || (column.kind === 'numeric' && column.min === 0 && column.max === 1 && column.distinct === 2);
+      if (yesNo && shape.core.length === 1) {
+        tokens.forEach((t, i) => {
+          if (t.kind === 'word' && (ANTONYMS[t.stem] ?? ANTONYMS[t.norm] ?? []).includes(shape.core[0] ?? '')) {
+            out.push({ start: i, end: i + 1, score: 2.4, span: { kind: 'column', start: i, end: i + 1, score: 2.4, cols: [col], exact: false, negated: true } });
+          }
+        });
+      }
       // Two-word phrases standing for a measure ("order value").
       for (let i = 0; i + 1 < tokens.length; i++) {
         const syn = PHRASE_SYNONYMS[`${tokens[i]?.stem} ${tokens[i + 1]?.stem}`];

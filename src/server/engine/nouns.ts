@@ -14,7 +14,7 @@ import type { TableMeta } from './types';
 /** Words for "the measured quantity" that follow (or precede) the thing measured. */
 export const MEASURE_NOUNS = new Set(['rate', 'level', 'index', 'figure', 'ratio', 'metric', 'value', 'reading', 'score', 'statistic', 'stat', 'amount', 'measure', 'measurement', 'indicator']);
 /** Words before a noun that mark it as the thing asked about ("which element", "each worker"). */
-const NOUN_LEADS = new Set(['which', 'what', 'each', 'every', 'per', 'all', 'any', 'many', 'those', 'these', 'the', 'of', 'for', 'among']);
+const NOUN_LEADS = new Set(['which', 'what', 'each', 'every', 'per']);
 const PART_COLUMN = /^(year|yr|quarter|qtr|month|mo|day|week|date_?of_?month|day_?of_?week|hour|minute)$/i;
 
 function covered(p: Parse): Set<number> {
@@ -89,6 +89,8 @@ export function rowNounSpans(p: Parse): void {
   // A table named for what it holds ("sales.csv", "orders.json") has its noun: another noun
   // ("employees") is not its rows.
   if (ownNoun(table)) return;
+  // "how many horses did the army have" in army.csv: the rows are already named; another noun is not them.
+  if (p.spans.some((s) => s.kind === 'table' && s.table === table)) return;
   const taken = covered(p);
   const superlativeEnds = new Set(p.cues.filter((c) => c.kind === 'superlative' || c.kind === 'topN').map((c) => c.end));
   p.tokens.forEach((t, i) => {

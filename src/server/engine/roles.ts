@@ -31,7 +31,8 @@ const GLUE = new Set(['the', 'a', 'an', 'their', 'its', 'our', 'of', 'each', 'ev
 export const isNumeric = (c: ColumnMeta): boolean => c.kind === 'numeric';
 /** Columns that group well: categories, flags, dates, and numbers with few distinct values. */
 export const isGroupable = (c: ColumnMeta): boolean =>
-  c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal' || (c.kind === 'numeric' && c.distinct <= 60 && !isIdLike(c));
+  c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal' || (c.kind === 'numeric' && !c.unique && (c.distinct <= 12
+    || (c.distinct <= 60 && Number.isInteger(c.min) && Number.isInteger(c.max) && c.distinct * 2 <= c.nonNull)));
 export const isIdName = (c: ColumnMeta): boolean => /(^|[^a-z])(id|key|code|uuid|guid)$/i.test(c.name.trim()) || /Id$/.test(c.name);
 
 /** An identifier column: it names rows ("orders"), it is not measured. */
@@ -432,15 +433,16 @@ export function booleanFilters(p: Parse, dims: readonly Dim[]): Filter[] {
     const b = s.cols.find((c) => c.column.kind === 'boolean') ?? s.cols.find((c) => isFlag(c.column));
     if (!b || dims.some((d) => d.col.column === b.column)) continue;
     // "the average of retired" measures the flag; "retired members" selects by it.
-    if (b.column.kind !== 'boolean' && p.cues.some((c) => (c.kind === 'agg' || c.kind === 'share') && c.end <= s.start && s.start - c.end <= 1)) continue;
+    if (b.column.kind !== 'boolean' && p.cues.some((c) => (c.kind === 'agg' || c.kind === 'share') && c.end === s.start)) continue;
     if (b.column.kind !== 'boolean' && p.cues.some((c) => c.kind === 'intent' && c.intent === 'correlation')) continue;
     const neg = p.cues.find((c) => c.kind === 'negate' && c.end <= s.start && s.start - c.end <= 1)
       ?? (p.tokens[s.start - 1]?.norm === 'non' ? { at: s.start - 1, end: s.start } : undefined);
     p.taken.add(s);
     mark(p, s.start, s.end);
     if (neg) mark(p, neg.at, neg.end);
-    if (b.column.kind === 'boolean') out.push({ kind: 'bool', col: b, value: neg === undefined });
-    else out.push({ kind: 'cmp', col: b, op: '=', value: neg === undefined ? 1 : 0 });
+    const yes = (neg === undefined) !== (s.negated === true);
+    if (b.column.kind === 'boolean') out.push({ kind: 'bool', col: b, value: yes });
+    else out.push({ kind: 'cmp', col: b, op: '=', value: yes ? 1 : 0 });
   }
   return out;
 }

@@ -15,7 +15,7 @@ import {
   absentFilters, booleanFilters, comparisons, dateColumn, dateFilters, equalityFilters, isGroupable, isIdLike, isNumeric, knownFilters, mark,
   moneyColumn, nextSpan, noneFilters, pickColumn, primaryTable, valueFilters, type Parse,
 } from './roles';
-import { STOP_WORDS, tokenize, type Token } from './text';
+import { identifierWords, STOP_WORDS, tokenize, type Token } from './text';
 import type { ChartPref, ColRef, ColumnMeta, Dim, Filter, Grain, Measure, Plan, TableMeta, Understanding } from './types';
 
 /**
@@ -98,6 +98,9 @@ export function cueNameOverlaps(question: string, tables: TableMeta[], index: Me
 function parse(question: string, tables: TableMeta[], index: MentionIndex, choice: ParseChoice = {}): Parse {
   const tokens = tokenize(question);
   const r = reconcile(findCues(tokens), findSpans(linkTokens(tokens, choice.cueWins), tables, index), choice);
+  // "how many readings" in a table with a `reading` sequence column: the rows, not that column.
+  r.spans = r.spans.filter((s) => !(s.kind === 'column' && s.end - s.start === 1 && tokens[s.start]?.norm !== tokens[s.start]?.stem
+    && ROW_WORDS.has(tokens[s.start]?.stem ?? '') && s.cols.every((c) => identifierWords(c.column.name).join(' ') === tokens[s.start]?.stem)));
   if (choice.pick !== undefined) {
     for (const s of r.spans) {
       const c = s.kind === 'column' ? choice.pick.get(s.start) : undefined;
@@ -304,8 +307,9 @@ export function buildPlan(p: Parse): Understanding {
     if (m.joiner !== 'or' && !dims.some((d) => d.col.column === m.col.column)) dims.unshift({ col: m.col });
   }
   const flags = booleanFilters(p, dims);
-  // "remote vs office": a compared flag splits the result instead of filtering it.
-  if (hasIntent(p, 'compare') && dims.length === 0 && flags.length === 1 && flags[0] !== undefined) dims.push({ col: flags[0].col });
+  // "remote vs office", "indoor vs outdoor": a compared flag splits the result instead of filtering it.
+  const flagCols = [...new Set(flags.map((f) => f.col.column))];
+  if (hasIntent(p, 'compare') && dims.length === 0 && flagCols.length === 1 && flags[0] !== undefined) dims.push({ col: flags[0].col });
   else filters.push(...flags);
   const lost = leftovers(p);
   const capitalUnknown = lost.find(({ i, t }) => i > 0 && /^\p{Lu}/u.test(t.raw) && ['in', 'for', 'from', 'at'].includes(p.tokens[i - 1]?.norm ?? ''));
