@@ -178,7 +178,9 @@ function cueUsed(c: Cue, f: PlanFacts, plan: Plan, p: Parse): boolean {
       return f.grains.length > 0;
     case 'count':
       // "the record number of visits": the number of them is the `visits` column the rows are ranked by.
-      return f.aggs.some((a) => a === 'count' || a === 'count_distinct' || a === 'sum') || plan.kind === 'duplicates' || plan.kind === 'missing' || plan.kind === 'outliers'
+      // "how many outliers" counts outliers; "how many rows were anomalies" is not an outlier count.
+      return f.aggs.some((a) => a === 'count' || a === 'count_distinct' || a === 'sum') || plan.kind === 'duplicates' || plan.kind === 'missing'
+        || (plan.kind === 'outliers' && p.cues.some((x) => x.kind === 'intent' && x.intent === 'outliers' && x.at <= c.end + 1))
         || (plan.kind === 'rows' && plan.orderBy !== undefined && plan.orderBy.col.column.kind === 'numeric');
     case 'distinct':
       return f.aggs.includes('count_distinct') || f.dims > 0 || plan.kind === 'duplicates';
@@ -186,7 +188,8 @@ function cueUsed(c: Cue, f: PlanFacts, plan: Plan, p: Parse): boolean {
       return plan.kind === 'aggregate' && (plan.share === true || plan.shareOfFiltered === true);
     case 'cmp':
     case 'between':
-      return f.filters.some((x) => x.kind === 'cmp' || x.kind === 'between' || x.kind === 'dateRange');
+      // "the correlation between A and B": a pair, not a range.
+      return f.filters.some((x) => x.kind === 'cmp' || x.kind === 'between' || x.kind === 'dateRange') || (c.kind === 'between' && plan.kind === 'correlation');
     case 'negate':
       return f.filters.some((x) => (x.kind === 'in' && x.negate) || x.kind === 'none' || x.kind === 'absentIn' || (x.kind === 'bool' && !x.value) || (x.kind === 'cmp' && x.op === '<>') || (x.kind === 'null' && x.isNull));
     case 'intent':
