@@ -77,6 +77,25 @@ export async function textDateFormats(run: RunSql, table: string, column: string
   return undefined;
 }
 
+/** "1974Q1", "1974-Q1", "Q1 1974": a year and a quarter written as text. */
+const QUARTER_TEXT = String.raw`^\s*(\d{4})\s*[-/ ]?\s*[Qq]([1-4])\s*$|^\s*[Qq]([1-4])\s*[-/ ]?\s*(\d{4})\s*$`;
+
+/** SQL reading quarter text as the first day of the quarter. */
+export function quarterTextSql(column: string, qualifier = QUALIFIER): string {
+  const x = `trim(${qualifier}${quoteIdent(column)})`;
+  const y = `coalesce(nullif(regexp_extract(${x}, ${quoteLiteral(QUARTER_TEXT)}, 1), ''), regexp_extract(${x}, ${quoteLiteral(QUARTER_TEXT)}, 4))`;
+  const q = `coalesce(nullif(regexp_extract(${x}, ${quoteLiteral(QUARTER_TEXT)}, 2), ''), regexp_extract(${x}, ${quoteLiteral(QUARTER_TEXT)}, 3))`;
+  return `CAST(try_strptime(${y} || '-' || CAST((TRY_CAST(${q} AS INTEGER) - 1) * 3 + 1 AS VARCHAR) || '-01', '%Y-%m-%d') AS DATE)`;
+}
+
+/** Whether nearly all sampled values of a text column are quarters written as text. */
+export async function holdsQuarters(run: RunSql, table: string, column: string): Promise<boolean> {
+  const col = quoteIdent(column);
+  const r = (await run(`WITH s AS (SELECT trim(CAST(${col} AS VARCHAR)) AS v FROM ${quoteIdent(table)} WHERE trim(CAST(${col} AS VARCHAR)) <> '' LIMIT ${DATE_SAMPLE_ROWS})
+SELECT count(*), count(*) FILTER (WHERE regexp_full_match(v, ${quoteLiteral(QUARTER_TEXT)})) FROM s`))[0] ?? [];
+  return num(r[0]) > 0 && num(r[1]) >= num(r[0]) * DATE_SHARE;
+}
+
 const PART_NAMES: Record<'year' | 'quarter' | 'month' | 'day', RegExp> = {
   year: /^(year|yr|yyyy|fiscal[ _]?year|calendar[ _]?year)$/i,
   quarter: /^(quarter|qtr|q)$/i,

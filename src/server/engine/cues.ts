@@ -38,12 +38,14 @@ const SUPERLATIVES: Record<string, 'desc' | 'asc'> = {
   maximum: 'desc', max: 'desc', peak: 'desc', record: 'desc', longest: 'desc', densest: 'desc', heaviest: 'desc', tallest: 'desc', busiest: 'desc', wettest: 'desc', windiest: 'desc', rainiest: 'desc', oldest: 'desc', hottest: 'desc', warmest: 'desc',
   latest: 'desc', strongest: 'desc', priciest: 'desc',
   lowest: 'asc', smallest: 'asc', least: 'asc', fewest: 'asc', worst: 'asc', bottom: 'asc', minimum: 'asc', min: 'asc',
+  easternmost: 'desc', northernmost: 'desc', westernmost: 'asc', southernmost: 'asc',
   cheapest: 'asc', shortest: 'asc', youngest: 'asc', coldest: 'asc', coolest: 'asc', earliest: 'asc', weakest: 'asc', lightest: 'asc', driest: 'asc',
 };
 /** Superlatives that name their measure. */
 const SUPERLATIVE_HINTS: Record<string, string> = {
   hottest: 'temp', warmest: 'temp', coldest: 'temp', coolest: 'temp', cheapest: 'price|cost', priciest: 'price|cost',
   oldest: 'age', youngest: 'age', longest: 'duration|length|time|days', shortest: 'duration|length|time|days',
+  easternmost: '(^|[^a-z])(lon|lng|long|longitude)([^a-z]|$)', westernmost: '(^|[^a-z])(lon|lng|long|longitude)([^a-z]|$)', northernmost: '(^|[^a-z])(lat|latitude)([^a-z]|$)', southernmost: '(^|[^a-z])(lat|latitude)([^a-z]|$)',
   earliest: 'date|time|year|discover|found|start|open|built|release|born', latest: 'date|time|year|discover|found|start|open|built|release|born',
   densest: 'dens', heaviest: 'weight|mass', lightest: 'weight|mass', tallest: 'height', wettest: 'precip|rain', driest: 'precip|rain', windiest: 'wind', rainiest: 'precip|rain', busiest: 'count|traffic|visit',
 };
@@ -75,6 +77,9 @@ const CMP_WORDS: Array<{ words: string[]; op: CmpOp; postfix?: boolean; hint?: s
   { words: ['lighter', 'than'], op: '<', hint: 'weight' }, { words: ['taller', 'than'], op: '>', hint: 'height' },
   { words: ['more', 'expensive', 'than'], op: '>', hint: 'price|cost' }, { words: ['under'], op: '<' }, { words: ['below'], op: '<' },
   { words: ['equal', 'to'], op: '=' }, { words: ['equals'], op: '=' }, { words: ['exactly'], op: '=' },
+  // Compass directions compare positions: "east of 30" is a longitude above 30.
+  { words: ['east', 'of'], op: '>', hint: '(^|[^a-z])(lon|lng|long|longitude)([^a-z]|$)' }, { words: ['west', 'of'], op: '<', hint: '(^|[^a-z])(lon|lng|long|longitude)([^a-z]|$)' },
+  { words: ['north', 'of'], op: '>', hint: '(^|[^a-z])(lat|latitude)([^a-z]|$)' }, { words: ['south', 'of'], op: '<', hint: '(^|[^a-z])(lat|latitude)([^a-z]|$)' },
   { words: ['not', 'equal', 'to'], op: '<>' },
 ];
 const GROUP_PHRASES = [
@@ -221,6 +226,13 @@ export function findCues(tokens: readonly Token[]): Cue[] {
     }
     if (w === 'sample' || w === 'example' || w === 'examples' || w === 'preview' || w === 'head') {
       take({ kind: 'intent', intent: 'rows', at: i, end: i + 1 });
+      continue;
+    }
+    // "furthest east", "most northern": the extreme of a position.
+    const compass = /^(furthest|farthest|most)$/.test(w) ? /^(east|west|north|south)(ern)?$/.exec(next?.norm ?? '') : null;
+    if (compass !== null) {
+      const dir = compass[1] === 'east' || compass[1] === 'north' ? 'desc' : 'asc';
+      take({ kind: 'superlative', dir, at: i, end: i + 2, word: `${w} ${next?.norm}`, hint: compass[1] === 'east' || compass[1] === 'west' ? '(^|[^a-z])(lon|lng|long|longitude)([^a-z]|$)' : '(^|[^a-z])(lat|latitude)([^a-z]|$)' });
       continue;
     }
     if (w === 'most' && next?.norm === 'expensive') {

@@ -24,6 +24,8 @@ export interface Coverage {
   unusedCues: number[];
   /** Content words that name nothing at all. */
   unknown: number[];
+  /** What the plan adds that the question never asked for (a count of rows out of nowhere). */
+  invented: string[];
 }
 
 interface PlanFacts {
@@ -180,7 +182,7 @@ function cueUsed(c: Cue, f: PlanFacts, plan: Plan, p: Parse): boolean {
       // "the record number of visits": the number of them is the `visits` column the rows are ranked by.
       // "how many outliers" counts outliers; "how many rows were anomalies" is not an outlier count.
       return f.aggs.some((a) => a === 'count' || a === 'count_distinct' || a === 'sum') || plan.kind === 'duplicates' || plan.kind === 'missing'
-        || (plan.kind === 'outliers' && p.cues.some((x) => x.kind === 'intent' && x.intent === 'outliers' && x.at <= c.end + 1))
+        || (plan.kind === 'outliers' && plan.cols.length === 1 && p.cues.some((x) => x.kind === 'intent' && x.intent === 'outliers' && x.at <= c.end + 1))
         || (plan.kind === 'rows' && plan.orderBy !== undefined && plan.orderBy.col.column.kind === 'numeric');
     case 'distinct':
       return f.aggs.includes('count_distinct') || f.dims > 0 || plan.kind === 'duplicates';
@@ -305,7 +307,21 @@ export function coverage(plan: Plan, p: Parse): Coverage {
     if (t.kind === 'number' || t.kind === 'date') unusedCues.push(i);
     else unknown.push(i);
   });
-  return { explained, unusedNames: unusedNames.filter((i) => !explained.has(i)), unusedCues: [...new Set(unusedCues)].filter((i) => !explained.has(i)), unknown };
+  return {
+    explained, unusedNames: unusedNames.filter((i) => !explained.has(i)), unusedCues: [...new Set(unusedCues)].filter((i) => !explained.has(i)), unknown,
+    invented: inventedCount(plan, p) ? ['a count of rows'] : [],
+  };
+}
+
+/**
+ * "and in 1986?" read alone: nothing is counted or measured, yet a plan of row counts would answer
+ * with a number. A count needs "how many"/"number of", a thing counted (a table or row noun), a
+ * grouping or a share.
+ */
+function inventedCount(plan: Plan, p: Parse): boolean {
+  if (plan.kind !== 'aggregate' || plan.dims.length > 0 || plan.perBucket !== undefined || plan.share === true || plan.shareOfFiltered === true) return false;
+  if (!plan.measures.every((m) => m.agg === 'count' && m.col === undefined)) return false;
+  return !p.cues.some((c) => c.kind === 'count' || (c.kind === 'agg' && c.agg === 'count') || c.kind === 'share') && !p.spans.some((s) => s.kind === 'table');
 }
 
 /** The words of the question at `indices`, as written. */

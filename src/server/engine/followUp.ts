@@ -20,6 +20,9 @@ export function looksLikeFollowUp(question: string): boolean {
   return FOLLOW_START.test(question) || REFERS_BACK.test(question) || question.trim().split(/\s+/).length <= 3;
 }
 
+/** Openings that only make sense as a change to an earlier question ("now only for ...", "and in 2014?"). */
+const ONLY_A_REFINEMENT = /^\s*(now|and|also|what about|how about|same but|same for|but|then|ok|okay|instead)\b/i;
+
 /** Words pointing at the previous answer's rows: "how many of those", "their average". */
 const REFERS_BACK = /\b(those|these|them|their|they|of it|its|same|that group|the rest)\b/i;
 
@@ -156,7 +159,7 @@ export function readWithHistory(question: string, history: readonly string[], ta
 
 function decideOne(question: string, prev: Plan | undefined, tables: TableMeta[], index: MentionIndex): Decision {
   // "how many of those ..." with no earlier answer to point at: there is nothing to refine.
-  if (prev === undefined && /\b(of|for|among) (those|them|these)\b|\b(their|those)\b/i.test(question) && looksLikeFollowUp(question)) {
+  if (prev === undefined && (/\b(of|for|among) (those|them|these)\b|\b(their|those)\b/i.test(question) || ONLY_A_REFINEMENT.test(question))) {
     return { kind: 'refuse', reason: 'the question refers to an earlier answer ("those", "their"), and there is none in this session to refine', unknown: [] };
   }
   if (prev !== undefined && REPEAT.test(question)) {

@@ -164,7 +164,7 @@ export function defaultAgg(columnName: string): Agg {
 /** Column words that make a column look like money (for "$500" without a column). */
 export const MONEY_WORDS = /(revenue|amount|price|sales?|total|cost|value|income|salary|spend|paid|payment|fee|profit|wage|earning)/i;
 /** Column words that make a column look like a percentage or fraction. */
-export const PERCENT_WORDS = /(percent|pct|rate|ratio|share|discount|margin|humidity|fraction)/i;
+export const PERCENT_WORDS = /(percent|pct|rate|share|discount|margin|humidity|fraction)/i;
 
 /** Words that mean "rows of the table" when counted: "how many rows/records/entries". */
 export const ROW_WORDS = new Set(['row', 'record', 'entry', 'line', 'observation', 'reading', 'measurement']);

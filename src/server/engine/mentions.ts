@@ -121,6 +121,7 @@ function columnCandidates(tokens: readonly Token[], tables: readonly TableMeta[]
     out.push({ start, end, score, span: { kind: 'column', start, end, score, cols: [col], exact } });
   };
   for (const table of tables) {
+    const tableWords = new Set(table.tokens);
     for (const column of table.columns) {
       const col: ColRef = { table, column };
       const shape = nameShape(column);
@@ -129,7 +130,7 @@ function columnCandidates(tokens: readonly Token[], tables: readonly TableMeta[]
         // A column named by a number ("2000" in a table with a column per year).
         if (t.kind === 'number' && /^\d+$/.test(column.name.trim()) && t.value === Number(column.name.trim()) && t.unit === undefined) add(i, i + 1, 4.2, col, true);
       });
-      for (const h of wholeNameHits(tokens, shape)) {
+      for (const h of wholeNameHits(tokens, shape, tableWords)) {
         const n = shape.core.length;
         if (n === 1 && GENERIC.has(shape.core[0] ?? '') && h.quality < 1) continue;
         add(h.start, h.end, (3 + n) * h.quality, col, h.quality >= 0.85);

@@ -159,7 +159,7 @@ export interface NameHit {
 const GLUE_IN_QUESTION = new Set(['of', 'per', 'the', 'in', 'a', 'an', 'and', 'for', 'by', 'to', 'on', 's']);
 
 /** Whole-name matches of a column in the question: every core word named, in any order, glue between. */
-export function wholeNameHits(tokens: readonly Token[], shape: NameShape): NameHit[] {
+export function wholeNameHits(tokens: readonly Token[], shape: NameShape, skippable: ReadonlySet<string> = new Set()): NameHit[] {
   const out: NameHit[] = [];
   const core = shape.core;
   const maxLen = core.length + shape.optional.length + 3;
@@ -214,7 +214,8 @@ export function wholeNameHits(tokens: readonly Token[], shape: NameShape): NameH
         continue;
       }
       const optional = shape.optional.some((w) => wordQuality(t, w) > 0);
-      if (optional || (t.kind === 'word' && GLUE_IN_QUESTION.has(t.norm) && k > i)) {
+      // Glue, and the table's own name inside a name ("world copper consumption" in copper.csv).
+      if (optional || (t.kind === 'word' && (GLUE_IN_QUESTION.has(t.norm) || skippable.has(t.stem)) && k > i)) {
         if (optional) lastMatched = k + 1;
         k++;
         continue;

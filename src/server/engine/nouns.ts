@@ -91,19 +91,33 @@ export function rowNounSpans(p: Parse): void {
   if (ownNoun(table)) return;
   // "how many horses did the army have" in army.csv: the rows are already named; another noun is not them.
   if (p.spans.some((s) => s.kind === 'table' && s.table === table)) return;
+  // Rows that are events of some repeated entity (each `individual` four times): a noun may mean either.
+  if (table.columns.some((c) => !c.unique && ENTITY.test(c.name.trim()) && c.distinct >= 2 && c.distinct * 2 <= table.rowCount)) return;
   const taken = covered(p);
   const superlativeEnds = new Set(p.cues.filter((c) => c.kind === 'superlative' || c.kind === 'topN').map((c) => c.end));
+  const found: number[] = [];
   p.tokens.forEach((t, i) => {
     if (taken.has(i) || !isContentWord(t) || GRAIN_NOUN[t.stem] !== undefined) return;
     if (/(ly|ing|ed|est)$/.test(t.norm) && t.stem === t.norm) return;
     const plural = t.stem !== t.norm;
+    // "union members", "retired customers": the noun after a yes/no column belongs to it.
+    const flag = p.spans.find((s) => s.kind === 'column' && s.end === i && s.cols.some((c) => c.column.kind === 'boolean' || (c.column.min === 0 && c.column.max === 1 && c.column.distinct === 2)));
+    if (plural && flag !== undefined && found.length > 0) {
+      p.used.add(i);
+      return;
+    }
     const lead = NOUN_LEADS.has(p.tokens[i - 1]?.norm ?? '') || superlativeEnds.has(i) || i === 0;
     if (!plural && !lead) return;
     // A modifier: another unexplained content word follows.
     const next = p.tokens[i + 1];
     if (next !== undefined && !taken.has(i + 1) && isContentWord(next)) return;
-    p.spans.push({ kind: 'table', start: i, end: i + 1, score: 0.5, table });
-    taken.add(i);
+    found.push(i);
   });
+  // Two different unknown nouns ("districts where teachers are ...") cannot both be the rows.
+  if (new Set(found.map((i) => p.tokens[i]?.stem)).size !== 1) return;
+  for (const i of found) p.spans.push({ kind: 'table', start: i, end: i + 1, score: 0.5, table });
   p.spans.sort((a, b) => a.start - b.start);
 }
+
+/** Columns naming who or what the rows are about ("customer_id", "individual", "patient"). */
+const ENTITY = /(^|[^a-z])(id|individual|person|customer|user|patient|member|client|student|employee|subject|respondent|household|account|driver|player|visitor|case)s?([^a-z]|$)/i;

@@ -48,8 +48,14 @@ export function aggFor(p: Parse, at: number, name: string, dims: number, end?: n
   const after = end !== undefined ? p.cues.find((c) => c.kind === 'agg' && c.at === end && c.agg !== 'count') : undefined;
   if (after !== undefined && after.kind === 'agg' && !p.cues.some((c) => c.kind === 'agg' && c.end <= at)) return after.agg;
   const grouped = p.cues.some((c) => c.kind === 'group' || c.kind === 'grain');
+  // "which sensor recorded the highest temperature": one reading, the highest of each group.
+  const event = p.tokens.some((t) => /^(recorded|reached|hit|measured|logged|registered|peaked|saw|set|scored|posted)$/.test(t.norm));
   for (const c of p.cues) {
     if (c.end > at) break;
+    if (c.kind === 'superlative' && event && dims > 0 && !p.cues.some((x) => x.kind === 'agg') && at - c.end <= 2) {
+      best = c.dir === 'desc' ? 'max' : 'min';
+      continue;
+    }
     if (c.kind === 'agg') best = c.agg;
     // "highest price" alone is a maximum; "peak temperature by site" is a maximum per group.
     if (c.kind === 'superlative' && (dims === 0 || (grouped && at - c.end <= 1)) && at - c.end <= 2) best = c.dir === 'desc' ? 'max' : 'min';

@@ -130,7 +130,7 @@ export function readingsOf(question: string, tables: TableMeta[], index: Mention
       const cover = coverage(u, p);
       const r: Reading = {
         plan: u, parse: p, cover, choice, score: scoreOf(u, p, cover),
-        complete: cover.unusedNames.length === 0 && cover.unusedCues.length === 0 && cover.unknown.length === 0,
+        complete: cover.unusedNames.length === 0 && cover.unusedCues.length === 0 && cover.unknown.length === 0 && cover.invented.length === 0,
       };
       const key = planKey(u);
       const had = byPlan.get(key);
@@ -189,6 +189,7 @@ export function missingWords(r: Reading): { reason: string; words: string[] } {
   const cues = wordsAt(p, r.cover.unusedCues);
   if (unknown.length > 0) return { reason: `nothing in the data matches ${unknown.map((w) => `"${w}"`).join(', ')}`, words: unknown };
   if (names.length > 0) return { reason: `I could not fit ${names.map((w) => `"${w}"`).join(', ')} into one calculation with the rest of the question`, words: names };
+  if (cues.length === 0 && r.cover.invented.length > 0) return { reason: 'the question does not say what to count or measure', words: [] };
   return { reason: `I could not tell what ${cues.map((w) => `"${w}"`).join(', ')} should do in this question`, words: cues };
 }
 

@@ -135,9 +135,12 @@ function columnForUnit(p: Parse, unit: string | undefined, prefer?: TableMeta): 
   if (pattern === undefined) return undefined;
   for (const table of tables) {
     const cols = table.columns.filter((c) => isNumeric(c) && !isIdLike(c) && pattern.test(c.name));
-    // A total (revenue, amount) is what "orders over $500" means more often than a unit price.
-    const best = cols.find((c) => /(revenue|amount|total|sales|value|spend|paid|payment)/i.test(c.name)) ?? cols[0];
+    // A total (revenue, amount) is what "orders over $500" means more often than a unit price; beyond
+    // that, a unit fits a column only when one column fits it.
+    const totals = cols.filter((c) => /(revenue|amount|total|sales|value|spend|paid|payment)/i.test(c.name));
+    const best = totals.length === 1 ? totals[0] : cols.length === 1 ? cols[0] : undefined;
     if (best) return { table, column: best };
+    if (cols.length > 1) return undefined;
   }
   return undefined;
 }
@@ -382,6 +385,18 @@ export function equalityFilters(p: Parse, prefer?: TableMeta): Filter[] {
       if (col !== undefined) {
         p.taken.add(next);
         mark(p, i, next.end);
+        out.push({ kind: 'cmp', col, op: '=', value });
+        return;
+      }
+    }
+    // "mote 2", "division 3": a small-integer column followed by one of its values.
+    const before = p.spans.find((x) => x.end === i);
+    if (before?.kind === 'column' && !p.taken.has(before) && Number.isInteger(value) && t.unit === undefined) {
+      const col = before.cols.find((c) => isNumeric(c.column) && isGroupable(c.column) && typeof c.column.min === 'number' && typeof c.column.max === 'number'
+        && value >= c.column.min && value <= c.column.max);
+      if (col !== undefined) {
+        p.taken.add(before);
+        mark(p, before.start, i + 1);
         out.push({ kind: 'cmp', col, op: '=', value });
         return;
       }

@@ -9,7 +9,7 @@ import type { IngestedTable } from '../engine';
 import { quoteIdent, slug } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
-import { dateFromParts, numberStyleAggregates, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
+import { dateFromParts, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
 import { ABBREVIATIONS } from './lexicon';
 import { identifierWords, stem } from './text';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
@@ -156,6 +156,10 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
         meta.unreadable = num(r2[0]);
         if (typeof r2[1] === 'string') meta.unreadableExample = r2[1].slice(0, 40);
       }
+    } else if (kind === 'text' && s.distinct > 1 && (await holdsQuarters(run, t.table, c.name))) {
+      Object.assign(meta, { kind: 'temporal', converted: true, expr: quarterTextSql(c.name, ''), sqlTemplate: quarterTextSql(c.name), partsGrain: 'quarter' });
+      const r = await rangeOf(run, t.table, meta.expr, true);
+      Object.assign(meta, { min: r.min, max: r.max, nonNull: r.count });
     } else if (kind === 'text' && s.distinct > 1) {
       const formats = await textDateFormats(run, t.table, c.name);
       if (formats !== undefined) {

@@ -79,7 +79,9 @@ function computeForms(word: string): string[] {
 export function identifierWords(name: string): string[] {
   const spaced = name
     .replace(/([\p{Ll}\d])(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    // `BILLS104` is "bills 104"; a short letter run before digits stays a code (`q4`, `mp3`).
+    .replace(/(\p{L}{3,})(\d)/gu, '$1 $2');
   return fold(spaced).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
 }
 

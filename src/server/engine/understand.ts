@@ -15,7 +15,7 @@ import {
   absentFilters, booleanFilters, comparisons, dateColumn, dateFilters, equalityFilters, isGroupable, isIdLike, isNumeric, knownFilters, mark,
   moneyColumn, nextSpan, noneFilters, pickColumn, primaryTable, valueFilters, type Parse,
 } from './roles';
-import { identifierWords, STOP_WORDS, tokenize, type Token } from './text';
+import { identifierWords, MONTHS, STOP_WORDS, tokenize, type Token } from './text';
 import type { ChartPref, ColRef, ColumnMeta, Dim, Filter, Grain, Measure, Plan, TableMeta, Understanding } from './types';
 
 /**
@@ -113,6 +113,15 @@ function parse(question: string, tables: TableMeta[], index: MentionIndex, choic
   for (const c of p.cues) if (c.kind === 'topN') for (let k = c.at; k < c.end; k++) blocked.add(k);
   for (const s of p.spans) for (let k = s.start; k < s.end; k++) if (s.kind === 'value') blocked.add(k);
   const dc = dateColumn(p, primaryTable(p));
+  // "in march" in a table with a column per month (JAN ... DEC) and no months in its dates: that column.
+  if (dc === undefined || dc.column.partsGrain === 'year') {
+    for (const s of p.spans) {
+      const t = tokens[s.start];
+      if (s.kind !== 'column' || s.end - s.start !== 1 || t === undefined || MONTHS[t.norm] === undefined) continue;
+      if (t.norm === 'may' && !/^(in|of|for|during)$/.test(tokens[s.start - 1]?.norm ?? '')) continue;
+      if (s.cols.some((c) => MONTHS[identifierWords(c.column.name).join('')] === MONTHS[t.norm])) blocked.add(s.start);
+    }
+  }
   const latest = typeof dc?.column.max === 'string' ? dc.column.max : undefined;
   p.dates = findDateExprs(tokens, latest, blocked);
   // "sales by channel" in sales.csv means the money, not the rows, unless they are counted.
