@@ -155,6 +155,11 @@ function atomAt(tokens: readonly Token[], i: number, latest: string | undefined,
       return { at: i, end: i + 3, from: d, to: addDays(d, 1), label: d };
     }
   }
+  // "1st quarter", "3rd quarter of 2024".
+  if (t.kind === 'number' && t.ordinal === true && (t.value ?? 0) >= 1 && (t.value ?? 0) <= 4 && tokens[i + 1]?.stem === 'quarter') {
+    const y = tokens[i + 2]?.norm === 'of' ? yearAt(tokens, i + 3) : yearAt(tokens, i + 2);
+    return quarterAtom(i, i + 2 + (y === undefined ? 0 : tokens[i + 2]?.norm === 'of' ? 2 : 1), t.value ?? 1, y);
+  }
   if (t.kind !== 'word') return undefined;
   const q = /^q([1-4])$/.exec(t.norm);
   if (q) {

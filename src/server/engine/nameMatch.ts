@@ -111,12 +111,14 @@ function initials(tokens: readonly Token[], i: number, w: string): number {
  * `netsales` = "net sales", `govtdebt` = "government debt": a name word written as several question words
  * run together, each possibly cut short. Returns how many tokens it takes (0: none).
  */
-function runTogether(tokens: readonly Token[], i: number, w: string): number {
+function runTogether(tokens: readonly Token[], i: number, w: string, skippable: ReadonlySet<string>): number {
   if (w.length < 5 || !/^[a-z0-9]+$/.test(w)) return 0;
-  for (let n = 2; n <= 4; n++) {
-    const sub = tokens.slice(i, i + n);
-    if (sub.length < n || sub.some((t) => t.kind !== 'word' && t.kind !== 'number')) return 0;
-    if (fitsExactly(sub, w)) return n;
+  for (let n = 2; n <= 5; n++) {
+    const span = tokens.slice(i, i + n);
+    if (span.length < n || span.some((t) => t.kind !== 'word' && t.kind !== 'number')) return 0;
+    // The table's own name may sit inside ("world copper consumption" for `worldconsumption` in copper.csv).
+    const sub = span.filter((t, k) => k === 0 || !skippable.has(t.stem));
+    if (sub.length >= 2 && !skippable.has(span[n - 1]?.stem ?? '') && fitsExactly(sub, w)) return n;
   }
   return 0;
 }
@@ -187,7 +189,7 @@ export function wholeNameHits(tokens: readonly Token[], shape: NameShape, skippa
           }
         }
         if (q === 0) {
-          const run = runTogether(tokens, k, w);
+          const run = runTogether(tokens, k, w, skippable);
           if (run > 1) {
             q = 0.8;
             len = run;

@@ -90,7 +90,10 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
     const dir = plan.order === 'asc' ? 'lowest' : 'highest';
     const share = plan.share ? `, ${pct(n(top[top.length - 1]))} of the total` : '';
     const dimName = plan.dims.map((d) => d.col.column.name).join(' / ');
-    if (r.rows.length === 1) lines.push(`**${label(top)}** has the ${dir} ${what}: **${fmtValue(top[mi])}**${share ? ` (${share.slice(2)})` : ''}.`);
+    const tied = r.rows.filter((row) => plan.limit !== undefined && row[mi] === top[mi]);
+    if (plan.limit !== undefined && tied.length > 1 && tied.length > plan.limit - 1) {
+      lines.push(`${tied.slice(0, 5).map((row) => `**${label(row)}**`).join(', ')} tie for the ${dir} ${what}: **${fmtValue(top[mi])}**${tied.length > 5 ? ` (${tied.length} in all)` : ''}.`);
+    } else if (r.rows.length === 1) lines.push(`**${label(top)}** has the ${dir} ${what}: **${fmtValue(top[mi])}**${share ? ` (${share.slice(2)})` : ''}.`);
     else {
       const next = r.rows.slice(1, 3).map((row) => `${label(row)} (${fmtValue(row[mi])})`).join(' and ');
       lines.push(`**${label(top)}** has the ${dir} ${what} (${fmtValue(top[mi])}${share}), followed by ${next}; ${plural(r.rows.length, dimName.length > 0 ? 'group' : 'row')} in all.`);

@@ -73,7 +73,8 @@ export function measureNounSpans(p: Parse): void {
 /** Whether the file's name says what a row is: a plural word that is not also a column ("sales", "cars"). */
 function ownNoun(table: TableMeta): boolean {
   const base = table.label.replace(/\.[^.]+$/, '').replace(/,.*$/, '');
-  const words = base.split(/[^\p{L}]+/u).filter((w) => w.length >= 3).map((w) => w.toLowerCase());
+  // Letters glued to digits ("anes96", "star98") are a code, not a noun.
+  const words = base.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && !/\d/.test(w)).map((w) => w.toLowerCase());
   return words.some((w) => w.length >= 4 && /[aeiouy].*[^s]s$/.test(w) && !table.columns.some((c) => c.name.toLowerCase().replace(/s$/, '') === w.replace(/s$/, '')));
 }
 
@@ -100,9 +101,9 @@ export function rowNounSpans(p: Parse): void {
     if (taken.has(i) || !isContentWord(t) || GRAIN_NOUN[t.stem] !== undefined) return;
     if (/(ly|ing|ed|est)$/.test(t.norm) && t.stem === t.norm) return;
     const plural = t.stem !== t.norm;
-    // "union members", "retired customers": the noun after a yes/no column belongs to it.
-    const flag = p.spans.find((s) => s.kind === 'column' && s.end === i && s.cols.some((c) => c.column.kind === 'boolean' || (c.column.min === 0 && c.column.max === 1 && c.column.distinct === 2)));
-    if (plural && flag !== undefined && found.length > 0) {
+    // "union members", "low income students": a plural right after a column belongs to that column's phrase.
+    const owner = p.spans.find((s): s is Extract<Span, { kind: 'column' }> => s.kind === 'column' && s.end === i);
+    if (plural && owner !== undefined && (found.length > 0 || !owner.cols.some((c) => c.column.kind === 'boolean' || (c.column.min === 0 && c.column.max === 1)))) {
       p.used.add(i);
       return;
     }

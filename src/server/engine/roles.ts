@@ -145,6 +145,25 @@ function columnForUnit(p: Parse, unit: string | undefined, prefer?: TableMeta): 
   return undefined;
 }
 
+const ORDER_LIKE = /^(order|sale|transaction|purchase|invoice|payment|deal|booking|bill|receipt|donation|expense|claim|loan)$/;
+const PERSON_LIKE = /^(person|people|voter|worker|employee|customer|patient|member|user|student|resident|woman|man|adult|child|player|respondent|subscriber|participant|driver|passenger|traveller|traveler|staff|client|applicant)$/;
+
+/** What a bare number compares when the rows themselves are named: money for orders, age for people. */
+function entityMeasure(p: Parse, s: Span | undefined, prefer?: TableMeta): ColRef | undefined {
+  if (s === undefined) return undefined;
+  const word = p.tokens[s.end - 1]?.stem ?? '';
+  const label = s.kind === 'table' ? s.table.tokens : [];
+  if (ORDER_LIKE.test(word) || label.some((w) => ORDER_LIKE.test(w))) return columnForUnit(p, '$', prefer);
+  if (PERSON_LIKE.test(word) || label.some((w) => PERSON_LIKE.test(w))) {
+    const tables = prefer ? [prefer, ...p.tables.filter((t) => t !== prefer)] : p.tables;
+    for (const table of tables) {
+      const age = table.columns.find((c) => isNumeric(c) && /^age$|(^|[^a-z])age([^a-z]|$)/i.test(c.name));
+      if (age !== undefined) return { table, column: age };
+    }
+  }
+  return undefined;
+}
+
 /** Numeric comparisons ("revenue over 500", "more than 3 units", "price between 10 and 20"). */
 export function comparisonFilters(p: Parse, prefer?: TableMeta): Filter[] {
   return comparisons(p, prefer).filters;
@@ -204,7 +223,8 @@ export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; 
       col = numericOf(after);
       span = col ? after : undefined;
     }
-    col ??= columnForUnit(p, n.unit, prefer) ?? (entity(before) || entity(after) ? columnForUnit(p, '$', prefer) : undefined);
+    // "orders over 200": the amount of the orders; "voters over 60": their age. Other nouns say nothing.
+    col ??= columnForUnit(p, n.unit, prefer) ?? (entity(before) || entity(after) ? entityMeasure(p, before ?? after, prefer) : undefined);
     if (!col) {
       unresolved.push(p.tokens.slice(cue.at, last + 1).map((t) => t.raw).join(' '));
       mark(p, cue.at, last + 1);

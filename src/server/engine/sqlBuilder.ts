@@ -103,7 +103,14 @@ function aggregateSql(plan: AggregatePlan): BuiltQuery {
   if (plan.order && firstName) order.push(`${firstName} ${plan.order === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`);
   for (const t of timeDims) order.push(grainOrderSql(t.d.grain ?? 'day', colSql(t.d.col, qualify), aliasSql(t.name)));
   for (const [i, d] of plan.dims.entries()) if (d.grain === undefined) order.push(aliasSql(columns[i] ?? ''));
-  if (plan.dims.length > 0 && order.length > 0) sql += `\nORDER BY ${[...new Set(order)].join(', ')}`;
+  const orderBy = plan.dims.length > 0 && order.length > 0 ? `\nORDER BY ${[...new Set(order)].join(', ')}` : '';
+  if (plan.limit !== undefined && plan.order !== undefined && firstName !== undefined && plan.dims.length > 0) {
+    // "the top 3" keeps whatever ties with the third: cutting a tie in two would pick a winner at random.
+    const dir = plan.order === 'asc' ? 'ASC' : 'DESC';
+    sql = `SELECT * FROM (\n  ${sql.replace(/\n/g, '\n  ')}\n)\nQUALIFY rank() OVER (ORDER BY ${firstName} ${dir} NULLS LAST) <= ${plan.limit}${orderBy}\nLIMIT ${tieCap(plan.limit)}`;
+    return { tables, columns, main: { comment: '', ctes: [], select: sql } };
+  }
+  sql += orderBy;
   if (plan.limit !== undefined) sql += `\nLIMIT ${plan.limit}`;
   return { tables, columns, main: { comment: '', ctes: [], select: sql } };
 }
@@ -118,14 +125,22 @@ function rowsSql(plan: RowsPlan): BuiltQuery & { count: Statement } {
   const plain = shown.filter((c) => c.column.derived === undefined && c.column.sqlTemplate === undefined).map((c) => quoteIdent(c.column.name));
   const rest = plain.length > 0 && !qualify ? `* EXCLUDE (${plain.join(', ')})` : star;
   let sql = `SELECT ${[...lead, rest].join(', ')}\n${from}${whereSql(plan.filters, qualify)}`;
-  if (plan.orderBy) sql += `\nORDER BY ${colSql(plan.orderBy.col, qualify)} ${plan.orderBy.dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`;
-  sql += `\nLIMIT ${plan.limit}`;
+  if (plan.orderBy) {
+    const by = `${colSql(plan.orderBy.col, qualify)} ${plan.orderBy.dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`;
+    // Rows tied with the last one shown are shown too ("the highest" may be two rows).
+    sql += `\nQUALIFY rank() OVER (ORDER BY ${by}) <= ${plan.limit}\nORDER BY ${by}\nLIMIT ${tieCap(plan.limit)}`;
+  } else sql += `\nLIMIT ${plan.limit}`;
   const count = `SELECT count(*) AS matching_rows\n${from}${whereSql(plan.filters, qualify)}`;
   return {
     tables, columns: plan.table.columns.map((c) => c.name),
     main: { comment: '', ctes: [], select: sql },
     count: { comment: '', ctes: [], select: count },
   };
+}
+
+/** Rows kept when a ranking ties: all the tied ones, up to a bound that keeps the answer readable. */
+function tieCap(limit: number): number {
+  return Math.max(limit + 100, limit * 2);
 }
 
 /** The main statement of a plan kind that is a single grouped query. */

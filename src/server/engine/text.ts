@@ -107,6 +107,8 @@ export interface Token {
   unit?: string;
   /** Numbers: true when written like a plain 4-digit year. */
   yearLike?: boolean;
+  /** Numbers: written as an ordinal ("104th", "1st"). */
+  ordinal?: boolean;
 }
 
 const NUMBER_WORDS: Record<string, number> = {
@@ -120,7 +122,7 @@ const TOKEN_RE = new RegExp([
   // ISO date, year-month, day/month/year with slashes or dots
   String.raw`(?<date>\d{4}-\d{1,2}-\d{1,2}|\d{4}-\d{1,2}(?![\d-])|\d{1,2}[/.]\d{1,2}[/.]\d{4})`,
   // number with optional currency before and unit/suffix after
-  String.raw`(?<num>(?<cur>[$€£¥]\s?)?(?<neg>(?<![\p{L}\p{N}])[-−])?(?<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\s?(?<suf>%|percent\b|pct\b|°\s?[cf]?|degrees?\b|k\b|m\b|mm\b|bn\b|million\b|thousand\b|kg\b|g\b|km\b|ms\b|usd\b|eur\b|gbp\b|dollars?\b|euros?\b))?)`,
+  String.raw`(?<num>(?<cur>[$€£¥]\s?)?(?<neg>(?<![\p{L}\p{N}])[-−])?(?<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:(?<ord>st|nd|rd|th)(?![\p{L}])|\s?(?<suf>%|percent\b|pct\b|°\s?[cf]?|degrees?\b|k\b|m\b|mm\b|bn\b|million\b|thousand\b|kg\b|g\b|km\b|ms\b|usd\b|eur\b|gbp\b|dollars?\b|euros?\b))?)`,
   String.raw`(?<word>[\p{L}\p{M}\p{N}_]+(?:['’][\p{L}]+)?)`,
   String.raw`(?<op>>=|<=|<>|!=|=>|=<|>|<|=)`,
 ].join('|'), 'giu');
@@ -148,9 +150,11 @@ export function tokenize(question: string): Token[] {
       const mult = suf !== undefined ? MULTIPLIER[suf] : undefined;
       if (mult !== undefined) value *= mult;
       const unit = cur ?? (suf === 'percent' || suf === 'pct' ? '%' : suf);
-      const t: Token = { kind: 'number', raw, norm: fold(raw), stem: fold(raw), start, end, value };
+      const ordinal = g['ord'] !== undefined;
+      const t: Token = { kind: 'number', raw, norm: ordinal ? digits : fold(raw), stem: ordinal ? digits : fold(raw), start, end, value };
+      if (ordinal) t.ordinal = true;
       if (unit !== undefined) t.unit = unit;
-      if (cur === undefined && suf === undefined && g['neg'] === undefined && /^\d{4}$/.test(digits) && value >= 1600 && value <= 2100) t.yearLike = true;
+      if (cur === undefined && suf === undefined && !ordinal && g['neg'] === undefined && /^\d{4}$/.test(digits) && value >= 1600 && value <= 2100) t.yearLike = true;
       out.push(t);
     } else if (g['word'] !== undefined) {
       const norm = fold(raw).replace(/['’]s$/, '');
@@ -203,6 +207,7 @@ export const STOP_WORDS = new Set([
   'around', 'about', 'exact', 'precisely', 'currently', 'altogether', 'overall', 'ok', 'okay', 'hey', 'hi', 'thanks', 'thank',
   'whats', 'what\'s', 'hows', 'there\'s', 'theres', 'let', 'lets', 'quick', 'quickly', 'precise', 'just', 'guess',
   'but', 'however', 'though', 'although', 'instead', 'rather', 'also', 'too', 'well', 'both', 'either', 'neither',
+  'lie', 'lies', 'located', 'situated', 'sit', 'sits', 'lay', 'found', 'appear', 'appears', 'exist', 'exists', 'seen',
 ]);
 
 /** Grammar words: never part of a column or value mention on their own. */
