@@ -42,7 +42,7 @@ export const ROW_NOUN_SYNONYMS: Record<string, string[]> = {
   incident: ['event'], event: ['incident'], business: ['company'], company: ['business'], player: ['athlete'], athlete: ['player'],
 };
 
-/** Words whose opposite may be a yes/no column: "outdoor" readings are those where `indoor` is no. */
+/** Words whose opposite may be a yes/no column: "offline" readings are those where `online` is no. */
 export const ANTONYMS: Record<string, string[]> = {
   outdoor: ['indoor', 'inside'], outside: ['inside', 'indoor'], indoor: ['outdoor', 'outside'], inside: ['outside', 'outdoor'],
   offline: ['online'], online: ['offline'], external: ['internal'], internal: ['external'], foreign: ['domestic', 'local'], international: ['domestic'],

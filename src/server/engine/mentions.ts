@@ -11,7 +11,7 @@ import { FUNCTION_WORDS, identifierWords, stem, STOP_WORDS, wordForms, type Toke
 import type { ColRef, TableMeta } from './types';
 
 export type Span =
-  /** `negated`: the word is the opposite of a yes/no column ("outdoor" for `indoor`). */
+  /** `negated`: the word is the opposite of a yes/no column ("offline" for `online`). */
   | { kind: 'column'; start: number; end: number; score: number; cols: ColRef[]; exact: boolean; negated?: boolean }
   /** `partial`: the question named one word of the values (a surname, a brand): a "contains" filter. */
   | { kind: 'value'; start: number; end: number; score: number; matches: Array<{ ref: ColRef; value: string }>; partial?: string }
@@ -156,7 +156,7 @@ function columnCandidates(tokens: readonly Token[], tables: readonly TableMeta[]
           if (editDistance(w, base, cap) <= cap) add(i, i + 1, 0.7, col, false);
         }
       });
-      // "outdoor" readings where the data has an `indoor` yes/no column: that column, negated.
+      // "offline" readings where the data has an `online` yes/no column: that column, negated.
       const yesNo = column.kind === 'boolean' || (column.kind === 'numeric' && column.min === 0 && column.max === 1 && column.distinct === 2);
       if (yesNo && shape.core.length === 1) {
         tokens.forEach((t, i) => {

@@ -316,7 +316,7 @@ export function buildPlan(p: Parse): Understanding {
     if (m.joiner !== 'or' && !dims.some((d) => d.col.column === m.col.column)) dims.unshift({ col: m.col });
   }
   const flags = booleanFilters(p, dims);
-  // "remote vs office", "indoor vs outdoor": a compared flag splits the result instead of filtering it.
+  // "remote vs office", "online vs offline": a compared flag splits the result instead of filtering it.
   const flagCols = [...new Set(flags.map((f) => f.col.column))];
   if (hasIntent(p, 'compare') && dims.length === 0 && flagCols.length === 1 && flags[0] !== undefined) dims.push({ col: flags[0].col });
   else filters.push(...flags);

@@ -28,6 +28,8 @@ const VOCABULARY = new Set([
   'union', 'value', 'volume', 'wage', 'weight', 'white', 'width', 'year', 'all', 'yes', 'time', 'native', 'root', 'children', 'experience', 'occupation',
   'sector', 'married', 'independent', 'language', 'languages', 'area', 'loss', 'drive', 'fuel', 'doors', 'cylinders', 'length', 'invest', 'firm', 'staff',
   'prestige', 'size', 'subs', 'degree', 'executions', 'location', 'cancer', 'population', 'survival', 'censors', 'censored', 'act', 'mor', 'label',
+  // Everyday opposites in the lexicon's antonym table (indoor/outdoor, urban/rural), not one file's columns.
+  'indoor', 'urban',
   // Month abbreviations (a file with a column per month) are the calendar, not a file's columns.
   'jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec',
 ]);
