@@ -24,6 +24,7 @@ const MOVIES = JSON.stringify([
 ]);
 const PEOPLE = 'name,age,height\nAnna,31,170\nBen,45,182\nCara,28,165\nDan,52,177\n';
 const GROUPS = 'group,person\nred,Anna\nred,Ben\nblue,Cara\nblue,Dan\nblue,Anna\n';
+const CLUBS = 'club,city,wins\nOtters,Lyon,12\nHerons,Lyon,9\nFoxes,Turin,15\nLynxes,Oslo,4\n';
 
 const first = (a: Collected): string => a.message.split('\n')[0] ?? '';
 const cell = (a: Collected, r: number, c: string): string | undefined => {
@@ -39,7 +40,7 @@ describe('readings of real-world phrasings (issue 11 classes)', function () {
   before(async () => {
     rig = await startRig({
       'stocks.csv': STOCKS.join('\n'), 'orders.csv': ORDERS.join('\n'), 'weather.csv': WEATHER.join('\n'), 'movies.json': MOVIES,
-      'people.csv': PEOPLE, 'groups.csv': GROUPS,
+      'people.csv': PEOPLE, 'groups.csv': GROUPS, 'clubs.csv': CLUBS,
     });
   });
   after(async () => rig?.close());
@@ -95,6 +96,19 @@ describe('readings of real-world phrasings (issue 11 classes)', function () {
     assert.match(first(a), /The row of `stocks.csv` with the highest `volume`/);
     assert.equal(cell(a, 1, 'volume'), '1590');
     assert.equal(cell(a, 1, 'day'), STOCKS[60]?.split(',')[0]);
+  });
+
+  it('ranks one-row-per-name tables by a column, but never counts rows per a unique name', async () => {
+    const a = await rig.ask('top 2 people by height', ['people.csv']);
+    assert.deepEqual((a.tables[0] ?? []).slice(1).map((r) => r[(a.tables[0]?.[0] ?? []).indexOf('name')]), ['Ben', 'Dan']);
+    // Each club is one row: "number of players" cannot be a count of rows per club (all 1s).
+    const b = await rig.ask('top 2 clubs by number of players', ['clubs.csv']);
+    assert.equal(b.tables.length, 0, b.message);
+    assert.match(b.message, /"players"/);
+    // Where a name repeats, counting rows per it is what was asked.
+    const c = await rig.ask('top 1 city by number of clubs', ['clubs.csv']);
+    assert.match(first(c), /`city`/);
+    assert.equal(c.tables[0]?.[1]?.join(','), 'Lyon,2');
   });
 
   it('joins two files whose key columns have different names by their values', async () => {

@@ -171,7 +171,8 @@ function cueUsed(c: Cue, f: PlanFacts, plan: Plan, p: Parse): boolean {
         && !p.cues.some((x) => x.kind === 'count' || (x.kind === 'agg' && x.agg === 'count'))) return false;
       return f.ordered || f.aggs.includes('max') || f.aggs.includes('min');
     case 'topN':
-      return f.limit === c.n;
+      // "top 5" of one number is no ranking: it needs groups or rows.
+      return f.limit === c.n && (plan.kind !== 'aggregate' || f.dims > 0);
     case 'group':
       return f.dims > 0 || plan.kind === 'correlationScan' || ranksBy(c, plan, p) || perRow(c, plan, p);
     case 'grain':
@@ -239,6 +240,10 @@ function spanUsed(s: Span, f: PlanFacts, plan: Plan, p: Parse): boolean {
         || (x.kind === 'contains' && s.matches.some((m) => m.ref.column === x.col.column)))
         || (plan.kind === 'aggregate' && plan.dims.some((d) => s.matches.some((m) => m.ref.column === d.col.column)));
     case 'table':
+      // "teams by number of players" where each team is one row: counting rows per a unique
+      // column gives 1 for every group, so the noun cannot be the rows being counted.
+      if (plan.kind === 'aggregate' && plan.dims.length > 0 && plan.dims.every((d) => d.col.table === s.table && d.col.column.unique)
+        && plan.measures.some((m) => m.agg === 'count' && m.col === undefined)) return false;
       // "top 5 customers by amount": customers.csv reached through its key in the measured table.
       return f.tables.has(s.table) || [...f.tables].some((t) => t !== s.table && joinKey(t, s.table) !== undefined && [...f.columns].includes(joinKey(t, s.table)?.left as ColumnMeta));
   }
@@ -302,6 +307,13 @@ export function coverage(plan: Plan, p: Parse): Coverage {
     if (explained.has(i) || unusedNames.includes(i) || unusedCues.includes(i) || p.used.has(i)) return;
     if (!isContent(t)) return;
     if (flagComplement(i, plan, p) || saleVerbFits(t, plan) || (MEASURE_NOUNS.has(t.stem) && measured(plan))) return;
+    // "voters watch TV news ...", "do they use coupons": a verb after its subject, before the column it acts on.
+    const object = p.spans.find((s) => s.start === i + 1);
+    const subject = p.tokens[i - 1];
+    if (object?.kind === 'column' && object.cols.some((c) => f.columns.has(c.column)) && t.stem === t.norm
+      && (p.spans.some((s) => s.kind === 'table' && s.end === i) || /^(they|we|you|people|do|does|did|to|who|that|which)$/.test(subject?.norm ?? ''))) return;
+    // "how long did ... last": the length asked of the measured column.
+    if (t.norm === 'long' && p.tokens[i - 1]?.norm === 'how' && (measured(plan) || (plan.kind === 'rows' && (plan.show?.length ?? 0) > 0))) return;
     // "one of the languages": a number word that is only a word here.
     if (t.kind === 'number' && /^[a-z]+$/.test(t.norm) && STOP_WORDS.has(t.norm)) return;
     if (t.kind === 'number' || t.kind === 'date') unusedCues.push(i);

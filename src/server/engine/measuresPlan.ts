@@ -9,12 +9,26 @@ import type { Span } from './mentions';
 import { aggFor, checkJoins, superlativeIsAggregate, tableSpan, unanswerable, type Parts } from './planKit';
 import { GRAIN_NOUN } from './cues';
 import { soleMeasure } from './nouns';
-import { dateColumn, isGroupable, isIdLike, isNumeric, mark, moneyColumn, nextSpan, pickColumn, type Parse } from './roles';
+import { dateColumn, isGroupable, isIdLike, isIdName, isNumeric, mark, moneyColumn, nextSpan, pickColumn, type Parse } from './roles';
 import { STOP_WORDS, type Token } from './text';
 import type { ColRef, ColumnMeta, Filter, Measure, Plan, TableMeta, Understanding } from './types';
 
 /** Columns named after a unit of time: counted as distinct values, grouped whatever their size. */
 export const TIME_NAMED = /^(year|yr|quarter|qtr|month|week|day|decade|hour|season|date|weekday|dow|day[ _]?of[ _]?(week|month|year)|date[ _]?of[ _]?month|month[ _]?of[ _]?year|hour[ _]?of[ _]?day|week[ _]?of[ _]?year)$/i;
+
+/**
+ * The column a superlative ranks rows by: the one it names itself ("the oldest patient": age), else
+ * the measure the question names. When they differ, the named measure is shown, not ranked.
+ */
+function rankedBy(p: Parse, sup: Extract<Cue, { kind: 'superlative' }> | undefined, named: ColRef): ColRef {
+  const hint = sup?.hint !== undefined ? new RegExp(sup.hint, 'i') : undefined;
+  if (hint === undefined || hint.test(named.column.name)) return named;
+  const own = named.table.columns.find((c) => isNumeric(c) && !isIdLike(c) && hint.test(c.name));
+  if (own === undefined) return named;
+  const s = p.spans.find((x) => x.kind === 'column' && x.cols.some((c) => c.column === named.column));
+  if (s !== undefined) p.taken.delete(s);
+  return { table: named.table, column: own };
+}
 
 /** The column a table's rows are known by: a unique text column called a name, title or label. */
 function displayColumn(t: TableMeta): ColumnMeta | undefined {
@@ -120,8 +134,8 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
   if (dims.length === 0 && (ranking || p.cues.some((c) => c.kind === 'share'))) {
     for (const s of columnSpans) {
       if (p.taken.has(s)) continue;
-      // "top 5 orders" where each order is a row: rank the rows themselves.
-      if (s.cols.some((c) => c.column.unique && isIdLike(c.column))) continue;
+      // "top 5 orders" where each order is a row (an id): rank the rows themselves; a name ("top 5 states") groups.
+      if (s.cols.some((c) => c.column.unique && isIdName(c.column))) continue;
       const col = pickColumn(s, 'dim', prefer);
       if (col && isGroupable(col.column) && !(isNumeric(col.column) && measures.length === 0 && !p.spans.some((x) => x !== s && x.kind === 'column' && !p.taken.has(x)))) {
         p.taken.add(s);
@@ -161,7 +175,8 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
         p.taken.delete(s);
         continue;
       }
-      measures.push({ agg: aggFor(p, s.start, col.column.name, dims.length, s.end), col });
+      const agg = aggFor(p, s.start, col.column.name, dims.length, s.end);
+      if (!measures.some((m) => m.col?.column === col.column && m.agg === agg)) measures.push({ agg, col });
     }
   }
   // "the hottest reading", "which site is the warmest": the superlative names the measure.
@@ -240,7 +255,7 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
   if (rowTable !== undefined && dims.length === 0 && ranking && measures.length === 1 && measures[0]?.col && !share && measures[0].agg !== 'count') {
     const m = measures[0];
     if (m.col && m.col.table === rowTable && aggCue === undefined) {
-      return rowsPlan(p, rowTable, filters, parts, topN?.n ?? 1, { col: m.col, dir: topN?.dir ?? sup?.dir ?? 'desc' });
+      return rowsPlan(p, rowTable, filters, parts, topN?.n ?? 1, { col: rankedBy(p, sup, m.col), dir: topN?.dir ?? sup?.dir ?? 'desc' });
     }
   }
   // "the highest price", "when was unemployment at its peak": the row the extreme belongs to.
@@ -249,7 +264,7 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
   const counted = p.cues.some((c) => c.kind === 'count' || (c.kind === 'agg' && c.agg === 'count')) && !(only?.agg === 'sum' && only.col !== undefined);
   const plainWord = sup !== undefined && /^(max|min|maximum|minimum)$/.test(sup.word);
   if (dims.length === 0 && sup !== undefined && !plainWord && topN === undefined && aggCue === undefined && !counted && !share && measures.length === 1 && only?.col !== undefined) {
-    return rowsPlan(p, only.col.table, filters, parts, 1, { col: only.col, dir: sup.dir });
+    return rowsPlan(p, only.col.table, filters, parts, 1, { col: rankedBy(p, sup, only.col), dir: sup.dir });
   }
   // "average monthly total of visits": totals per month, averaged.
   const aggs = p.cues.filter((c): c is Extract<Cue, { kind: 'agg' }> => c.kind === 'agg').map((c) => c.agg);

@@ -52,8 +52,9 @@ const VAGUE = new Set(['id', 'name', 'code', 'number', 'no', 'key', 'type', 'val
 
 /** An agent or action noun of a verb: "direct" -> director, "produce" -> producer. */
 function derived(q: string, w: string): boolean {
-  for (const f of [q, ...wordForms(q)]) {
+  for (const f of [q, ...wordForms(q), ...(q.endsWith('e') ? [q.slice(0, -1)] : [])]) {
     if (f.length < 4) continue;
+    if (w === `${f}al`) return true;
     if (w === `${f}or` || w === `${f}er` || w === `${f}r` || w === `${f}ion` || w === `${f}ment` || w === `${f}ing`) return true;
   }
   return false;
@@ -112,29 +113,33 @@ function initials(tokens: readonly Token[], i: number, w: string): number {
  * run together, each possibly cut short. Returns how many tokens it takes (0: none).
  */
 function runTogether(tokens: readonly Token[], i: number, w: string, skippable: ReadonlySet<string>): number {
-  if (w.length < 5 || !/^[a-z0-9]+$/.test(w)) return 0;
+  if (w.length < 4 || !/^[a-z0-9]+$/.test(w)) return 0;
   for (let n = 2; n <= 5; n++) {
     const span = tokens.slice(i, i + n);
     if (span.length < n || span.some((t) => t.kind !== 'word' && t.kind !== 'number')) return 0;
-    // The table's own name may sit inside ("world copper consumption" for `worldconsumption` in copper.csv).
+    // The table's own name may sit inside ("total tin output" for `totaloutput` in tin.csv).
     const sub = span.filter((t, k) => k === 0 || !skippable.has(t.stem));
     if (sub.length >= 2 && !skippable.has(span[n - 1]?.stem ?? '') && fitsExactly(sub, w)) return n;
   }
   return 0;
 }
 
-/** Each token gives its whole word or a prefix of at least 3 letters, and together they spell `w`. */
+/**
+ * Each token gives its whole word, a prefix of at least 3 letters, or its initial, and together
+ * they spell `w` ("gross sales rate" = `grssrate`, "net unit margin" = `numargin`, "base
+ * salary" = `bsal`); at least one token gives 3 letters or more, so initials alone never match.
+ */
 function fitsExactly(sub: readonly Token[], w: string): boolean {
-  const go = (k: number, rest: string): boolean => {
-    if (k === sub.length) return rest === '';
+  const go = (k: number, rest: string, long: boolean): boolean => {
+    if (k === sub.length) return rest === '' && long;
     const word = sub[k]?.norm ?? '';
     for (let len = Math.min(word.length, rest.length); len >= 1; len--) {
-      if (len < word.length && len < 3 && word.length > 1) continue;
-      if (rest.startsWith(word.slice(0, len)) && go(k + 1, rest.slice(len))) return true;
+      if (len < word.length && len === 2) continue;
+      if (rest.startsWith(word.slice(0, len)) && go(k + 1, rest.slice(len), long || len >= 3)) return true;
     }
     return false;
   };
-  return go(0, w);
+  return go(0, w, false);
 }
 
 /** `hwy` of "highway", `govt` of "government": letters in order, same first letter (only beside other matched words). */
@@ -216,7 +221,7 @@ export function wholeNameHits(tokens: readonly Token[], shape: NameShape, skippa
         continue;
       }
       const optional = shape.optional.some((w) => wordQuality(t, w) > 0);
-      // Glue, and the table's own name inside a name ("world copper consumption" in copper.csv).
+      // Glue, and the table's own name inside a name ("total tin output" in tin.csv).
       if (optional || (t.kind === 'word' && (GLUE_IN_QUESTION.has(t.norm) || skippable.has(t.stem)) && k > i)) {
         if (optional) lastMatched = k + 1;
         k++;

@@ -31,6 +31,15 @@ const isContentWord = (t: Token | undefined): boolean =>
 /** "error rate" for `error`, "rate of churn" for `churn`: the noun belongs to the column. */
 export function absorbMeasureNouns(p: Parse): void {
   const taken = covered(p);
+  // "the no ballot" in citypoll.csv: a word of the file's name right after a column is part of that column's phrase.
+  for (const s of [...p.spans]) {
+    if (s.kind !== 'column') continue;
+    const next = p.spans.find((x) => x.kind === 'table' && x.start === s.end && s.cols.some((c) => c.table === x.table));
+    if (next !== undefined) {
+      s.end = next.end;
+      p.spans = p.spans.filter((x) => x !== next);
+    }
+  }
   for (const s of p.spans) {
     if (s.kind !== 'column') continue;
     const after = p.tokens[s.end];
@@ -73,7 +82,7 @@ export function measureNounSpans(p: Parse): void {
 /** Whether the file's name says what a row is: a plural word that is not also a column ("sales", "cars"). */
 function ownNoun(table: TableMeta): boolean {
   const base = table.label.replace(/\.[^.]+$/, '').replace(/,.*$/, '');
-  // Letters glued to digits ("anes96", "star98") are a code, not a noun.
+  // Letters glued to digits ("poll07", "survey12") are a code, not a noun.
   const words = base.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && !/\d/.test(w)).map((w) => w.toLowerCase());
   return words.some((w) => w.length >= 4 && /[aeiouy].*[^s]s$/.test(w) && !table.columns.some((c) => c.name.toLowerCase().replace(/s$/, '') === w.replace(/s$/, '')));
 }
@@ -91,7 +100,8 @@ export function rowNounSpans(p: Parse): void {
   // ("employees") is not its rows.
   if (ownNoun(table)) return;
   // "how many horses did the army have" in army.csv: the rows are already named; another noun is not them.
-  if (p.spans.some((s) => s.kind === 'table' && s.table === table)) return;
+  // (A whole word of the file name only: "poll" inside "citypoll" names nothing in particular.)
+  if (p.spans.some((s) => s.kind === 'table' && s.table === table && s.score >= 3 && s.end - s.start === s.table.tokens.filter((w) => w.length > 0).length)) return;
   // Rows that are events of some repeated entity (each `individual` four times): a noun may mean either.
   if (table.columns.some((c) => !c.unique && ENTITY.test(c.name.trim()) && c.distinct >= 2 && c.distinct * 2 <= table.rowCount)) return;
   const taken = covered(p);
@@ -109,9 +119,9 @@ export function rowNounSpans(p: Parse): void {
     }
     const lead = NOUN_LEADS.has(p.tokens[i - 1]?.norm ?? '') || superlativeEnds.has(i) || i === 0;
     if (!plural && !lead) return;
-    // A modifier: another unexplained content word follows.
+    // A modifier: another unexplained content word follows ("japanese cars"); a plural is a noun ("voters watch").
     const next = p.tokens[i + 1];
-    if (next !== undefined && !taken.has(i + 1) && isContentWord(next)) return;
+    if (!plural && next !== undefined && !taken.has(i + 1) && isContentWord(next)) return;
     found.push(i);
   });
   // Two different unknown nouns ("districts where teachers are ...") cannot both be the rows.

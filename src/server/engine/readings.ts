@@ -52,6 +52,9 @@ function fitness(plan: Plan, p: Parse): number {
   const asked = p.cues.some((c) => c.kind === 'group' || c.kind === 'grain' || c.kind === 'trend' || c.kind === 'topN' || c.kind === 'superlative' || c.kind === 'share' || c.kind === 'distinct' || (c.kind === 'intent' && (c.intent === 'compare' || c.intent === 'histogram')))
     || p.tokens.some((t) => t.norm === 'which' || t.norm === 'what' || t.norm === 'vs' || t.norm === 'versus' || t.norm === 'and' || t.norm === 'or');
   if (plan.kind === 'aggregate') {
+    // Two measures where one was asked for ("how many bills ... 104th"): one of them is a misreading.
+    const measuresAsked = Math.max(1, p.cues.filter((c) => c.kind === 'agg' || c.kind === 'count').length);
+    s -= 2 * Math.max(0, plan.measures.length - measuresAsked);
     for (const m of plan.measures) if (m.col && m.agg !== 'count_distinct') s += fitMeasure(m.col.column);
     for (const d of plan.dims) s += (d.grain !== undefined ? 1 : fitDim(d.col.column)) - (asked ? 0 : 3);
   }

@@ -245,10 +245,15 @@ export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; 
 export function valueFilters(p: Parse, prefer?: TableMeta): { filters: Filter[]; multi: Array<{ col: ColRef; joiner: string }> } {
   const byColumn = new Map<ColumnMeta, { col: ColRef; values: string[]; words: string[]; negate: boolean; joiners: string[] }>();
   const named = new Set(p.spans.flatMap((s) => (s.kind === 'column' ? s.cols.map((c) => c.column) : [])));
+  const exactCols = new Set(p.spans.flatMap((s) => (s.kind === 'value' && s.partial === undefined ? s.matches.map((m) => m.ref.column) : [])));
   for (const s of p.spans) {
     if (s.kind !== 'value') continue;
     const best = [...s.matches].sort((a, b) => score(b) - score(a))[0];
     if (best === undefined) continue;
+    // "Ways and Means ... in the 104th House": one word of another value of the same column, not joined to
+    // the named value by "and"/"or", is not a second value (it stays unexplained).
+    const listed = /^(and|or|vs|versus|nor)$/.test(p.tokens[s.start - 1]?.norm ?? '');
+    if (s.partial !== undefined && exactCols.has(best.ref.column) && !listed) continue;
     p.taken.add(s);
     mark(p, s.start, s.end);
     const negCue = p.cues.find((c) => c.kind === 'negate' && c.end <= s.start && s.start - c.end <= 2);
@@ -279,7 +284,7 @@ export function valueFilters(p: Parse, prefer?: TableMeta): { filters: Filter[];
       if (s.kind !== 'column' || !s.cols.some((c) => c.column === e.col.column)) continue;
       if (valueSpans.some((v) => v.end === s.start || s.end === v.start)) p.taken.add(s);
     }
-    const distinctWritten = p.spans.filter((s) => s.kind === 'value' && s.matches.some((m) => m.ref.column === e.col.column)).length;
+    const distinctWritten = p.spans.filter((s) => s.kind === 'value' && p.taken.has(s) && s.matches.some((m) => m.ref.column === e.col.column)).length;
     if (distinctWritten >= 2) multi.push({ col: e.col, joiner: e.joiners.includes('or') ? 'or' : 'and' });
   }
   return { filters, multi };
@@ -409,7 +414,7 @@ export function equalityFilters(p: Parse, prefer?: TableMeta): Filter[] {
         return;
       }
     }
-    // "mote 2", "division 3": a small-integer column followed by one of its values.
+    // "tier 2", "group 3": a small-integer column followed by one of its values.
     const before = p.spans.find((x) => x.end === i);
     if (before?.kind === 'column' && !p.taken.has(before) && Number.isInteger(value) && t.unit === undefined) {
       const col = before.cols.find((c) => isNumeric(c.column) && isGroupable(c.column) && typeof c.column.min === 'number' && typeof c.column.max === 'number'

@@ -79,8 +79,10 @@ function computeForms(word: string): string[] {
 export function identifierWords(name: string): string[] {
   const spaced = name
     .replace(/([\p{Ll}\d])(\p{Lu})/gu, '$1 $2')
+    // "PCsales", "IDcode": a two-letter acronym before a word; longer runs end with the next word's capital ("HTMLParser").
+    .replace(/(?<!\p{Lu})(\p{Lu}{2})(\p{Ll}{3,})/gu, '$1 $2')
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
-    // `BILLS104` is "bills 104"; a short letter run before digits stays a code (`q4`, `mp3`).
+    // `LOANS202` is "loans 202"; a short letter run before digits stays a code (`q4`, `mp3`).
     .replace(/(\p{L}{3,})(\d)/gu, '$1 $2');
   return fold(spaced).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
 }
