@@ -3,6 +3,7 @@
  * Prints the base URL and key on stdout (one `KEY=value` per line, easy to eval or parse).
  */
 import { startLocalService } from '../server/localService';
+import { duckdbLimitsFromEnv, exitIfStuck } from '../server/serviceEnv';
 import type { ServeArgs } from './args';
 import { defaultDataDir, randomApiKey } from './dataDir';
 
@@ -14,6 +15,7 @@ export async function serve(args: ServeArgs, env: NodeJS.ProcessEnv): Promise<nu
     apiKey,
     host: args.host,
     port: args.port,
+    duckdb: duckdbLimitsFromEnv(env),
     logger: (level, message) => {
       if (level !== 'debug' || env['TEAM_DATA_DEBUG']) process.stderr.write(`[${level}] ${message}\n`);
     },
@@ -30,6 +32,7 @@ export async function serve(args: ServeArgs, env: NodeJS.ProcessEnv): Promise<nu
     process.on('SIGTERM', stop);
   });
   process.stderr.write('Stopping…\n');
+  exitIfStuck((l) => process.stderr.write(l));
   await service.close();
   return 0;
 }

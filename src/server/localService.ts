@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DuckDbStore } from './duckdb/duckDbStore';
+import { DuckDbStore, type StoreLimits } from './duckdb/duckDbStore';
 import type { AnalysisEngine, DataStore } from './engine';
 import { FileVault } from './files/fileVault';
 import { answerClientError, createDispatcher } from './http/dispatcher';
@@ -51,6 +51,8 @@ export interface LocalServiceOptions {
   keepAliveMs?: number;
   /** Data sources processed in parallel; default 2. */
   ingestConcurrency?: number;
+  /** DuckDB's memory limit and threads for the default store (see sandbox.ts for the defaults). */
+  duckdb?: Omit<StoreLimits, 'readableDirs'>;
 }
 
 export interface LocalService {
@@ -72,7 +74,8 @@ async function defaultBackends(dataDir: string, o: LocalServiceOptions): Promise
     if (!(o.store instanceof DuckDbStore)) throw new Error('an injected store needs an injected engine unless it is a DuckDbStore');
     return { store: o.store, engine: new LocalAnalysisEngine(o.store), owned: undefined };
   }
-  const duck = await DuckDbStore.open(dataDir);
+  // DuckDB reads only the sources folder (and its own scratch): never state, history or answer files.
+  const duck = await DuckDbStore.open(dataDir, { ...o.duckdb, readableDirs: [dataPaths(dataDir).sourcesDir] });
   return { store: duck, engine: o.engine ?? new LocalAnalysisEngine(duck), owned: duck };
 }
 

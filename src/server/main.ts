@@ -6,12 +6,14 @@
  *
  * Usage: main [--data-dir DIR] [--port N] [--host H] [--api-key KEY]
  * Env: TEAM_DATA_DATA_DIR, TEAM_DATA_PORT, TEAM_DATA_API_KEY (preferred over --api-key: argv is
- * visible to other local users), TEAM_DATA_MAX_UPLOAD_BYTES, TEAM_DATA_DEBUG.
+ * visible to other local users), TEAM_DATA_MAX_UPLOAD_BYTES, TEAM_DATA_MEMORY_LIMIT (`2GB`, `25%`),
+ * TEAM_DATA_THREADS, TEAM_DATA_DEBUG.
  */
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService } from './localService';
+import { duckdbLimitsFromEnv, exitIfStuck } from './serviceEnv';
 
 function arg(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
     ...(host !== undefined ? { host } : {}),
     ...(port !== undefined ? { port } : {}),
     ...(maxUploadBytes !== undefined ? { maxUploadBytes } : {}),
+    duckdb: duckdbLimitsFromEnv(env),
     logger: (level, message) => {
       if (level !== 'debug' || debug) process.stderr.write(`[${level}] ${message}\n`);
     },
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
+    exitIfStuck((l) => process.stderr.write(l));
     service.close().then(
       () => process.exit(0),
       (e: unknown) => {

@@ -59,6 +59,28 @@ describe('SQL guard (DuckDB AST via json_serialize_sql)', function () {
     await refused('SELECT * FROM (DESCRIBE other_table)', /SHOW_REF|not allowed/);
   });
 
+  it('scopes CTE names: one defined in an inner query or named like a file never lets another scope read that file', async () => {
+    // Defect: CTE names were collected across the whole statement, so these read `secretFile`.
+    await refused(`SELECT * FROM (WITH "${secretFile}" AS (SELECT 1) SELECT * FROM "${table}"), "${secretFile}"`, /not one of the session's tables/);
+    await refused(`SELECT (SELECT count(*) FROM (WITH "${secretFile}" AS (SELECT 1) SELECT 1)) FROM "${secretFile}"`, /not one of the session's tables/);
+    await refused(`SELECT * FROM "${table}" WHERE region IN (SELECT * FROM "${secretFile}" UNION ALL (WITH "${secretFile}" AS (SELECT 'x') SELECT * FROM "${secretFile}"))`, /not one of the session's tables/);
+    // A CTE is not visible in its own definition: there the name is the file.
+    await refused(`WITH "${secretFile}" AS (SELECT * FROM "${secretFile}") SELECT * FROM "${secretFile}"`, /not one of the session's tables/);
+    // ...nor in the definitions written before it.
+    await refused(`WITH a AS (SELECT * FROM "${secretFile}"), "${secretFile}" AS (SELECT 1) SELECT * FROM a`, /not one of the session's tables/);
+    await ok(`WITH a AS (SELECT * FROM "${table}"), b AS (SELECT * FROM a) SELECT * FROM b, (WITH c AS (SELECT * FROM a) SELECT * FROM c)`);
+  });
+
+  it('a second line of defence: SQL that slipped past the guard still cannot read files outside the data folder', async () => {
+    await assert.rejects(store.query(`SELECT * FROM read_csv('${secretFile}')`), /Permission|disabled|access/i);
+    await assert.rejects(store.query(`SELECT * FROM read_text('${secretFile}')`), /Permission|disabled|access/i);
+    await assert.rejects(store.query(`SELECT * FROM glob('${dir}/*')`), /Permission|disabled|access/i);
+    await assert.rejects(store.query(`ATTACH '${join(dir, 'other.duckdb')}' AS other`), /Permission|disabled|access/i);
+    const limits = await store.query(`SELECT current_setting('memory_limit') AS m, current_setting('threads') AS t`);
+    assert.ok(Number(limits.rows[0]?.[1]) >= 1, 'threads are capped at a number');
+    assert.notEqual(String(limits.rows[0]?.[0]), '', 'a memory limit is set');
+  });
+
   it('refuses scalar functions that read files, settings or the environment', async () => {
     await refused("SELECT getenv('HOME')", /function getenv/);
     await refused("SELECT current_setting('threads')", /function current_setting/);

@@ -15,16 +15,20 @@ import { ingestDocument } from './documentIngest';
 import { fileKindOf } from './fileKinds';
 import { ingestJson } from './jsonIngest';
 import { abortError, armInterrupts, runQuery, type QueryOptions, type QueryParam, type QueryResult } from './queryRunner';
+import { lockDown, readablePath, type StoreLimits } from './sandbox';
 import { ingestText } from './textIngest';
 import { ingestSpreadsheet } from './xlsxIngest';
 
 export type { QueryOptions, QueryParam, QueryResult } from './queryRunner';
+export type { StoreLimits } from './sandbox';
 export { QueryError, QueryTimeoutError } from './queryRunner';
 
 /** File name of the database inside the data directory. */
 export const DATABASE_FILE = 'analysis.duckdb';
 /** Scratch directory (transcoded copies) inside the data directory; emptied on open. */
 const WORK_DIR = 'ingest-tmp';
+/** Where DuckDB spills what does not fit its memory limit, inside the data directory. */
+const SPILL_DIR = 'duckdb-spill';
 
 /**
  * Database files open in this process. DuckDB's file lock only stops other processes; two instances
@@ -52,13 +56,16 @@ export class DuckDbStore implements DataStore {
     private readonly workDir: string,
     /** Path of the database file. */
     readonly databasePath: string,
+    /** Folders DuckDB may read files from (everything else is refused by DuckDB itself). */
+    private readonly readable: readonly string[],
   ) {}
 
   /**
    * Opens (creating if needed) `<dataDir>/analysis.duckdb`. Extension auto-install and auto-load are
-   * off: the machine may have no internet, and json, parquet and icu are built in.
+   * off: the machine may have no internet, and json, parquet and icu are built in. DuckDB may read
+   * only the scratch folder and `limits.readableDirs`, within a memory limit (see sandbox.ts).
    */
-  static async open(dataDir: string): Promise<DuckDbStore> {
+  static async open(dataDir: string, limits: StoreLimits = {}): Promise<DuckDbStore> {
     await mkdir(dataDir, { recursive: true });
     const workDir = join(dataDir, WORK_DIR);
     const databasePath = resolve(dataDir, DATABASE_FILE);
@@ -82,8 +89,14 @@ export class DuckDbStore implements DataStore {
     try {
       await rm(workDir, { recursive: true, force: true });
       await mkdir(workDir, { recursive: true });
-      const store = new DuckDbStore(instance, workDir, databasePath);
-      await store.withConnection((conn) => ensureCatalog(conn));
+      const spillDir = join(dataDir, SPILL_DIR);
+      await rm(spillDir, { recursive: true, force: true });
+      const readable = [workDir, ...(limits.readableDirs ?? [])];
+      const store = new DuckDbStore(instance, workDir, databasePath, readable);
+      await store.withConnection(async (conn) => {
+        await lockDown(conn, spillDir, readable, limits);
+        await ensureCatalog(conn);
+      });
       return store;
     } catch (err) {
       openInProcess.delete(databasePath);
@@ -102,8 +115,12 @@ export class DuckDbStore implements DataStore {
       this.described.delete(source.id);
       // The interrupt stops whichever DuckDB statement is running; no timeout: big files take time.
       const guard = armInterrupts(conn, signal, undefined);
+      let release = async (): Promise<void> => undefined;
       try {
-        const base = { conn, sourceId: source.id, filePath, fileName, signal };
+        // DuckDB reads only its readable folders; a file elsewhere (tests, tools) is linked in first.
+        const readable = await readablePath(filePath, this.readable, this.workDir, source.id);
+        release = readable.release;
+        const base = { conn, sourceId: source.id, filePath: readable.path, fileName, signal };
         switch (kind) {
           case 'csv':
           case 'tsv':
@@ -129,6 +146,7 @@ export class DuckDbStore implements DataStore {
         throw err;
       } finally {
         guard.dispose();
+        await release().catch(() => undefined);
       }
     }));
   }

@@ -26,22 +26,35 @@ const ALLOWED_REF_TYPES = new Set(['BASE_TABLE', 'JOIN', 'SUBQUERY', 'EMPTY', 'E
 const ALLOWED_NODE_TYPES = new Set(['SELECT_NODE', 'SET_OPERATION_NODE', 'CTE_NODE']);
 
 interface Walk {
+  /** Tables read by name that no CTE in scope defines: they must be the session's tables. */
   tables: Set<string>;
-  ctes: Set<string>;
   problems: string[];
 }
 
-function visit(node: unknown, w: Walk): void {
+/**
+ * Visits `node` with `scope`, the CTE names visible at that point. A CTE is visible in the body of
+ * the query that defines it and in the CTEs defined after it, never in its own definition or outside
+ * its query: `WITH x AS (...)` inside a subquery must not make `FROM x` elsewhere read a file or
+ * table called `x`, and `WITH "/a.csv" AS (FROM "/a.csv")` reads the file in its definition.
+ */
+function visit(node: unknown, w: Walk, scope: ReadonlySet<string>): void {
   if (Array.isArray(node)) {
-    for (const x of node) visit(x, w);
+    for (const x of node) visit(x, w, scope);
     return;
   }
   if (!isObject(node)) return;
   const type = typeof node['type'] === 'string' ? node['type'] : undefined;
-  // CTE definitions: { key: name, value: { query } } inside cte_map.map.
+  // CTE definitions: { key: name, value: { query } } inside cte_map.map, in the order written.
   const cteMap = node['cte_map'];
+  let inner = scope;
   if (isObject(cteMap) && Array.isArray(cteMap['map'])) {
-    for (const entry of cteMap['map']) if (isObject(entry) && typeof entry['key'] === 'string') w.ctes.add(entry['key'].toLowerCase());
+    const seen = new Set(scope);
+    for (const entry of cteMap['map']) {
+      if (!isObject(entry)) continue;
+      visit(entry['value'], w, new Set(seen));
+      if (typeof entry['key'] === 'string') seen.add(entry['key'].toLowerCase());
+    }
+    inner = seen;
   }
   if (type !== undefined && /_NODE$/.test(type) && !ALLOWED_NODE_TYPES.has(type)) w.problems.push(`query construct ${type} is not allowed`);
   if (type === 'RECURSIVE_CTE_NODE') w.problems.push('recursive CTEs are not allowed');
@@ -50,7 +63,7 @@ function visit(node: unknown, w: Walk): void {
     const catalog = String(node['catalog_name'] ?? '');
     const name = String(node['table_name'] ?? '');
     if (catalog !== '' || (schema !== '' && schema.toLowerCase() !== 'main')) w.problems.push(`table ${[catalog, schema, name].filter((s) => s !== '').join('.')} is outside the session's data`);
-    w.tables.add(name.toLowerCase());
+    if (schema !== '' || !inner.has(name.toLowerCase())) w.tables.add(name.toLowerCase());
   } else if (type === 'TABLE_FUNCTION') {
     const fn = isObject(node['function']) ? String(node['function']['function_name'] ?? '') : '';
     if (!SAFE_TABLE_FUNCTIONS.has(fn.toLowerCase())) w.problems.push(`table function ${fn || '(unknown)'} is not allowed`);
@@ -59,12 +72,12 @@ function visit(node: unknown, w: Walk): void {
   }
   if (node['class'] === 'FUNCTION' || node['class'] === 'AGGREGATE' || node['class'] === 'WINDOW') {
     const fn = String(node['function_name'] ?? '');
-    const schema = String(node['schema'] ?? '');
-    const catalog = String(node['catalog'] ?? '');
+    const fnSchema = String(node['schema'] ?? '');
+    const fnCatalog = String(node['catalog'] ?? '');
     if (DENIED_FUNCTIONS.test(fn)) w.problems.push(`function ${fn} is not allowed`);
-    if ((schema !== '' && schema !== 'main') || catalog !== '') w.problems.push(`function ${[catalog, schema, fn].filter((s) => s !== '').join('.')} is not allowed`);
+    if ((fnSchema !== '' && fnSchema !== 'main') || fnCatalog !== '') w.problems.push(`function ${[fnCatalog, fnSchema, fn].filter((s) => s !== '').join('.')} is not allowed`);
   }
-  for (const v of Object.values(node)) if (typeof v === 'object' && v !== null) visit(v, w);
+  for (const [k, v] of Object.entries(node)) if (k !== 'cte_map' && typeof v === 'object' && v !== null) visit(v, w, inner);
 }
 
 /** Table references carry `sample` and `alias` next to their type; expressions carry `class`. */
@@ -97,10 +110,10 @@ export async function guardSql(sql: string, allowedTables: Iterable<string>, ser
   }
   const statements = ast['statements'];
   if (!Array.isArray(statements) || statements.length !== 1) throw new SqlRejected('exactly one SELECT statement is allowed');
-  const w: Walk = { tables: new Set(), ctes: new Set(), problems: [] };
-  visit(statements[0], w);
+  const w: Walk = { tables: new Set(), problems: [] };
+  visit(statements[0], w, new Set());
   const allowed = new Set([...allowedTables].map((t) => t.toLowerCase()));
-  for (const t of w.tables) if (!allowed.has(t) && !w.ctes.has(t)) w.problems.push(`table ${t} is not one of the session's tables`);
+  for (const t of w.tables) if (!allowed.has(t)) w.problems.push(`table ${t} is not one of the session's tables`);
   if (w.problems.length > 0) throw new SqlRejected([...new Set(w.problems)].slice(0, 5).join('; '));
 }
 
