@@ -25,7 +25,8 @@ const common = {
 const builds = [
   {
     ...common,
-    entryPoints: { cli: 'src/cli/main.ts' },
+    // sheetWorker: the worker thread that reads workbooks (src/server/duckdb/sheetWorkerClient.ts).
+    entryPoints: { cli: 'src/cli/main.ts', sheetWorker: 'src/server/duckdb/sheetWorker.ts' },
     outdir,
     platform: 'node',
     format: 'cjs',

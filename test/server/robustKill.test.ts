@@ -4,60 +4,12 @@
  * restarted service must come up with the interrupted source retried (or failed with a reason).
  */
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, openAsBlob } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { call, killHard, startChild, type Child, type Rec } from '../helpers/childService';
 import { eventually, startHarness, TEST_KEY, USER } from '../helpers/serverHarness';
-
-type Rec = Record<string, unknown>;
-const ROOT = join(__dirname, '..', '..');
-
-interface Child {
-  proc: ChildProcess;
-  baseUrl: string;
-}
-
-function startChild(dataDir: string): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'server', 'main.ts'), '--data-dir', dataDir, '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, TEAM_DATA_API_KEY: TEST_KEY },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  proc.stderr?.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: proc.stdout as NodeJS.ReadableStream });
-    lines.once('line', (line) => {
-      const info = JSON.parse(line) as { baseUrl: string; port: number };
-      assert.equal(typeof info.port, 'number');
-      assert.ok(!('apiKey' in info), 'a key given by env is not printed');
-      resolve({ proc, baseUrl: info.baseUrl });
-    });
-    proc.once('exit', (code) => reject(new Error(`service exited early (${String(code)}): ${stderr}`)));
-  });
-}
-
-function killHard(c: Child): Promise<void> {
-  return new Promise((resolve) => {
-    if (c.proc.exitCode !== null || c.proc.signalCode !== null) return resolve();
-    c.proc.once('exit', () => resolve());
-    process.kill(c.proc.pid as number, 'SIGKILL');
-  });
-}
-
-async function call(baseUrl: string, method: string, path: string, body?: unknown): Promise<Rec> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { 'x-pd-api-key': TEST_KEY, 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  return (await res.json()) as Rec;
-}
 
 async function writeBigCsv(path: string, rows: number): Promise<void> {
   const out = createWriteStream(path);

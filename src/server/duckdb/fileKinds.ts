@@ -52,6 +52,8 @@ export function duckDbReason(err: unknown, filePath: string, fileName: string): 
   if (/not possible to automatically detect the CSV parsing dialect/i.test(raw)) {
     return 'its delimiter, quoting and columns could not be detected (is it really a delimited text file?)';
   }
+  const long = /Maximum line size of (\d+) bytes exceeded/i.exec(raw);
+  if (long) return `a line is longer than ${Math.round(Number(long[1]) / 1e6)} MB, which no table row needs (is one cell holding a whole document, or are the line ends missing?)`;
   let text = raw.split(/\r?\n/).find((l) => l.trim().length > 0) ?? raw;
   if (filePath.length > 0) text = text.split(filePath).join(fileName);
   text = text.replace(/^(Invalid Input|Conversion|Parser|Binder|IO) Error:\s*/i, '').trim();

@@ -10,6 +10,7 @@ import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource } from './catalog';
 import { duckDbReason } from './fileKinds';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
+import { checkJsonDepth } from './jsonDepth';
 import { flattenJsonTable } from './jsonShape';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
 
@@ -48,6 +49,7 @@ function isConversionError(err: unknown): boolean {
 /** Ingests a JSON or NDJSON file into the source's table, replacing what the source had. */
 export async function ingestJson(args: JsonArgs): Promise<IngestResult> {
   const { conn, sourceId, fileName, workDir, signal } = args;
+  await checkJsonDepth(args.filePath, fileName, signal);
   let input: PreparedInput = await prepareInput(args.filePath, fileName, 'JSON', workDir, signal);
   const table = tableNameFor(sourceId);
   try {

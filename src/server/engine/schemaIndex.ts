@@ -22,6 +22,13 @@ const NULL_MARKERS = ['n/a', 'na', 'n.a.', 'null', 'none', 'nan', '-', '--', '?'
 /** Above this size distinct counts are approximate (HyperLogLog), which is plenty for choosing roles. */
 const EXACT_DISTINCT_ROWS = 200_000;
 const CACHE_LIMIT = 64;
+/**
+ * Columns per statement when reading stats and values: each distinct count holds a hash table, so a
+ * 10,000-column file in one statement runs DuckDB out of memory; batches keep each scan bounded.
+ */
+const COLUMN_BATCH = 200;
+/** Beyond this many columns distinct counts are taken by {@link distinctCounts}. */
+const WIDE_TABLE = 40;
 
 const RESERVED = new Set([
   'all', 'analyse', 'analyze', 'and', 'any', 'array', 'as', 'asc', 'both', 'case', 'cast', 'check', 'collate', 'column',
@@ -79,13 +86,13 @@ interface ColumnStats {
 }
 
 /** One aggregate scan for every column: counts, distinct values, ranges, numbers written as text. */
-function statsSql(table: string, columns: IngestedTable['columns'], rowCount: number): { sql: string; width: number } {
+function statsSql(table: string, columns: IngestedTable['columns'], rowCount: number, distinctApart: boolean): { sql: string; width: number } {
   const t = quoteIdent(table);
   const parts: string[] = ['count(*)'];
   columns.forEach((c, i) => {
     const col = quoteIdent(c.name);
     const kind = kindOf(c.type);
-    const distinct = rowCount <= EXACT_DISTINCT_ROWS || kind === 'other' ? `count(DISTINCT ${col})` : `approx_count_distinct(${col})`;
+    const distinct = distinctApart ? 'NULL' : rowCount <= EXACT_DISTINCT_ROWS || kind === 'other' ? `count(DISTINCT ${col})` : `approx_count_distinct(${col})`;
     parts.push(`count(${col}) AS nn${i}`, kind === 'other' ? `NULL AS d${i}` : `${distinct} AS d${i}`);
     if (kind === 'numeric') parts.push(`CAST(min(${col}) AS DOUBLE) AS lo${i}`, `CAST(max(${col}) AS DOUBLE) AS hi${i}`);
     else if (kind === 'temporal') parts.push(`CAST(min(${col}) AS VARCHAR) AS lo${i}`, `CAST(max(${col}) AS VARCHAR) AS hi${i}`);
@@ -113,6 +120,22 @@ function readStats(row: unknown[], count: number, width: number): ColumnStats[] 
   return out;
 }
 
+/**
+ * Exact distinct counts of many columns in one grouped scan: every count(DISTINCT) in a row of
+ * aggregates keeps its own hash table (about 8 ms and megabytes each), while one UNPIVOT of the
+ * values as text, grouped by column, costs about the same for a thousand columns as for one.
+ */
+async function distinctCounts(run: RunSql, table: string, columns: IngestedTable['columns']): Promise<number[]> {
+  const cast = columns.map((c, i) => `CAST(${quoteIdent(c.name)} AS VARCHAR) AS c${i}`).join(', ');
+  const rows = await run(`SELECT k, count(DISTINCT v) FROM (UNPIVOT (SELECT ${cast} FROM ${quoteIdent(table)}) ON COLUMNS(*) INTO NAME k VALUE v) GROUP BY k`);
+  const out = columns.map(() => 0);
+  for (const r of rows) {
+    const i = Number(String(r[0]).slice(1));
+    if (Number.isInteger(i) && i >= 0 && i < out.length) out[i] = num(r[1]);
+  }
+  return out;
+}
+
 /** SQL turning a text column of mixed date formats into a DATE (or TIMESTAMP when times appear). */
 export function mixedDateExpr(column: string, formats: string[], qualifier?: string): string {
   return textDateSql(column, formats, qualifier === undefined ? '' : `${qualifier}.`);
@@ -129,10 +152,19 @@ async function rangeOf(run: RunSql, table: string, expr: string, temporal: boole
 }
 
 async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: number; columns: ColumnMeta[] }> {
-  const stats0 = statsSql(t.table, t.columns, t.rowCount);
-  const statsRow = (await run(stats0.sql))[0] ?? [];
-  const rowCount = num(statsRow[0]);
-  const stats = readStats(statsRow, t.columns.length, stats0.width);
+  let rowCount = 0;
+  const stats: ColumnStats[] = [];
+  // Wide tables of modest length count distinct values apart, in one grouped scan per batch.
+  const apart = t.columns.length > WIDE_TABLE && t.rowCount <= EXACT_DISTINCT_ROWS;
+  for (let from = 0; from === 0 || from < t.columns.length; from += COLUMN_BATCH) {
+    const batch = t.columns.slice(from, from + COLUMN_BATCH);
+    const q = statsSql(t.table, batch, t.rowCount, apart);
+    const row = (await run(q.sql))[0] ?? [];
+    rowCount = num(row[0]);
+    const read = readStats(row, batch.length, q.width);
+    if (apart) (await distinctCounts(run, t.table, batch)).forEach((d, i) => Object.assign(read[i] ?? {}, { distinct: d }));
+    stats.push(...read);
+  }
   const columns: ColumnMeta[] = [];
   for (const [i, c] of t.columns.entries()) {
     const s = stats[i] ?? { nonNull: 0, distinct: 0, styles: { plain: 0, us: 0, eu: 0 }, nonEmpty: 0 };
@@ -188,10 +220,13 @@ async function indexValues(run: RunSql, table: string, columns: ColumnMeta[]): P
     .filter(({ c }) => c.kind === 'text' && !c.converted && c.derived === undefined && c.distinct > 0 && c.distinct <= MAX_INDEXED_VALUES);
   if (wanted.length === 0) return;
   const t = quoteIdent(table);
-  const sql = wanted
-    .map(({ c, i }) => `(SELECT ${i} AS i, v FROM (SELECT DISTINCT CAST(${quoteIdent(c.name)} AS VARCHAR) AS v FROM ${t} WHERE ${quoteIdent(c.name)} IS NOT NULL) LIMIT ${MAX_INDEXED_VALUES + 1})`)
-    .join('\nUNION ALL\n');
-  const rows = await run(sql);
+  const rows: unknown[][] = [];
+  for (let from = 0; from < wanted.length; from += COLUMN_BATCH) {
+    const sql = wanted.slice(from, from + COLUMN_BATCH)
+      .map(({ c, i }) => `(SELECT ${i} AS i, v FROM (SELECT DISTINCT CAST(${quoteIdent(c.name)} AS VARCHAR) AS v FROM ${t} WHERE ${quoteIdent(c.name)} IS NOT NULL) LIMIT ${MAX_INDEXED_VALUES + 1})`)
+      .join('\nUNION ALL\n');
+    rows.push(...(await run(sql)));
+  }
   const byColumn = new Map<number, string[]>();
   for (const r of rows) {
     const i = num(r[0]);
