@@ -51,6 +51,8 @@ export interface LocalServiceOptions {
   keepAliveMs?: number;
   /** Data sources processed in parallel; default 2. */
   ingestConcurrency?: number;
+  /** Time one data source may take to process; default grows with its size (see ingestQueue.ts). */
+  ingestBudgetMs?: number;
   /** DuckDB's memory limit and threads for the default store (see sandbox.ts for the defaults). */
   duckdb?: Omit<StoreLimits, 'readableDirs'>;
 }
@@ -106,7 +108,8 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   const vault = await FileVault.open(paths.filesDir, paths.secretFile, opts.fileUrlTtlMs ?? DEFAULT_FILE_URL_TTL_MS);
   const { store, engine, owned } = await defaultBackends(opts.dataDir, opts);
   const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-  const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}) };
+  const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}),
+    ...(opts.ingestBudgetMs !== undefined ? { budgetMs: opts.ingestBudgetMs } : {}) };
   const ingest = new IngestQueue(ingestOpts);
   const jobs = new JobRunner({ meta, history, vault, engine, log });
   const deps: ServiceDeps = {

@@ -12,8 +12,16 @@ import type { Logger, MetaStore } from '../state/metaStore';
 import { toDataSource, type SourceRecord } from '../state/records';
 import { DownloadError, downloadToFile } from './urlDownload';
 
-/** Attempts (including ones cut short by a crash) before a source is marked failed. */
-export const MAX_INGEST_ATTEMPTS = 3;
+/**
+ * Attempts (including ones cut short by a crash) before a source is marked failed: a crash may be
+ * someone's kill -9 and earns one retry; a second one means the file itself takes the service down.
+ */
+export const MAX_INGEST_ATTEMPTS = 2;
+
+/** Time one source may take to process: two minutes plus a minute per 600 MB. */
+export function ingestBudgetMs(sizeBytes: number | undefined): number {
+  return 120_000 + Math.ceil((sizeBytes ?? 0) / (10 * 1024 * 1024)) * 1_000;
+}
 
 export interface IngestQueueOptions {
   meta: MetaStore;
@@ -22,6 +30,8 @@ export interface IngestQueueOptions {
   log: Logger;
   concurrency?: number;
   maxDownloadBytes: number;
+  /** Overrides {@link ingestBudgetMs} (tests). */
+  budgetMs?: number;
 }
 
 export class IngestQueue {
@@ -91,7 +101,7 @@ export class IngestQueue {
     }
   }
 
-  private async process(id: string, signal: AbortSignal): Promise<void> {
+  private async process(id: string, stop: AbortSignal): Promise<void> {
     const { meta, store, paths, log } = this.o;
     const rec = meta.sources.get(id);
     if (!rec) return;
@@ -99,6 +109,11 @@ export class IngestQueue {
     delete rec.error;
     rec.attempts += 1;
     await meta.save();
+    // A file that takes longer than its budget is stopped and failed, never left running forever.
+    const budgetMs = this.o.budgetMs ?? ingestBudgetMs(rec.size);
+    const overtime = new AbortController();
+    const timer = setTimeout(() => overtime.abort(), budgetMs);
+    const signal = AbortSignal.any([stop, overtime.signal]);
     try {
       if (rec.file === undefined && rec.origin.kind === 'url') {
         const rel = IngestQueue.fileFor(rec);
@@ -117,7 +132,7 @@ export class IngestQueue {
       rec.attempts = 0;
       await meta.save();
     } catch (e) {
-      if (signal.aborted) {
+      if (stop.aborted) {
         if (meta.sources.has(id)) {
           // Shutdown, not failure: leave it awaiting processing and do not count the attempt.
           rec.status = 'invalid';
@@ -128,13 +143,16 @@ export class IngestQueue {
       }
       if (!meta.sources.has(id)) return;
       rec.status = 'invalid';
-      if (e instanceof IngestError || e instanceof DownloadError) rec.error = e.message;
+      if (overtime.signal.aborted) rec.error = `reading this file took longer than ${Math.round(budgetMs / 1000)} s and was stopped; split it or export fewer columns and add it again`;
+      else if (e instanceof IngestError || e instanceof DownloadError) rec.error = e.message;
       else {
         log('error', `processing a data source failed unexpectedly: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
         rec.error = 'processing failed unexpectedly; see the local service log';
       }
       await store.drop(id).catch(() => undefined);
       await meta.save();
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -150,7 +168,7 @@ export class IngestQueue {
       if (!pending) continue;
       if (rec.attempts >= MAX_INGEST_ATTEMPTS) {
         rec.status = 'invalid';
-        rec.error = `processing was interrupted ${rec.attempts} times; delete the data source and add the file again`;
+        rec.error = `reading this file stopped the local service ${rec.attempts} times (a crash or a forced stop), so it is not tried again; check the file, then delete this data source and add it again`;
         await store.drop(rec.id).catch(() => undefined);
         changed = true;
         log('warn', `gave up on a data source after ${rec.attempts} interrupted attempts`);
