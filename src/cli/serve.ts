@@ -3,7 +3,7 @@
  * Prints the base URL and key on stdout (one `KEY=value` per line, easy to eval or parse).
  */
 import { startLocalService } from '../server/localService';
-import { duckdbLimitsFromEnv, exitIfStuck } from '../server/serviceEnv';
+import { allowPrivateNetworksFromEnv, duckdbLimitsFromEnv, exitIfStuck } from '../server/serviceEnv';
 import type { ServeArgs } from './args';
 import { defaultDataDir, randomApiKey } from './dataDir';
 
@@ -16,6 +16,7 @@ export async function serve(args: ServeArgs, env: NodeJS.ProcessEnv): Promise<nu
     host: args.host,
     port: args.port,
     duckdb: duckdbLimitsFromEnv(env),
+    allowPrivateNetworks: allowPrivateNetworksFromEnv(env),
     logger: (level, message) => {
       if (level !== 'debug' || env['TEAM_DATA_DEBUG']) process.stderr.write(`[${level}] ${message}\n`);
     },

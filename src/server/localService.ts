@@ -51,6 +51,8 @@ export interface LocalServiceOptions {
   keepAliveMs?: number;
   /** Data sources processed in parallel; default 2. */
   ingestConcurrency?: number;
+  /** Lets `url` data sources fetch from private networks and this machine (off: public addresses only). */
+  allowPrivateNetworks?: boolean;
   /** Time one data source may take to process; default grows with its size (see ingestQueue.ts). */
   ingestBudgetMs?: number;
   /** DuckDB's memory limit and threads for the default store (see sandbox.ts for the defaults). */
@@ -109,7 +111,8 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   const { store, engine, owned } = await defaultBackends(opts.dataDir, opts);
   const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}),
-    ...(opts.ingestBudgetMs !== undefined ? { budgetMs: opts.ingestBudgetMs } : {}) };
+    ...(opts.ingestBudgetMs !== undefined ? { budgetMs: opts.ingestBudgetMs } : {}),
+    ...(opts.allowPrivateNetworks === true ? { allowPrivateNetworks: true } : {}) };
   const ingest = new IngestQueue(ingestOpts);
   const jobs = new JobRunner({ meta, history, vault, engine, log });
   const deps: ServiceDeps = {

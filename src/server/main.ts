@@ -7,13 +7,13 @@
  * Usage: main [--data-dir DIR] [--port N] [--host H] [--api-key KEY]
  * Env: TEAM_DATA_DATA_DIR, TEAM_DATA_PORT, TEAM_DATA_API_KEY (preferred over --api-key: argv is
  * visible to other local users), TEAM_DATA_MAX_UPLOAD_BYTES, TEAM_DATA_MEMORY_LIMIT (`2GB`, `25%`),
- * TEAM_DATA_THREADS, TEAM_DATA_DEBUG.
+ * TEAM_DATA_THREADS, TEAM_DATA_ALLOW_PRIVATE_NETWORKS (url sources on private networks), TEAM_DATA_DEBUG.
  */
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService } from './localService';
-import { duckdbLimitsFromEnv, exitIfStuck } from './serviceEnv';
+import { allowPrivateNetworksFromEnv, duckdbLimitsFromEnv, exitIfStuck } from './serviceEnv';
 
 function arg(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     ...(port !== undefined ? { port } : {}),
     ...(maxUploadBytes !== undefined ? { maxUploadBytes } : {}),
     duckdb: duckdbLimitsFromEnv(env),
+    allowPrivateNetworks: allowPrivateNetworksFromEnv(env),
     logger: (level, message) => {
       if (level !== 'debug' || debug) process.stderr.write(`[${level}] ${message}\n`);
     },

@@ -28,3 +28,8 @@ export function exitIfStuck(write: (line: string) => void): void {
     process.exit(1);
   }, STOP_GRACE_MS).unref();
 }
+
+/** `TEAM_DATA_ALLOW_PRIVATE_NETWORKS=1`: `url` data sources may fetch from private networks and this machine. */
+export function allowPrivateNetworksFromEnv(env: NodeJS.ProcessEnv): boolean {
+  return /^(1|true|yes)$/i.test(env['TEAM_DATA_ALLOW_PRIVATE_NETWORKS'] ?? '');
+}

@@ -30,6 +30,8 @@ export interface IngestQueueOptions {
   log: Logger;
   concurrency?: number;
   maxDownloadBytes: number;
+  /** Fetch `url` sources from private networks and loopback too (opt-in). */
+  allowPrivateNetworks?: boolean;
   /** Overrides {@link ingestBudgetMs} (tests). */
   budgetMs?: number;
 }
@@ -118,7 +120,7 @@ export class IngestQueue {
       if (rec.file === undefined && rec.origin.kind === 'url') {
         const rel = IngestQueue.fileFor(rec);
         const part = join(paths.root, `${rel}.part`);
-        rec.size = await downloadToFile(rec.origin.url, part, { maxBytes: this.o.maxDownloadBytes, signal });
+        rec.size = await downloadToFile(rec.origin.url, part, { maxBytes: this.o.maxDownloadBytes, signal, policy: { allowPrivateNetworks: this.o.allowPrivateNetworks === true } });
         await rename(part, join(paths.root, rel));
         rec.file = rel;
         await meta.save();

@@ -24,6 +24,19 @@ function urlExtension(url: string): string {
   }
 }
 
+/** A URL without `user:password@`: credentials are neither stored nor sent. */
+function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username === '' && u.password === '') return url;
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
 async function linkOrCopy(from: string, to: string): Promise<void> {
   try {
     await link(from, to);
@@ -55,7 +68,7 @@ export async function createSource(
     fileName: body.fileName,
     ext,
     status: 'invalid',
-    origin: upload ? { kind: 'upload', fileKey: upload.fileKey } : { kind: 'url', url: body.url ?? '' },
+    origin: upload ? { kind: 'upload', fileKey: upload.fileKey } : { kind: 'url', url: withoutCredentials(body.url ?? '') },
     attempts: 0,
     createdAt: Date.now(),
   };
