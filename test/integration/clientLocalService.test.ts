@@ -42,7 +42,8 @@ describe('client against the local service', function () {
   let csvPath: string;
 
   before(async () => {
-    h = await startHarness();
+    // URL sources below are served from 127.0.0.1, which needs the private-network opt-in.
+    h = await startHarness({ allowPrivateNetworks: true });
     client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
     dir = await mkdtemp(join(tmpdir(), 'client-it-'));
     csvPath = join(dir, 'sales.csv');

@@ -21,7 +21,8 @@ describe('local service: uploads and data sources over HTTP', function () {
   let datasetId: string;
 
   before(async () => {
-    h = await startHarness({ maxUploadBytes: 64 * 1024 });
+    // URL sources are served from 127.0.0.1, which needs the private-network opt-in.
+    h = await startHarness({ maxUploadBytes: 64 * 1024, allowPrivateNetworks: true });
     files = createServer((req, res) => {
       if (req.url === '/data.csv') {
         res.writeHead(200, { 'content-type': 'text/csv' });

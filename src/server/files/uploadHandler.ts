@@ -5,6 +5,7 @@
  * nothing behind.
  */
 import busboy from 'busboy';
+import { bodyTimeout, BODY_IDLE_MS } from '../http/requestBody';
 import { createWriteStream } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -99,6 +100,18 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
       void finish();
     });
     bb.on('close', () => void finish());
+    // A client that stops sending mid-body is answered 408 instead of holding the connection forever.
+    let idle = setTimeout(stalled, BODY_IDLE_MS);
+    function stalled(): void {
+      failWith(bodyTimeout());
+      req.unpipe(bb);
+      current?.destroy(new Error('upload stalled'));
+      void finish();
+    }
+    req.on('data', () => {
+      clearTimeout(idle);
+      if (!finishing) idle = setTimeout(stalled, BODY_IDLE_MS);
+    });
     req.on('close', () => {
       if (req.complete) return;
       failWith(badRequest('upload aborted by the client'));
@@ -109,6 +122,7 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
     const finish = async (): Promise<void> => {
       if (finishing) return;
       finishing = true;
+      clearTimeout(idle);
       let result: UploadedFile | undefined;
       try {
         result = await writing;

@@ -15,6 +15,8 @@ import type { Handler, RequestContext, Router } from './router';
 
 /** Bodies of rejected requests are read and discarded up to this size so the client sees the answer. */
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+/** ...and for at most this long: a client that stops sending (or never had a key) gets its answer and the connection closes. */
+const DRAIN_WAIT_MS = 5_000;
 const MAX_URL_LENGTH = 16 * 1024;
 
 export interface DispatcherOptions {
@@ -51,7 +53,14 @@ function settleBody(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     let seen = 0;
+    const timer = setTimeout(() => {
+      res.setHeader('connection', 'close');
+      req.off('end', done);
+      req.off('close', done);
+      done();
+    }, DRAIN_WAIT_MS);
     const done = (): void => {
+      clearTimeout(timer);
       req.off('data', onData);
       resolve();
     };
@@ -100,7 +109,9 @@ export function createDispatcher(o: DispatcherOptions): (req: IncomingMessage, r
       ctx.res.destroy();
       return;
     }
-    await settleBody(ctx.req, ctx.res);
+    // A body that stopped arriving is not waited for again: answer 408 and close the connection.
+    if (apiErr.httpStatus === 408) ctx.res.setHeader('connection', 'close');
+    else await settleBody(ctx.req, ctx.res);
     sendError(ctx.res, ctx.traceId, apiErr);
   };
 

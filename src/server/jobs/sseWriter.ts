@@ -34,7 +34,8 @@ export class SseWriter {
       ...baseHeaders(traceId),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
+      // A client that asked for `Connection: close` gets the socket closed right after the end.
+      connection: /\bclose\b/i.test(String(this.res.req?.headers.connection ?? '')) ? 'close' : 'keep-alive',
       // Tells reverse proxies (nginx) not to buffer the stream.
       'x-accel-buffering': 'no',
     });
