@@ -16,6 +16,7 @@ const suites: Suite[] = [
     ...await (require('./engineBench') as typeof import('./engineBench')).runEngineBench(),
     ...await (require('./understandBench') as typeof import('./understandBench')).runUnderstandBench(),
   ] },
+  { name: 'history', run: () => (require('./historyBench') as typeof import('./historyBench')).runHistoryBench() },
   { name: 'understand', run: () => (require('./understandBench') as typeof import('./understandBench')).runUnderstandBench() },
 ];
 

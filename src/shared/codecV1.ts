@@ -105,7 +105,12 @@ function decodeHistoryRecord(raw: unknown): HistoryRecord {
     const bo = asObject(b, `history.question.blocks[${i}]`);
     return { type: readString(bo, 'type', `history.question.blocks[${i}].type`) as 'MESSAGE', content: bo['content'] };
   });
-  return { jobId: str(o, 'history.jobId', 'jobId', 'job_id'), question: { blocks: qBlocks }, answer: { blocks: decodeBlocks(a['blocks'] ?? [], 'history.answer.blocks') } };
+  const answer: HistoryRecord['answer'] = { blocks: decodeBlocks(a['blocks'] ?? [], 'history.answer.blocks') };
+  // The local service marks unfinished jobs; the hosted service sends no status (finished).
+  const status = typeof a['status'] === 'string' ? a['status'].toUpperCase() : undefined;
+  if (status === 'CANCELLED') answer.state = 'cancelled';
+  else if (status === 'ERROR') answer.state = 'error';
+  return { jobId: str(o, 'history.jobId', 'jobId', 'job_id'), question: { blocks: qBlocks }, answer };
 }
 
 function encodeDataSource(d: DataSource): JsonObject {
@@ -244,7 +249,7 @@ export const v1Codec: WireCodec = {
   encodeHistoryRecord: (r) => ({
     jobId: r.jobId,
     question: { blocks: r.question.blocks.map((b) => ({ type: b.type, content: b.content as JsonObject[string] })) },
-    answer: { blocks: r.answer.blocks.map(encodeBlock) },
+    answer: { blocks: r.answer.blocks.map(encodeBlock), ...(r.answer.state !== undefined ? { status: r.answer.state.toUpperCase() } : {}) },
   }),
   encodeJobResult: (r) => ({ jobId: r.jobId, blocks: r.blocks.map(encodeBlock) }),
   encodeDatasetStatus,

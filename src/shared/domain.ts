@@ -135,7 +135,8 @@ export interface JobResult {
 export interface HistoryRecord {
   jobId: string;
   question: { blocks: Array<{ type: BlockType; content: unknown }> };
-  answer: { blocks: Block[] };
+  /** `state` is set when the job did not finish: cancelled by its client, or failed. */
+  answer: { blocks: Block[]; state?: 'cancelled' | 'error' };
 }
 
 export interface Task {

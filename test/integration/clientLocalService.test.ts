@@ -206,7 +206,7 @@ describe('client against the local service', function () {
     assert.ok(!err.message.includes('wrong-key-abcdef'));
   });
 
-  it('aborting a stream keeps the partial answer and the job still lands in history', async () => {
+  it('aborting a stream keeps the partial answer, and the job lands in history (cancelled unless it had finished)', async () => {
     const { id: datasetId } = await client.datasets.create({ name: 'abort', description: '' });
     const source = await syncedSource(datasetId);
     const { id: sessionId } = await client.sessions.create({ title: 'abort' });
@@ -229,7 +229,10 @@ describe('client against the local service', function () {
       if (records === 1) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    assert.equal(records, 1, 'the job completed on the service after the client left');
+    assert.equal(records, 1, 'the job is in history after the client left');
+    const rec = (await client.sessions.history(sessionId)).records[0];
+    // The service stops the job when the client leaves; an overview this small may finish first.
+    assert.ok(rec?.answer.state === 'cancelled' || (rec?.answer.state === undefined && rec.answer.blocks.length > 0), JSON.stringify(rec?.answer.state));
   });
 
   it('the session limit is reported as 300009 with what to do', async () => {

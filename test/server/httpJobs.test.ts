@@ -200,23 +200,43 @@ describe('local service: jobs under faults', function () {
     },
   });
 
-  it('finishes a job whose client disconnected and records it in history', async () => {
-    const h = await startHarness({ wrapEngine: delayed(300) });
+  it('cancels a job whose client went away: its work stops and history records it as cancelled with what it produced', async () => {
+    // Defect: "Cancelled" in the panel, yet the job ran on and history later showed it done.
+    let stopped = false;
+    const slow = (): AnalysisEngine => ({
+      async answer(ctx) {
+        ctx.emit({ kind: 'BLOCK', block: { type: 'MESSAGE', content: 'Partial finding', groupId: 'g1', groupName: 'Respond', stage: 'Respond' } });
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, 20_000);
+          ctx.signal.addEventListener('abort', () => {
+            stopped = true;
+            clearTimeout(t);
+            resolve();
+          }, { once: true });
+        });
+        ctx.signal.throwIfAborted();
+        ctx.emit({ kind: 'BLOCK', block: { type: 'MESSAGE', content: 'Finished anyway', groupId: 'g1', groupName: 'Respond', stage: 'Respond' } });
+      },
+    });
+    const h = await startHarness({ wrapEngine: slow });
     try {
       const { datasetId } = await seedDataset(h, { 'orders.csv': ORDERS });
       const sessionId = await newSession(h);
-      const cut = await streamJob(h.baseUrl, { sessionId, question: 'Overview please', datasetId }, 1);
+      // JOB_ID, TITLE_GENERATION and the partial MESSAGE, then the client goes away.
+      const cut = await streamJob(h.baseUrl, { sessionId, question: 'Overview please', datasetId }, 3);
       assert.equal(cut.events[0]?.event, 'JOB_ID');
       assert.ok(!cut.raw.includes('END_MARK'));
       const jobId = cut.events[0]?.data;
       const page = await eventually(async () => {
         const p = await historyOf(h, sessionId);
         return (p['records'] as Rec[]).length > 0 ? p : undefined;
-      }, 'the disconnected job in history');
+      }, 'the cancelled job in history');
+      assert.equal(stopped, true, 'the engine saw the cancellation');
       const rec = (page['records'] as Rec[])[0] as Rec;
       assert.equal(rec['jobId'], jobId);
+      assert.equal((rec['answer'] as Rec)['status'], 'CANCELLED');
       const blocks = decodeBlocks((rec['answer'] as Rec)['blocks']);
-      assert.ok(blocks.some((b) => b.type === 'TABLE') && blocks.some((b) => b.type === 'MESSAGE'));
+      assert.deepEqual(blocks.map((b) => b.content), ['Partial finding']);
     } finally {
       await h.stop();
     }

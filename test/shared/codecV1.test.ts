@@ -31,6 +31,16 @@ describe('v1 codec', () => {
     assert.deepEqual(blocks[2]!.content, ['q1', 'q2']);
   });
 
+  it('carries a cancelled or failed job in history both ways; a record without a status is finished', () => {
+    const blocks = [{ type: 'MESSAGE' as const, content: 'Partial', groupId: 'g', groupName: 'Respond', stage: 'Respond' as const }];
+    for (const state of ['cancelled', 'error'] as const) {
+      const wire = v1Codec.encodeHistoryRecord({ jobId: 'j1', question: { blocks: [{ type: 'MESSAGE', content: 'q' }] }, answer: { blocks, state } });
+      assert.equal((wire['answer'] as Record<string, unknown>)['status'], state.toUpperCase());
+      assert.equal(v1Codec.decodeHistoryRecord(JSON.parse(JSON.stringify(wire))).answer.state, state);
+    }
+    assert.equal(v1Codec.decodeHistoryRecord({ jobId: 'j2', question: { blocks: [] }, answer: { blocks: [] } }).answer.state, undefined);
+  });
+
   it('rejects malformed blocks with the field named', () => {
     assert.throws(() => decodeBlocks([{ type: 'MESSAGE', content: { no: 1 }, groupId: 'g', stage: 'Respond' }]), /blocks\[0\]\.content: expected a string/);
     assert.throws(() => decodeEvent('MESSAGE', '{not json'), /MESSAGE data: expected JSON/);

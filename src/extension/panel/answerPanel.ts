@@ -44,7 +44,7 @@ export function turnsFromHistory(records: readonly HistoryRecord[]): Turn[] {
   return [...records].reverse().map((r) => ({
     id: `h:${r.jobId}`,
     question: questionOf(r),
-    answer: answerFromResult({ jobId: r.jobId, blocks: r.answer.blocks }),
+    answer: r.answer.state === undefined ? answerFromResult({ jobId: r.jobId, blocks: r.answer.blocks }) : { ...answerFromResult({ jobId: r.jobId, blocks: r.answer.blocks }), state: r.answer.state },
     fromHistory: true,
   }));
 }

@@ -2,7 +2,8 @@
  * Runs a planned job: JOB_ID, TITLE_GENERATION (first job of a session), the engine's events,
  * then END_MARK, or ERROR + `[ERROR]` when the engine fails. Every event goes through one
  * AnswerBuilder, so the non-stream response and history hold exactly what the stream folded to.
- * A job runs to completion even if its client disconnects; only shutdown aborts it.
+ * A streamed job whose client goes away before the end is cancelled: its queries are interrupted
+ * and history records it as cancelled with what it had produced. Shutdown aborts every job.
  */
 import { AnswerBuilder, answerBlocks } from '../../shared/answerFold';
 import type { Answer, Block, FileRef, JobEvent } from '../../shared/domain';
@@ -30,6 +31,14 @@ export interface JobRunnerOptions {
   log: Logger;
 }
 
+/** The reason a job's controller is aborted with when its client cancelled it. */
+class JobCancelled extends Error {
+  constructor() {
+    super('the job was cancelled');
+    this.name = 'AbortError';
+  }
+}
+
 export class JobRunner {
   /** One controller per job (a shared signal would collect a listener per query of every job). */
   private readonly aborts = new Set<AbortController>();
@@ -40,9 +49,12 @@ export class JobRunner {
 
   constructor(private readonly o: JobRunnerOptions) {}
 
-  /** Runs the job, calling `sink` with each event as it happens. Never rejects. */
-  run(plan: JobPlan, sink: (e: JobEvent) => void): Promise<JobOutcome> {
-    const p = this.execute(plan, sink);
+  /**
+   * Runs the job, calling `sink` with each event as it happens; `cancel` (the client went away)
+   * stops it. Never rejects.
+   */
+  run(plan: JobPlan, sink: (e: JobEvent) => void, cancel?: AbortSignal): Promise<JobOutcome> {
+    const p = this.execute(plan, sink, cancel);
     this.running.add(p);
     void p.finally(() => this.running.delete(p));
     return p;
@@ -62,7 +74,7 @@ export class JobRunner {
     return records.slice(-n).map((r) => ({ question: r.question, blocks: this.o.vault.fresh(r.blocks) }));
   }
 
-  private async execute(plan: JobPlan, sink: (e: JobEvent) => void): Promise<JobOutcome> {
+  private async execute(plan: JobPlan, sink: (e: JobEvent) => void, cancel: AbortSignal | undefined): Promise<JobOutcome> {
     const { meta, history, vault, engine, log } = this.o;
     const jobId = newId();
     const createdAt = Date.now();
@@ -83,6 +95,9 @@ export class JobRunner {
     const abort = new AbortController();
     this.aborts.add(abort);
     if (this.closed) abort.abort(new Error('the local service is shutting down'));
+    const onCancel = (): void => abort.abort(new JobCancelled());
+    if (cancel?.aborted === true) onCancel();
+    else cancel?.addEventListener('abort', onCancel, { once: true });
     let ok = true;
     try {
       emit({ kind: 'JOB_ID', jobId });
@@ -121,33 +136,33 @@ export class JobRunner {
     } catch (err) {
       open = false;
       ok = false;
-      const shuttingDown = abort.signal.aborted;
-      if (!shuttingDown) log('error', `job failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      const shuttingDown = abort.signal.aborted && !(abort.signal.reason instanceof JobCancelled);
+      if (!abort.signal.aborted) log('error', `job failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
       const message = shuttingDown ? 'the local service is shutting down' : describeErrorCode(ErrorCode.JOB_FAILED);
       emit({ kind: 'ERROR', message, code: ErrorCode.JOB_FAILED });
     } finally {
+      cancel?.removeEventListener('abort', onCancel);
       this.aborts.delete(abort);
       const left = (this.activeSessions.get(sid) ?? 1) - 1;
       if (left <= 0) this.activeSessions.delete(sid);
       else this.activeSessions.set(sid, left);
     }
-    // The job is in history (for readers) before END tells the client it is over, so a client that
-    // lists history right after the stream sees it; the disk write finishes after the client has
-    // its answer. The blocks can be taken before END: END changes the answer's state, never them.
+    // The job is on disk before END tells the client it is over: a client that saw END never
+    // loses the answer, even to a kill -9 right after (the write is fsynced; see atomicFile.ts).
+    // The blocks can be taken before END: END changes the answer's state, never them.
     const blocks = answerBlocks(builder.snapshot());
-    const notStored = (err: unknown): void => log('error', `could not store a finished job in history: ${String(err)}`);
-    let persisted: Promise<void> = Promise.resolve();
-    if (!abort.signal.aborted && meta.sessions.has(sid)) {
+    const cancelled = !ok && abort.signal.reason instanceof JobCancelled;
+    if ((!abort.signal.aborted || cancelled || ok) && meta.sessions.has(sid)) {
       try {
-        ({ persisted } = await history.append({
-          jobId, sessionId: sid, question: plan.question, createdAt, ok, blocks: FileVault.toStored(blocks, published),
-        }));
+        const { persisted } = await history.append({
+          jobId, sessionId: sid, question: plan.question, createdAt, ok, blocks: FileVault.toStored(blocks, published), ...(cancelled ? { cancelled } : {}),
+        });
+        await persisted;
       } catch (err) {
-        notStored(err);
+        log('error', `could not store a finished job in history: ${String(err)}`);
       }
     }
     emit({ kind: 'END', ok });
-    await persisted.catch(notStored);
     return { jobId, answer: builder.snapshot(), blocks, ok };
   }
 }

@@ -13,18 +13,27 @@ export function registerJobRoutes(router: Router, deps: ServiceDeps): void {
   const createJob: Handler = async (ctx) => {
     const body = await decodeBody(ctx, v1RequestCodec.decodeJobBody);
     const plan = await planJob(deps, body);
+    // A client that goes away before the answer is complete cancelled the job: stop it.
+    const cancel = new AbortController();
+    let ended = false;
+    ctx.res.once('close', () => {
+      if (!ended && !ctx.res.writableFinished) cancel.abort();
+    });
     if (!body.stream) {
-      const outcome = await deps.jobs.run(plan, () => undefined);
+      const outcome = await deps.jobs.run(plan, () => undefined, cancel.signal);
       if (!outcome.ok) throw new ApiError(ErrorCode.JOB_FAILED, outcome.answer.error?.message);
       return { data: v1Codec.encodeJobResult({ jobId: outcome.jobId, blocks: outcome.blocks }) };
     }
     const sse = new SseWriter(ctx.res, deps.keepAliveMs);
     sse.start(ctx.traceId);
-    // The stream ends with END; the job may still be writing its history to disk after that.
+    // The stream ends with END, sent once the job is in history on disk.
     await deps.jobs.run(plan, (e) => {
       sse.send(e);
-      if (e.kind === 'END') sse.end();
-    });
+      if (e.kind === 'END') {
+        ended = true;
+        sse.end();
+      }
+    }, cancel.signal);
     sse.end();
     return 'handled';
   };

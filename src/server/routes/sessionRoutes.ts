@@ -99,7 +99,7 @@ export function registerSessionRoutes(router: Router, deps: ServiceDeps): void {
     const out: HistoryRecord[] = page.records.map((r) => ({
       jobId: r.jobId,
       question: { blocks: [{ type: 'MESSAGE', content: r.question }] },
-      answer: { blocks: vault.fresh(r.blocks) },
+      answer: { blocks: vault.fresh(r.blocks), ...(r.cancelled === true ? { state: 'cancelled' as const } : !r.ok ? { state: 'error' as const } : {}) },
     }));
     return { data: v1Codec.encodePage({ ...page, records: out }, v1Codec.encodeHistoryRecord) };
   });

@@ -18,6 +18,8 @@ export interface JobRecord {
   question: string;
   createdAt: number;
   ok: boolean;
+  /** The client cancelled the job; `blocks` are what it had produced by then. */
+  cancelled?: boolean;
   /** Answer blocks; TABLE/IMAGE urls are internal references (see fileVault). */
   blocks: Block[];
 }
@@ -32,11 +34,13 @@ function readRecord(raw: unknown, sessionId: string): JobRecord | undefined {
   } catch {
     decoded = [];
   }
-  return { jobId, sessionId, question, createdAt, ok: ok !== false, blocks: decoded };
+  const rec: JobRecord = { jobId, sessionId, question, createdAt, ok: ok !== false, blocks: decoded };
+  if (raw['cancelled'] === true) rec.cancelled = true;
+  return rec;
 }
 
 function encodeRecord(r: JobRecord): JsonObject {
-  return { jobId: r.jobId, question: r.question, createdAt: r.createdAt, ok: r.ok, blocks: r.blocks.map(encodeBlock) };
+  return { jobId: r.jobId, question: r.question, createdAt: r.createdAt, ok: r.ok, ...(r.cancelled === true ? { cancelled: true } : {}), blocks: r.blocks.map(encodeBlock) };
 }
 
 export class HistoryStore {
