@@ -232,7 +232,7 @@ describe('client against the local service', function () {
     assert.equal(records, 1, 'the job is in history after the client left');
     const rec = (await client.sessions.history(sessionId)).records[0];
     // The service stops the job when the client leaves; an overview this small may finish first.
-    assert.ok(rec?.answer.state === 'cancelled' || (rec?.answer.state === undefined && rec.answer.blocks.length > 0), JSON.stringify(rec?.answer.state));
+    assert.ok(rec?.answer.state === 'cancelled' || (rec?.answer.state === undefined && (rec?.answer.blocks.length ?? 0) > 0), JSON.stringify(rec?.answer.state));
   });
 
   it('the session limit is reported as 300009 with what to do', async () => {
