@@ -36,11 +36,19 @@ export function fileExtension(name: string): string {
  * leading dots removed (no hidden files, no `..`), reserved device names prefixed, length bounded
  * while keeping the extension. Never returns an empty string.
  */
+/** Control characters and the invisible marks that reorder text (right-to-left override and kin). */
+export const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** The last component of a path written with either separator (`../../x.csv` → `x.csv`). */
+export function baseName(name: string): string {
+  return name.split(/[\\/]/).filter((p) => p.length > 0).pop() ?? '';
+}
+
 export function safeFileName(name: string, fallback = 'file'): string {
   const lastComponent = name.split(/[\\/]/).filter((p) => p.length > 0).pop() ?? '';
   let s = lastComponent
     .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069<>:"|?*]/g, '_')
     .replace(/^[.\s]+/, '')
     .replace(/[.\s]+$/, '');
   if (s === '') s = fallback;

@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ErrorCode } from '../../shared/errorCodes';
+import { baseName, UNSAFE_NAME_CHARS } from '../../shared/fileNames';
 import { ApiError, baseHeaders } from '../http/envelope';
 import type { Router } from '../http/router';
 import type { LinkKind, StoredFile } from '../files/fileVault';
@@ -19,7 +20,9 @@ const TYPES_BY_EXT: Record<string, string> = {
 };
 
 /** `attachment; filename="ascii"; filename*=UTF-8''pct` — quotes, controls and non-ASCII never leak raw. */
-export function contentDisposition(name: string, inline: boolean): string {
+export function contentDisposition(fullName: string, inline: boolean): string {
+  // Records from before names were checked may hold a path or invisible marks: never send them.
+  const name = baseName(fullName).replace(new RegExp(UNSAFE_NAME_CHARS.source, 'g'), '') || 'file';
   const ascii = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encoded}`;

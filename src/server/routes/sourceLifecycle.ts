@@ -6,9 +6,9 @@
 import { copyFile, link, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ErrorCode } from '../../shared/errorCodes';
-import { fileExtension } from '../../shared/fileNames';
+import { baseName, fileExtension, UNSAFE_NAME_CHARS } from '../../shared/fileNames';
 import type { DecodedDataSourceBody } from '../../shared/requestCodecV1';
-import { ApiError } from '../http/envelope';
+import { ApiError, badRequest } from '../http/envelope';
 import { isSupportedExtension, unsupportedExtension } from '../files/uploadHandler';
 import { newId } from '../ids';
 import { IngestQueue } from '../ingest/ingestQueue';
@@ -56,7 +56,16 @@ export async function createSource(
   if (body.fileKey !== undefined && upload === undefined) {
     throw new ApiError(ErrorCode.NOT_FOUND, 'fileKey: no uploaded file with this key; upload the file first');
   }
-  let ext = fileExtension(body.fileName);
+  // Names end up in download headers, trees and answers: no control or text-direction characters,
+  // and only the last path component (a client's `../../x.csv` is `x.csv`).
+  for (const [field, value] of [['fileName', body.fileName], ['name', body.name]] as const) {
+    if (value !== undefined && UNSAFE_NAME_CHARS.test(value)) {
+      throw badRequest(`${field}: must not contain control characters (line breaks, NUL) or invisible text-direction marks`);
+    }
+  }
+  const fileName = baseName(body.fileName);
+  if (fileName === '' || fileName === '.' || fileName === '..') throw badRequest('fileName: must name a file, not a folder');
+  let ext = fileExtension(fileName);
   if (ext === '' && upload) ext = fileExtension(upload.fileName);
   if (ext === '' && body.url !== undefined) ext = urlExtension(body.url);
   if (!isSupportedExtension(ext)) throw unsupportedExtension(ext);
@@ -64,8 +73,8 @@ export async function createSource(
   const rec: SourceRecord = {
     id: newId(),
     datasetId,
-    name: body.name ?? body.fileName,
-    fileName: body.fileName,
+    name: body.name ?? fileName,
+    fileName,
     ext,
     status: 'invalid',
     origin: upload ? { kind: 'upload', fileKey: upload.fileKey } : { kind: 'url', url: withoutCredentials(body.url ?? '') },
