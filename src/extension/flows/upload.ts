@@ -12,6 +12,7 @@ import { SUPPORTED_EXTENSIONS, type DataSource, type Dataset } from '../../share
 import { fileExtension } from '../../shared/fileNames';
 import type { Services } from '../services';
 import { fingerprint } from './fileReuse';
+import { createSourceUndoable } from './sourceCreation';
 
 export interface FileOutcome {
   file: vscode.Uri;
@@ -85,6 +86,15 @@ export async function addFilesToDataset(s: Services, client: TeamDataClient, dat
           advanceTo(doneBytes / totalBytes, `${name}: checking…`);
           let ds = await reusable(s, client, dataset, file, ac.signal);
           const reused = ds !== undefined;
+          const waitStatus = {
+            intervalMs: 500,
+            maxIntervalMs: 5000,
+            onStatus: (x: DataSource) => advanceTo((doneBytes + size) / totalBytes, `${name}: ${x.status === 'synching' ? 'processing…' : 'waiting to be processed…'}`),
+          };
+          const forgetIfInvalid = async (err: unknown): Promise<never> => {
+            if (isTeamDataError(err) && err.code === 'DATASOURCE_INVALID') await s.reuse.forget(scope, dataset.id, file.fsPath);
+            throw err;
+          };
           if (!ds) {
             const fp = await fingerprint(file.fsPath, ac.signal);
             const { fileKey } = await client.files.upload(file.fsPath, {
@@ -94,24 +104,28 @@ export async function addFilesToDataset(s: Services, client: TeamDataClient, dat
                 advanceTo((doneBytes + sent) / totalBytes, `${name}: uploading ${pct}% (${formatBytes(sent)} of ${formatBytes(total)})`);
               },
             });
-            ds = await client.dataSources.create(dataset.id, { name, fileName: name, fileKey }, { signal: ac.signal });
-            s.log.info(`Uploaded ${name} to dataset ${dataset.id} as data source ${ds.id}`);
-            await s.reuse.remember(scope, dataset.id, file.fsPath, fp, ds.id);
+            advanceTo((doneBytes + size) / totalBytes, `${name}: processing…`);
+            // A cancel from here on removes the new data source again (sourceCreation.ts).
+            ds = await createSourceUndoable(client, dataset.id, { name, fileName: name, fileKey }, {
+              signal: ac.signal,
+              wait: waitStatus,
+              onCreated: async (created) => {
+                s.log.info(`Uploaded ${name} to dataset ${dataset.id} as data source ${created.id}`);
+                await s.reuse.remember(scope, dataset.id, file.fsPath, fp, created.id);
+                void s.datasets.refreshDataset(dataset.id);
+              },
+              onRemoved: async (created) => {
+                s.log.info(`Cancelled: removed data source ${created.id} (${name}) again`);
+                await s.reuse.forget(scope, dataset.id, file.fsPath);
+              },
+            }).catch(forgetIfInvalid);
           } else {
             s.log.info(`Reusing data source ${ds.id} for unchanged ${name}`);
-          }
-          void s.datasets.refreshDataset(dataset.id);
-          if (ds.status !== 'synched') {
-            advanceTo((doneBytes + size) / totalBytes, `${name}: processing…`);
-            ds = await client.dataSources.waitUntilSynched(dataset.id, ds.id, {
-              signal: ac.signal,
-              intervalMs: 500,
-              maxIntervalMs: 5000,
-              onStatus: (x) => advanceTo((doneBytes + size) / totalBytes, `${name}: ${x.status === 'synching' ? 'processing…' : 'waiting to be processed…'}`),
-            }).catch(async (err: unknown) => {
-              if (isTeamDataError(err) && err.code === 'DATASOURCE_INVALID') await s.reuse.forget(scope, dataset.id, file.fsPath);
-              throw err;
-            });
+            void s.datasets.refreshDataset(dataset.id);
+            if (ds.status !== 'synched') {
+              advanceTo((doneBytes + size) / totalBytes, `${name}: processing…`);
+              ds = await client.dataSources.waitUntilSynched(dataset.id, ds.id, { signal: ac.signal, ...waitStatus }).catch(forgetIfInvalid);
+            }
           }
           outcomes.push({ file, dataSource: ds, reused });
         } catch (err) {
