@@ -2,6 +2,7 @@
  * Plans in words: what is measured, how it is grouped and filtered. Used for step names, chart
  * titles and the finding, so the user can check the engine understood the question.
  */
+import { mdText } from '../../shared/markdownText';
 import { formatNumber } from '../profile/profileSummary';
 import type { Filter, Grain, Measure, Plan } from './types';
 
@@ -111,10 +112,8 @@ export function fmtValue(v: unknown): string {
   return String(v);
 }
 
-/** Markdown-safe inline text (no emphasis or link syntax from data values). */
-export function md(text: string): string {
-  return text.replace(/[\\`*_[\]<>|#]/g, '\\$&').replace(/[\r\n]+/g, ' ');
-}
+/** Markdown-safe inline text (no emphasis, link, HTML or entity syntax from data values). */
+export const md = mdText;
 
 /** A column name as inline code (any backticks inside get a longer fence). */
 export function code(name: string): string {

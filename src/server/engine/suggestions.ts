@@ -3,6 +3,7 @@
  * time view, a filter on a real value, a data-quality check. Each is phrased so the engine itself
  * answers it (the tests ask every suggestion back).
  */
+import { mdText } from '../../shared/markdownText';
 import { isGroupable, isIdLike, isNumeric } from './roles';
 import { defaultAgg, MONEY_WORDS } from './lexicon';
 import type { ColumnMeta, Plan, TableMeta } from './types';
@@ -79,7 +80,7 @@ export function suggestQuestions(tables: readonly TableMeta[], plan?: Plan): str
 export function describeColumns(table: TableMeta, max = 25): string {
   const lines = table.columns.slice(0, max).map((c) => {
     const kind = c.kind === 'numeric' ? 'number' : c.kind === 'temporal' ? 'date' : c.kind === 'boolean' ? 'yes/no' : c.kind === 'text' ? 'text' : c.type.toLowerCase();
-    const vals = c.values && c.values.length > 0 && c.values.length <= 12 ? `: ${c.values.slice(0, 6).join(', ')}${c.values.length > 6 ? ', …' : ''}` : '';
+    const vals = c.values && c.values.length > 0 && c.values.length <= 12 ? `: ${c.values.slice(0, 6).map(mdText).join(', ')}${c.values.length > 6 ? ', …' : ''}` : '';
     return `\`${c.name.replace(/`/g, "'")}\` (${kind}${vals})`;
   });
   const more = table.columns.length > max ? `, and ${table.columns.length - max} more` : '';

@@ -2,6 +2,7 @@
  * Markdown summary and follow-up questions from computed profiles. Every number printed here comes
  * from the profile query results; this module only chooses what is worth saying and formats it.
  */
+import { mdText } from '../../shared/markdownText';
 import type { ColumnClass } from './profileSql';
 
 export interface ColumnProfile {
@@ -77,7 +78,7 @@ function percent(part: number, whole: number): string {
 /** The Markdown section about one table. */
 export function tableSection(p: TableProfile): string {
   const lines: string[] = [];
-  lines.push(`**${p.label.replace(/[*_[\]]/g, '\\$&')}**: ${plural(p.rowCount, 'row')}, ${plural(p.columnCount, 'column')}.`);
+  lines.push(`**${mdText(p.label)}**: ${plural(p.rowCount, 'row')}, ${plural(p.columnCount, 'column')}.`);
   if (p.columns.length < p.columnCount) lines.push(`- Profiled the first ${formatNumber(p.columns.length)} columns.`);
   const numeric = p.columns.filter((c) => c.cls === 'numeric' && c.nonNull > 0);
   if (numeric.length > 0) {
@@ -85,10 +86,10 @@ export function tableSection(p: TableProfile): string {
       `${code(c.name)}: ${formatValue(c.min ?? '', 'numeric')} to ${formatValue(c.max ?? '', 'numeric')}, mean ${formatValue(c.mean ?? '', 'numeric')}`)));
   }
   const temporal = p.columns.filter((c) => c.cls === 'temporal' && c.nonNull > 0);
-  if (temporal.length > 0) lines.push(...bullet('Dates', temporal.map((c) => `${code(c.name)}: ${c.min ?? ''} to ${c.max ?? ''}`)));
+  if (temporal.length > 0) lines.push(...bullet('Dates', temporal.map((c) => `${code(c.name)}: ${mdText(c.min ?? '')} to ${mdText(c.max ?? '')}`)));
   const text = p.columns.filter((c) => c.cls === 'text' && c.nonNull > 0);
   if (text.length > 0) {
-    lines.push(...bullet('Text', text.map((c) => `${code(c.name)}: ${plural(c.distinct, 'distinct value')}${c.top ? `; most common: ${c.top}` : ''}`)));
+    lines.push(...bullet('Text', text.map((c) => `${code(c.name)}: ${plural(c.distinct, 'distinct value')}${c.top ? `; most common: ${mdText(c.top)}` : ''}`)));
   }
   const withNulls = p.columns.filter((c) => c.nulls > 0).sort((a, b) => b.nulls - a.nulls);
   if (withNulls.length === 0) lines.push('- No missing values.');
