@@ -8,7 +8,7 @@ import { createWriteStream, openAsBlob } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, killHard, startChild, type Child, type Rec } from '../helpers/childService';
+import { call, killHard, startChild, uploadSource, type Child, type Rec } from '../helpers/childService';
 import { eventually, startHarness, TEST_KEY, USER } from '../helpers/serverHarness';
 
 async function writeBigCsv(path: string, rows: number): Promise<void> {
@@ -77,6 +77,30 @@ describe('local service: kill -9 and restart', function () {
     } finally {
       await h.stop(true);
     }
+  });
+
+  it('stops on SIGTERM in the middle of an ingest, leaving the source to resume', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'team-data-term-'));
+    dirs.push(dir);
+    const csv = join(dir, 'big.csv');
+    await writeBigCsv(csv, 1_500_000);
+    const child = await startChild(join(dir, 'data'));
+    children.push(child);
+    const { datasetId, sourceId } = await uploadSource(child.baseUrl, csv);
+    await eventually(async () => {
+      const s = (await call(child.baseUrl, 'GET', `/v1/team/datasets/${datasetId}/datasources/${sourceId}`))['data'] as Rec;
+      assert.notEqual(s['status'], 'synched', 'ingestion finished before SIGTERM; the file is too small for this machine');
+      return s['status'] === 'synching' ? true : undefined;
+    }, 'ingestion to start', 2000, 5);
+    const started = Date.now();
+    const exited = new Promise<number | null>((resolve) => child.proc.once('exit', (code) => resolve(code)));
+    process.kill(child.proc.pid as number, 'SIGTERM');
+    const code = await exited;
+    console.log(`      SIGTERM during an ingest: stopped after ${Date.now() - started} ms (exit ${String(code)})`);
+    assert.ok(code === 0 || code === 1, `exit code ${String(code)}`);
+    const state = JSON.parse(await readFile(join(dir, 'data', 'meta', 'state.json'), 'utf8')) as { sources: Rec[] };
+    const rec = state.sources.find((r) => r['id'] === sourceId);
+    assert.equal(rec?.['error'], undefined, 'an interrupted source is not failed');
   });
 
   it('keeps metadata readable when killed during bursts of writes', async () => {
