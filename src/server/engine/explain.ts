@@ -137,9 +137,13 @@ function dateUsed(d: DateExpr, fs: readonly Filter[]): boolean {
   });
 }
 
-/** "average quantity per order" where each order is a row: an average over the rows. */
+/**
+ * "average quantity per order" where each order is a row: an average over the rows. Only averages
+ * (and medians) read this way: "total points by team" with one row per team asks for each team's
+ * points, and a grand total would answer another question.
+ */
 function perRow(c: Cue, plan: Plan, p: Parse): boolean {
-  const base = plan.kind === 'aggregate' ? plan.base : undefined;
+  const base = plan.kind === 'aggregate' && plan.measures.every((m) => m.agg === 'avg' || m.agg === 'median') ? plan.base : undefined;
   const s = p.spans.find((x) => x.start >= c.end && x.start <= c.end + 1);
   if (base === undefined || s === undefined) return false;
   if (s.kind === 'table') return s.table === base;

@@ -8,6 +8,7 @@ import { defaultAgg, ROW_WORDS } from './lexicon';
 import type { Span } from './mentions';
 import { aggFor, checkJoins, superlativeIsAggregate, tableSpan, unanswerable, type Parts } from './planKit';
 import { GRAIN_NOUN } from './cues';
+import { listedAggs } from './coordinated';
 import { soleMeasure } from './nouns';
 import { dateColumn, isGroupable, isIdLike, isIdName, isNumeric, mark, moneyColumn, nextSpan, pickColumn, type Parse } from './roles';
 import { STOP_WORDS, type Token } from './text';
@@ -175,8 +176,10 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
         p.taken.delete(s);
         continue;
       }
-      const agg = aggFor(p, s.start, col.column.name, dims.length, s.end);
-      if (!measures.some((m) => m.col?.column === col.column && m.agg === agg)) measures.push({ agg, col });
+      // "min and max revenue": one measure per listed aggregate.
+      for (const agg of listedAggs(p.tokens, p.cues, s.start) ?? [aggFor(p, s.start, col.column.name, dims.length, s.end)]) {
+        if (!measures.some((m) => m.col?.column === col.column && m.agg === agg)) measures.push({ agg, col });
+      }
     }
   }
   // "the hottest reading", "which site is the warmest": the superlative names the measure.

@@ -86,17 +86,25 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
     const lo = r.rows[vals.indexOf(Math.min(...finite))];
     lines.push(`The ${what} over ${plural(r.rows.length, 'combination')} is highest for **${hi ? label(hi) : '?'}** (${fmtValue(hi?.[mi])}) and lowest for ${lo ? label(lo) : '?'} (${fmtValue(lo?.[mi])}).`);
   } else {
-    const top = r.rows[0] ?? [];
+    // Ranked from the values themselves, never from row order: the result may be unordered (no
+    // "highest" in the question) and a reader takes "followed by" as a ranking.
     const dir = plan.order === 'asc' ? 'lowest' : 'highest';
+    const ranked = r.rows.map((row, i) => ({ row, v: n(row[mi]), i }))
+      .sort((a, b) => (Number.isFinite(b.v) ? 1 : 0) - (Number.isFinite(a.v) ? 1 : 0) || (dir === 'lowest' ? a.v - b.v : b.v - a.v) || a.i - b.i)
+      .map((x) => x.row);
+    const top = ranked[0] ?? [];
     const share = plan.share ? `, ${pct(n(top[top.length - 1]))} of the total` : '';
     const dimName = plan.dims.map((d) => d.col.column.name).join(' / ');
-    const tied = r.rows.filter((row) => plan.limit !== undefined && row[mi] === top[mi]);
+    const tied = ranked.filter((row) => Number.isFinite(n(row[mi])) && n(row[mi]) === n(top[mi]));
     if (plan.limit !== undefined && tied.length > 1 && tied.length > plan.limit - 1) {
       lines.push(`${tied.slice(0, 5).map((row) => `**${label(row)}**`).join(', ')} tie for the ${dir} ${what}: **${fmtValue(top[mi])}**${tied.length > 5 ? ` (${tied.length} in all)` : ''}.`);
-    } else if (r.rows.length === 1) lines.push(`**${label(top)}** has the ${dir} ${what}: **${fmtValue(top[mi])}**${share ? ` (${share.slice(2)})` : ''}.`);
+    } else if (ranked.length === 1) lines.push(`**${label(top)}** has the ${dir} ${what}: **${fmtValue(top[mi])}**${share ? ` (${share.slice(2)})` : ''}.`);
     else {
-      const next = r.rows.slice(1, 3).map((row) => `${label(row)} (${fmtValue(row[mi])})`).join(' and ');
-      lines.push(`**${label(top)}** has the ${dir} ${what} (${fmtValue(top[mi])}${share}), followed by ${next}; ${plural(r.rows.length, dimName.length > 0 ? 'group' : 'row')} in all.`);
+      const rest = ranked.slice(tied.length, tied.length + 2).map((row) => `${label(row)} (${fmtValue(row[mi])})`).join(' and ');
+      const lead = tied.length > 1
+        ? `${tied.slice(0, 5).map((row) => `**${label(row)}**`).join(' and ')} tie for the ${dir} ${what} (${fmtValue(top[mi])})`
+        : `**${label(top)}** has the ${dir} ${what} (${fmtValue(top[mi])}${share})`;
+      lines.push(`${lead}${rest ? `, followed by ${rest}` : ''}; ${plural(r.rows.length, dimName.length > 0 ? 'group' : 'row')} in all.`);
     }
   }
   if (r.rows.length > 1) {

@@ -4,6 +4,7 @@
  * question over the same data always gives the same plan.
  */
 import { findCues, GRAIN_NOUN, type Cue, type Intent } from './cues';
+import { coordinateAggregates } from './coordinated';
 import { findDateExprs } from './dates';
 import { joinKey } from './joins';
 import { ROW_WORDS } from './lexicon';
@@ -12,7 +13,7 @@ import { findSpans, type MentionIndex, type Span } from './mentions';
 import { absorbMeasureNouns, measureNounSpans, rowNounSpans } from './nouns';
 import { chartPref, checkJoins, hasIntent, tableSpan, timeDim, unanswerable, type Parts } from './planKit';
 import {
-  absentFilters, booleanFilters, comparisons, dateColumn, dateFilters, equalityFilters, isGroupable, isIdLike, isNumeric, knownFilters, mark,
+  absentFilters, booleanFilters, comparisons, dateColumn, dateFilters, equalityFilters, isGroupable, isIdLike, isIdName, isNumeric, knownFilters, mark,
   moneyColumn, nextSpan, noneFilters, pickColumn, primaryTable, valueFilters, type Parse,
 } from './roles';
 import { identifierWords, MONTHS, STOP_WORDS, tokenize, type Token } from './text';
@@ -107,7 +108,7 @@ function parse(question: string, tables: TableMeta[], index: MentionIndex, choic
       if (c !== undefined && s.kind === 'column' && s.cols.some((x) => x.column === c)) s.cols = s.cols.filter((x) => x.column === c);
     }
   }
-  const p: Parse = { question, tokens, cues: r.cues, spans: r.spans, dates: [], tables, used: new Set(), taken: new Set() };
+  const p: Parse = { question, tokens, cues: coordinateAggregates(tokens, r.cues, r.spans), spans: r.spans, dates: [], tables, used: new Set(), taken: new Set() };
   const blocked = new Set<number>();
   for (const c of p.cues) if (c.kind === 'cmp' && !c.postfix) blocked.add(c.end);
   for (const c of p.cues) if (c.kind === 'topN') for (let k = c.at; k < c.end; k++) blocked.add(k);
@@ -250,8 +251,11 @@ export function collectDims(p: Parse, prefer: TableMeta | undefined): Collected 
         if (s === undefined && word?.kind === 'word' && !STOP_WORDS.has(word.norm) && !ROW_WORDS.has(word.stem)) out.unknownGroup ??= word.raw;
         continue;
       }
-      if (s.kind === 'column' && s.cols.some((x) => x.column.unique && isIdLike(x.column))) {
-        // "average quantity per order" where each order is one row: an average over rows, no grouping.
+      // "average quantity per order" where each order is one row: an average over rows, no grouping.
+      // Only for ids, averages and counts ("by number of clubs"): "points by team" with one row per
+      // team lists each team.
+      const averaging = counting !== undefined || p.cues.some((x) => x.kind === 'agg' && (x.agg === 'avg' || x.agg === 'median'));
+      if (s.kind === 'column' && s.cols.some((x) => x.column.unique && (isIdName(x.column) || (averaging && isIdLike(x.column))))) {
         p.taken.add(s);
         continue;
       }
