@@ -6,7 +6,8 @@
 import { mdText } from '../../shared/markdownText';
 import { isGroupable, isIdLike, isNumeric } from './roles';
 import { defaultAgg, MONEY_WORDS } from './lexicon';
-import type { ColumnMeta, Plan, TableMeta } from './types';
+import { canonicalQuestion } from './rephrase';
+import type { ColumnMeta, Filter, Plan, TableMeta } from './types';
 
 interface Picks {
   table: TableMeta;
@@ -55,12 +56,17 @@ export function suggestQuestions(tables: readonly TableMeta[], plan?: Plan): str
   const year = latestYear(pk.date);
   const filteredYear = plan && 'filters' in plan && plan.filters.some((f) => f.kind === 'dateRange' || f.kind === 'datePart');
   if (plan?.kind === 'aggregate' && plan.dims.length > 0) {
-    if (otherCat) add(`And by ${otherCat.name}?`);
-    if (year && !filteredYear && pk.date) add(`Now only for ${year}`);
+    // Refinements are spelled out whole: a chip stays under its own turn, and clicking it later
+    // (after other questions) must still refine that turn, not the session's latest question.
+    if (otherCat) add(canonicalQuestion({ ...plan, dims: [...plan.dims, { col: { table: main, column: otherCat } }] }));
+    if (year && !filteredYear && pk.date) {
+      const only: Filter = { kind: 'dateRange', col: { table: main, column: pk.date }, from: `${year}-01-01`, to: `${Number(year) + 1}-01-01`, label: year };
+      add(canonicalQuestion({ ...plan, filters: [...plan.filters, only] }));
+    }
     if (m && pk.date && !plan.dims.some((d) => d.grain !== undefined)) add(`How did ${agg} ${m} change per month?`);
     if (c1 && plan.dims.some((d) => d.grain !== undefined)) {
       const v = sampleValue(c1);
-      if (v) add(`What about only ${v}?`);
+      if (v) add(canonicalQuestion({ ...plan, filters: [...plan.filters, { kind: 'in', col: { table: main, column: c1 }, values: [v], negate: false }] }));
     }
   }
   if (m && c1 && !(plan?.kind === 'aggregate' && plan.dims.some((d) => d.col.column === c1))) add(`${agg === 'total' ? 'Total' : 'Average'} ${m} by ${c1.name}`);

@@ -1,0 +1,43 @@
+/**
+ * A follow-up chip refines the turn it sits under (issue 13): clicked after other questions, "only
+ * Asia" under a monthly revenue answer must still answer monthly revenue for Asia, not refine the
+ * session's latest question. The engine spells refinement chips out whole, so they carry their turn.
+ */
+import { strict as assert } from 'node:assert';
+import { startRig, type EngineRig } from './engineHarness';
+
+const REGIONS = ['Asia', 'Europe', 'Africa'];
+const PRODUCTS = ['pens', 'ink', 'paper'];
+const ROWS = ['date,region,product,revenue,quantity'];
+for (let i = 0; i < 90; i++) {
+  const d = new Date(Date.UTC(2024, Math.floor(i / 10), 1 + (i % 10))).toISOString().slice(0, 10);
+  ROWS.push(`${d},${REGIONS[i % 3] as string},${PRODUCTS[(i >> 1) % 3] as string},${10 + ((i * 7) % 40)},${1 + (i % 5)}`);
+}
+
+describe('follow-up chips carry their own turn (issue 13)', function () {
+  this.timeout(60_000);
+  let rig: EngineRig;
+  before(async () => {
+    rig = await startRig({ 'sales.csv': ROWS.join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('a refinement chip clicked after another question still refines its turn', async () => {
+    const first = await rig.ask('total revenue by month', ['sales.csv']);
+    const chip = first.questions.find((q) => /revenue/.test(q) && /"(Asia|Europe|Africa)"/.test(q));
+    assert.ok(chip !== undefined, `a value refinement is offered: ${first.questions.join(' | ')}`);
+    const value = /"(Asia|Europe|Africa)"/.exec(chip)?.[1] as string;
+    await rig.ask('total quantity by product', ['sales.csv'], { history: ['total revenue by month'] });
+    const a = await rig.ask(chip, ['sales.csv'], { history: ['total revenue by month', 'total quantity by product'] });
+    const line = a.message.split('\n')[0] ?? '';
+    assert.match(line, /`revenue`/, line);
+    assert.match(line, /month/, line);
+    assert.match(line, new RegExp(value), line);
+    assert.doesNotMatch(line, /quantity|product/, line);
+    // The numbers are that region's monthly revenue.
+    const want = new Map<string, number>();
+    for (const r of ROWS.slice(1).map((l) => l.split(','))) if (r[1] === value) want.set((r[0] as string).slice(0, 7), (want.get((r[0] as string).slice(0, 7)) ?? 0) + Number(r[3]));
+    const got = new Map((a.tables[0] ?? []).slice(1).map((r) => [String(r[0]).slice(0, 7), Number(r[1])]));
+    assert.deepEqual(got, want);
+  });
+});
