@@ -28,14 +28,15 @@ export async function readVsixEntries(vsixPath: string): Promise<VsixEntry[]> {
 }
 
 /** Files every .vsix must have: without them the extension or its local service cannot run. */
-export const REQUIRED_FILES = ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/cli.js', 'dist/webview.js', 'dist/webview.css', 'samples/sales.csv'];
+export const REQUIRED_FILES = ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/cli.js', 'dist/sheetWorker.js', 'dist/webview.js', 'dist/webview.css', 'samples/sales.csv'];
 
 /** Top-level folders and files outside node_modules that may ship. */
 const ALLOWED_OUTSIDE_MODULES = [
   /^package(\.nls)?\.json$/,
   // vsce writes readme.md and changelog.md in lower case.
   /^(readme\.md|changelog\.md|license(\.txt)?)$/i,
-  /^dist\/(extension|cli|webview)\.(js|css)$/,
+  // sheetWorker.js: the worker thread the local service reads workbooks in.
+  /^dist\/(extension|cli|sheetWorker|webview)\.(js|css)$/,
   /^media\/icons\/[\w.-]+\.png$/,
   /^media\/walkthrough\/[\w.-]+\.md$/,
   /^samples\/sales\.csv$/,

@@ -43,8 +43,12 @@ export async function commandFiles(s: Services, uri: unknown, uris: unknown, dia
 }
 
 /** The dataset name offered by default: the workspace folder holding the first file. */
-export function defaultDatasetName(file: vscode.Uri): string {
-  return vscode.workspace.getWorkspaceFolder(file)?.name ?? (basename(dirname(file.fsPath)) || 'My data');
+export function defaultDatasetName(file: vscode.Uri): { name: string; reason: string } {
+  const folder = vscode.workspace.getWorkspaceFolder(file);
+  if (folder) return { name: folder.name, reason: 'named after the workspace folder' };
+  // A file outside the workspace (the sample data shipped with the extension, a file opened alone).
+  const dir = basename(dirname(file.fsPath));
+  return dir ? { name: dir, reason: `named after the file’s folder, ${dir}` } : { name: 'My data', reason: 'a new dataset' };
 }
 
 /** Pick/create the dataset and add the files; undefined when cancelled or nothing worked. */
@@ -52,9 +56,10 @@ export async function addFilesFlow(s: Services, client: TeamDataClient, files: v
   let dataset = preset;
   if (!dataset) {
     const first = files[0] as vscode.Uri;
-    const choice = await pickDataset(s, client, { title: files.length === 1 ? `Add ${basename(first.fsPath)} to which dataset?` : `Add ${files.length} files to which dataset?`, defaultName: defaultDatasetName(first) });
+    const named = defaultDatasetName(first);
+    const choice = await pickDataset(s, client, { title: files.length === 1 ? `Add ${basename(first.fsPath)} to which dataset?` : `Add ${files.length} files to which dataset?`, defaultName: named.name, defaultReason: named.reason });
     if (!choice || choice.kind === 'none') return undefined;
-    dataset = await resolveDataset(s, client, choice, `Files from ${defaultDatasetName(first)}`);
+    dataset = await resolveDataset(s, client, choice, `Files from ${named.name}`);
   }
   const outcomes = await addFilesToDataset(s, client, dataset, files);
   const ok = reportOutcomes(s, outcomes);

@@ -42,12 +42,12 @@ export type DatasetChoice = { kind: 'existing'; dataset: Dataset } | { kind: 'ne
 
 /**
  * Picks a dataset. `defaultName` (the workspace folder) is offered first: the existing dataset of
- * that name, or "New dataset <name>". Returns undefined when the user cancelled.
+ * that name, or "New dataset <name>" described by `defaultReason`. Returns undefined when the user cancelled.
  */
 export async function pickDataset(
   s: Services,
   client: TeamDataClient,
-  opts: { title: string; defaultName?: string; allowNone?: boolean; allowCreate?: boolean; preferredId?: string },
+  opts: { title: string; defaultName?: string; defaultReason?: string; allowNone?: boolean; allowCreate?: boolean; preferredId?: string },
 ): Promise<DatasetChoice | undefined> {
   const datasets = await take(client.datasets.iterate({ pageSize: 100 }), PICK_LIMIT);
   const items: Array<PickItem<DatasetChoice | 'ask'>> = [];
@@ -55,14 +55,14 @@ export async function pickDataset(
   if (opts.allowNone) items.push({ label: '$(circle-slash) No dataset', description: 'a general question', value: { kind: 'none' } });
   const allowCreate = opts.allowCreate ?? true;
   if (allowCreate && opts.defaultName && !byDefault) {
-    items.push({ label: `$(add) New dataset “${opts.defaultName}”`, description: 'named after the workspace folder', value: { kind: 'new', name: opts.defaultName } });
+    items.push({ label: `$(add) New dataset “${opts.defaultName}”`, description: opts.defaultReason ?? 'named after the workspace folder', value: { kind: 'new', name: opts.defaultName } });
   }
   const ordered = [...datasets].sort((a, b) => rank(b) - rank(a));
   function rank(d: Dataset): number {
     return d.id === opts.preferredId ? 2 : d === byDefault ? 1 : 0;
   }
   for (const d of ordered) {
-    items.push({ label: `$(database) ${d.name || '(unnamed dataset)'}`, description: d.id === opts.preferredId ? 'last used' : d === byDefault ? 'this workspace' : d.description, value: { kind: 'existing', dataset: d } });
+    items.push({ label: `$(database) ${d.name || '(unnamed dataset)'}`, description: d.id === opts.preferredId ? 'last used' : d === byDefault ? (opts.defaultReason === undefined || /workspace/.test(opts.defaultReason) ? 'this workspace' : 'same name as the file’s folder') : d.description, value: { kind: 'existing', dataset: d } });
   }
   if (allowCreate) items.push({ label: '$(add) New dataset…', description: 'choose a name', value: 'ask' });
   const activeIndex = opts.allowNone && (opts.preferredId || byDefault || opts.defaultName) ? 1 : 0;

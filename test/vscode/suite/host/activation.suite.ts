@@ -55,6 +55,12 @@ describe('activation', () => {
     }
   });
 
+  it('writes welcome texts without Markdown emphasis, which views show literally', () => {
+    // Welcome views render links only: "**Analyze This File**" appeared with its asterisks.
+    const manifest = extension().packageJSON as { contributes: { viewsWelcome: Array<{ view: string; contents: string }> } };
+    for (const w of manifest.contributes.viewsWelcome) assert.ok(!/\*\*|__|(^|[^\\])`/.test(w.contents), `${w.view}: ${w.contents}`);
+  });
+
   it('offers Analyze This File in the Explorer for all 13 extensions, case-insensitively', () => {
     const manifest = extension().packageJSON as Manifest;
     const entry = manifest.contributes.menus['explorer/context']?.find((m) => m.command === 'teamData.analyzeFile');

@@ -189,4 +189,19 @@ describe('Analyze This File', function () {
     assert.ok(warn && /Skipped notes\.exe/.test(warn.message), JSON.stringify(prompts().notifications));
     assert.equal(a.services.jobs.list.length, 0);
   });
+
+  it('names the sample data\'s default dataset after its own folder, not the workspace folder', async () => {
+    // Defect: "New dataset “samples” — named after the workspace folder" while the folder was another.
+    let description: string | undefined;
+    prompts().expect({
+      kind: 'pick', match: /Add sales\.csv to which dataset/, answer: (items) => {
+        // A new "samples" dataset, or the existing one when an earlier test created it.
+        description = (items.find((i) => /New dataset “samples”/.test(i.label)) ?? items.find((i) => /\$\(database\) samples$/.test(i.label)))?.description;
+        return undefined; // cancel: only the offer is checked
+      },
+    });
+    await vscode.commands.executeCommand('teamData.analyzeSample');
+    prompts().assertDone();
+    assert.match(description ?? '', /named after the file’s folder, samples|same name as the file’s folder/);
+  });
 });
