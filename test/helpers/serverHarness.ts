@@ -204,6 +204,14 @@ export async function streamJob(baseUrl: string, body: Record<string, unknown>, 
   return { status: res.status, headers: res.headers, raw, events };
 }
 
+/** Uploads `text` as a file named `name`; returns its file key (no data source yet). */
+export async function uploadText(baseUrl: string, name: string, text: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([text]), name);
+  const up = await fetch(`${baseUrl}/v1/team/file/upload-datasource`, { method: 'POST', headers: { 'x-pd-api-key': TEST_KEY }, body: form });
+  return ((await up.json()) as { data: { fileKey: string } }).data.fileKey;
+}
+
 /** Creates a dataset, uploads `files` into it and waits until every source is synched. */
 export async function seedDataset(h: Harness, files: Record<string, string>): Promise<{ datasetId: string; sourceIds: string[] }> {
   const d = await h.call('POST', '/v1/team/datasets', { name: `seed ${Object.keys(files).join(' ')}`, description: '' });

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { TeamDataClient, type TeamDataError } from '../../src/api/index';
 import { createSourceUndoable } from '../../src/extension/flows/sourceCreation';
-import { startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
+import { startHarness, TEST_KEY, uploadText, USER, type Harness } from '../helpers/serverHarness';
 
 const CSV = `id,value\n${Array.from({ length: 20_000 }, (_, i) => `${i},${(i * 7) % 1000}`).join('\n')}\n`;
 
@@ -22,10 +22,7 @@ describe('adding a file: a late cancel removes what was created (issue 12)', fun
 
   async function uploaded(): Promise<{ datasetId: string; fileKey: string }> {
     const { id: datasetId } = await client.datasets.create({ name: 'cancel', description: '' });
-    const form = new FormData();
-    form.append('file', new Blob([CSV]), 'big.csv');
-    const up = (await (await fetch(`${h.baseUrl}/v1/team/file/upload-datasource`, { method: 'POST', headers: { 'x-pd-api-key': TEST_KEY }, body: form })).json()) as { data: { fileKey: string } };
-    return { datasetId, fileKey: up.data.fileKey };
+    return { datasetId, fileKey: await uploadText(h.baseUrl, 'big.csv', CSV) };
   }
 
   const sources = async (datasetId: string): Promise<number> => (await client.dataSources.list(datasetId)).total;

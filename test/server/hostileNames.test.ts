@@ -4,16 +4,11 @@
  * invisible text-direction marks are refused at create time with a clear error.
  */
 import { strict as assert } from 'node:assert';
-import { eventually, startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
+import { eventually, startHarness, uploadText, USER, type Harness } from '../helpers/serverHarness';
 
 type Rec = Record<string, unknown>;
 
-async function upload(h: Harness): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob(['a,b\n1,2\n']), 'plain.csv');
-  const up = (await (await fetch(`${h.baseUrl}/v1/team/file/upload-datasource`, { method: 'POST', headers: { 'x-pd-api-key': TEST_KEY }, body: form })).json()) as { data: { fileKey: string } };
-  return up.data.fileKey;
-}
+const upload = (h: Harness): Promise<string> => uploadText(h.baseUrl, 'plain.csv', 'a,b\n1,2\n');
 
 describe('local service: client file names (issue 12)', function () {
   this.timeout(60_000);

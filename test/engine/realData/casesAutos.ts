@@ -5,9 +5,10 @@
  * columns with gaps, the row behind a maximum, groupings, correlations, follow-ups and questions
  * the files cannot answer.
  */
-import { aggregate, groupBy, pearson, topKeys } from '../expect';
+import { aggregate, groupBy, pearson } from '../expect';
 import { num, type JsonRec, type RealFiles } from './realFiles';
 import type { RealCase } from './realExpect';
+import { extreme, topStrict } from './caseKit';
 
 const A = ['autos.csv'];
 const P = ['periodic-table.json'];
@@ -56,24 +57,6 @@ function readReadings(f: RealFiles): Reading[] {
     const date = str(r['date']);
     return { lon: num(r['lon']) ?? NaN, temp: num(r['temp']) ?? NaN, date, month: date.split(' ').slice(1).join(' ') };
   });
-}
-
-/** The row with the largest (or smallest) value; throws when the extreme is tied, so no case rests on a tie. */
-function extreme<T>(rows: readonly T[], value: (r: T) => N, dir: 'max' | 'min' = 'max'): { row: T; value: number } {
-  const present = rows.filter((r) => value(r) !== null);
-  const best = aggregate(present.map(value), dir);
-  const hits = present.filter((r) => value(r) === best);
-  if (hits.length !== 1 || hits[0] === undefined) throw new Error(`tie at the ${dir} (${hits.length} rows)`);
-  return { row: hits[0], value: best };
-}
-
-/** topKeys, but throws when the n-th and (n+1)-th groups tie. */
-function topStrict(groups: Record<string, number>, n: number, dir: 'desc' | 'asc' = 'desc'): string[] {
-  const all = topKeys(groups, n + 1, dir);
-  const last = all[n - 1];
-  const next = all[n];
-  if (last !== undefined && next !== undefined && groups[last] === groups[next]) throw new Error(`tie at the cut: ${last} / ${next}`);
-  return all.slice(0, n);
 }
 
 /** Pearson r over the rows where both values are present. */

@@ -8,6 +8,7 @@
 import { aggregate, groupBy, pearson, topKeys } from '../expect';
 import { num, type RealFiles } from './realFiles';
 import type { RealCase } from './realExpect';
+import { extreme, only } from './caseKit';
 
 const G = ['grunfeld.csv'];
 const M = ['macrodata.csv'];
@@ -23,23 +24,6 @@ function isoOfMonDY(s: string): string {
   const mi = m ? MONTHS.indexOf((m[1] ?? '').toLowerCase()) : -1;
   if (!m || mi < 0) throw new Error(`bad date ${s}`);
   return `${m[3]}-${String(mi + 1).padStart(2, '0')}-${(m[2] ?? '').padStart(2, '0')}`;
-}
-
-/** The row with the largest (or smallest) value; throws on a tie at the top so no case hangs on one. */
-function extreme<T>(rows: readonly T[], value: (r: T) => number | null, dir: 'max' | 'min' = 'max'): { row: T; value: number } {
-  const present = rows.map((row) => ({ row, value: value(row) })).filter((x): x is { row: T; value: number } => x.value !== null && Number.isFinite(x.value));
-  const sorted = present.sort((a, b) => (dir === 'max' ? b.value - a.value : a.value - b.value));
-  const [first, second] = sorted;
-  if (!first) throw new Error('no rows');
-  if (second && second.value === first.value) throw new Error(`tie at the ${dir}: ${first.value}`);
-  return first;
-}
-
-/** One value of one row, found by a predicate; throws unless exactly one row matches. */
-function only<T>(rows: readonly T[], pred: (r: T) => boolean): T {
-  const hits = rows.filter(pred);
-  if (hits.length !== 1) throw new Error(`expected one row, found ${hits.length}`);
-  return hits[0] as T;
 }
 
 const avg = (xs: ReadonlyArray<number | null>): number => aggregate(xs, 'avg');

@@ -9,9 +9,10 @@
  * heart.csv (69 transplant patients, survival in days) and modechoice.csv (semicolons; 840 rows =
  * 210 travellers x 4 modes, exactly one chosen mode per traveller, income repeated on each row).
  */
-import { aggregate, groupBy, pearson, topKeys } from '../expect';
+import { aggregate, groupBy, pearson } from '../expect';
 import { num, type Rec, type RealFiles } from './realFiles';
 import type { RealCase } from './realExpect';
+import { extreme, topStrict } from './caseKit';
 
 const STAR = ['star98.csv'];
 const ANES = ['anes96.csv'];
@@ -35,23 +36,6 @@ function numeric(recs: Rec[], skip: string[] = []): Array<Row & { name: string }
 /** anes96.csv: TAB-separated with headers like 'popul' -> strip the single quotes. */
 function readAnes(f: RealFiles): Row[] {
   return f.csv('anes96.csv', '\t').map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k.replace(/^'(.*)'$/, '$1'), num(v) ?? NaN])));
-}
-
-/** The row with the largest (or smallest) value; throws on a tie at the extreme. */
-function extreme<T>(rows: readonly T[], value: (r: T) => number, dir: 'max' | 'min' = 'max'): { row: T; value: number } {
-  const best = aggregate(rows.map(value), dir);
-  const hits = rows.filter((r) => value(r) === best);
-  if (hits.length !== 1 || hits[0] === undefined) throw new Error(`tie at the ${dir} (${hits.length} rows)`);
-  return { row: hits[0], value: best };
-}
-
-/** topKeys, but throws when the n-th and (n+1)-th tie. */
-function topStrict(groups: Record<string, number>, n: number, dir: 'desc' | 'asc' = 'desc'): string[] {
-  const all = topKeys(groups, n + 1, dir);
-  const last = all[n - 1];
-  const next = all[n];
-  if (last !== undefined && next !== undefined && groups[last] === groups[next]) throw new Error(`tie at the cut: ${last} / ${next}`);
-  return all.slice(0, n);
 }
 
 const avg = (xs: number[]): number => aggregate(xs, 'avg');

@@ -10,6 +10,7 @@
 import { aggregate, groupBy, pearson } from '../expect';
 import { num, type RealFiles } from './realFiles';
 import type { RealCase } from './realExpect';
+import { extreme, only } from './caseKit';
 
 const C = ['copper.csv'];
 const L = ['longley.csv'];
@@ -21,22 +22,6 @@ const A = ['minard-army.csv'];
 const M = ['minard-cities.csv'];
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] as const;
-
-/** The row with the largest (or smallest) value; throws on a tie at the top so no case hangs on one. */
-function extreme<T>(rows: readonly T[], value: (r: T) => number | null, dir: 'max' | 'min' = 'max'): { row: T; value: number } {
-  const present = rows.map((row) => ({ row, value: value(row) })).filter((x): x is { row: T; value: number } => x.value !== null && Number.isFinite(x.value));
-  const [first, second] = present.sort((a, b) => (dir === 'max' ? b.value - a.value : a.value - b.value));
-  if (!first) throw new Error('no rows');
-  if (second && second.value === first.value) throw new Error(`tie at the ${dir}: ${first.value}`);
-  return first;
-}
-
-/** The one row matching a predicate; throws unless exactly one matches. */
-function only<T>(rows: readonly T[], pred: (r: T) => boolean): T {
-  const hits = rows.filter(pred);
-  if (hits.length !== 1) throw new Error(`expected one row, found ${hits.length}`);
-  return hits[0] as T;
-}
 
 /** A value that must be present (the files have no empty cells; a null here is a reading error). */
 function must(v: number | null | undefined, what: string): number {
