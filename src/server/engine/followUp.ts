@@ -5,9 +5,8 @@
  * replayed to rebuild the previous plan, so nothing has to be stored beyond the history itself.
  */
 import type { MentionIndex } from './mentions';
-import {
-  booleanFilters, comparisonFilters, dateFilters, equalityFilters, isNumeric, knownFilters, mark, nextSpan, noneFilters, pickColumn, valueFilters, type Parse,
-} from './roles';
+import { booleanFilters, dateFilters, equalityFilters, knownFilters, noneFilters } from './filterRoles';
+import { comparisonFilters, isNumeric, mark, nextSpan, pickColumn, valueFilters, type Parse } from './roles';
 import { aggFor, chartPref, checkJoins } from './planKit';
 import { decide, readingsOf, type Decision } from './readings';
 import { collectDims, parseQuestion, understand } from './understand';

@@ -12,9 +12,9 @@ import { measuresPlan } from './measuresPlan';
 import { findSpans, type MentionIndex, type Span } from './mentions';
 import { absorbMeasureNouns, measureNounSpans, rowNounSpans } from './nouns';
 import { chartPref, checkJoins, hasIntent, tableSpan, timeDim, unanswerable, type Parts } from './planKit';
+import { absentFilters, booleanFilters, dateFilters, equalityFilters, knownFilters, noneFilters } from './filterRoles';
 import {
-  absentFilters, booleanFilters, comparisons, dateColumn, dateFilters, equalityFilters, isGroupable, isIdLike, isIdName, isNumeric, knownFilters, mark,
-  moneyColumn, nextSpan, noneFilters, pickColumn, primaryTable, valueFilters, type Parse,
+  comparisons, dateColumn, isGroupable, isIdLike, isIdName, isNumeric, mark, moneyColumn, nextSpan, pickColumn, primaryTable, valueFilters, type Parse,
 } from './roles';
 import { identifierWords, MONTHS, STOP_WORDS, tokenize, type Token } from './text';
 import type { ChartPref, ColRef, ColumnMeta, Dim, Filter, Grain, Measure, Plan, TableMeta, Understanding } from './types';
