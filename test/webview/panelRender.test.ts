@@ -219,6 +219,24 @@ describe('answer panel (browser): rendering and actions', function () {
     assert.equal(await p.page.isVisible('.notice'), false);
   });
 
+  it('scrolls only the conversation: the page itself never scrolls into blank space', async () => {
+    // Defect: `.sr-only` text positioned against the page made the whole webview scrollable.
+    panel = await PanelPage.open(env.browser, env.server, { height: 400 });
+    const p = panel;
+    const turns = Array.from({ length: 12 }, (_, i) => turnOf(`t${i}`, `question ${i}`, sampleAnswer(`job-${i}`)));
+    await p.send(initMessage(turns), { type: 'scrollTo', jobId: 'job-11' });
+    const page = await p.page.evaluate(() => {
+      const c = document.querySelector('.conversation') as HTMLElement;
+      c.scrollTop = c.scrollHeight;
+      window.scrollTo(0, 1e6);
+      const el = document.scrollingElement as HTMLElement;
+      return { scrolled: el.scrollTop, extra: el.scrollHeight - el.clientHeight, inner: c.scrollHeight > c.clientHeight };
+    });
+    assert.ok(page.inner, 'the conversation itself scrolls');
+    assert.equal(page.extra, 0, `the page is ${page.extra}px taller than the view`);
+    assert.equal(page.scrolled, 0);
+  });
+
   it('keeps UI state with setState and restores it (draft, collapsed steps, table sort)', async () => {
     panel = await PanelPage.open(env.browser, env.server);
     let p = panel;
