@@ -24,6 +24,8 @@ export class GroupView {
     private readonly ctx: BlockContext,
     private readonly streaming: () => boolean,
     renderBlocks = true,
+    /** Whether the answer was cancelled: its unfinished steps show as stopped, not done. */
+    private readonly cancelled: () => boolean = () => false,
   ) {
     if (group.stage === 'Analyze') {
       this.statusEl = h('span', { class: 'step-status' });
@@ -53,13 +55,14 @@ export class GroupView {
   updateHeader(): void {
     if (!this.statusEl || !this.nameEl || !this.details) return;
     const g = this.group;
-    const status = g.status ?? (this.streaming() ? 'running' : 'done');
+    const stopped = this.cancelled() && (g.status === undefined || g.status === 'running');
+    const status = stopped ? 'stopped' : g.status ?? (this.streaming() ? 'running' : 'done');
     this.el.setAttribute('data-status', status);
     this.nameEl.textContent = g.name || `Step ${this.index + 1}`;
     const retried = g.errors && status !== 'error' ? ` (retried after ${g.errors} ${g.errors === 1 ? 'error' : 'errors'})` : '';
     if (retried) this.nameEl.append(h('span', { class: 'step-note' }, retried));
-    const label = status === 'running' ? 'Running' : status === 'error' ? 'Failed' : 'Done';
-    this.statusEl.replaceChildren(status === 'running' ? spinner(label) : icon(status === 'error' ? 'error' : 'check'));
+    const label = status === 'running' ? 'Running' : status === 'error' ? 'Failed' : status === 'stopped' ? 'Stopped' : 'Done';
+    this.statusEl.replaceChildren(status === 'running' ? spinner(label) : icon(status === 'error' ? 'error' : status === 'stopped' ? 'stop' : 'check'));
     this.statusEl.setAttribute('title', label);
     if (status !== 'running') this.statusEl.append(h('span', { class: 'sr-only' }, `${label}: `));
   }

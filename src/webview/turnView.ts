@@ -105,7 +105,7 @@ export class TurnView {
     const model = this.turn.answer.groups[index];
     if (!model) throw new Error(`no group ${index}`);
     // A new group arrives with its blocks already in the model; the patch adds them to the view.
-    const view = new GroupView(model, index, this.ctx, () => this.streaming, renderBlocks);
+    const view = new GroupView(model, index, this.ctx, () => this.streaming, renderBlocks, () => this.turn.answer.state === 'cancelled');
     this.groups[index] = view;
     if (model.stage === 'Analyze') this.stepList.appendChild(view.el);
     else this.response.appendChild(view.el);
@@ -117,12 +117,15 @@ export class TurnView {
     const steps = this.turn.answer.groups.filter((g) => g.stage === 'Analyze');
     this.stepsSection.hidden = steps.length === 0;
     if (steps.length === 0) return;
-    const running = this.streaming && steps.some((g) => g.status === 'running' || g.status === undefined);
+    const unfinished = steps.some((g) => g.status === 'running' || g.status === undefined);
+    const running = this.streaming && unfinished;
+    // A cancel mid-analysis leaves steps unfinished: stopped, never a green check.
+    const stopped = this.turn.answer.state === 'cancelled' && unfinished;
     const failed = steps.filter((g) => g.status === 'error').length;
-    const label = running ? 'Analyzing' : 'Analysis';
+    const label = running ? 'Analyzing' : stopped ? 'Analysis stopped' : 'Analysis';
     const count = `${steps.length} ${steps.length === 1 ? 'step' : 'steps'}${failed ? `, ${failed} failed` : ''}`;
     this.stepsSummary.replaceChildren(
-      running ? spinner('Analyzing') : icon(failed ? 'error' : 'check'),
+      running ? spinner('Analyzing') : icon(stopped ? 'stop' : failed ? 'error' : 'check'),
       h('span', { class: 'steps-label' }, label),
       h('span', { class: 'badge' }, count),
       icon('chevron', 'chevron'),
@@ -154,8 +157,11 @@ export class TurnView {
           button({ label: 'Cancel', icon: icon('stop'), class: 'secondary', onClick: () => this.ctx.host.post({ type: 'cancel', turnId }) }),
         ];
       }
-      case 'cancelled':
-        return [h('span', { class: 'status-cancelled' }, icon('stop'), 'Cancelled. The answer above is incomplete.')];
+      case 'cancelled': {
+        // "The answer above" only when there is one: a cancel before any answer says so plainly.
+        const answered = a.groups.some((g) => g.stage !== 'Analyze' && g.blocks.length > 0);
+        return [h('span', { class: 'status-cancelled' }, icon('stop'), answered ? 'Cancelled. The answer above is incomplete.' : 'Cancelled before an answer arrived.')];
+      }
       case 'error': {
         const msg = a.error?.message || 'The answer failed.';
         const code = a.error?.code !== undefined ? ` (code ${a.error.code})` : '';

@@ -178,6 +178,21 @@ describe('answer panel (browser): rendering and actions', function () {
     assert.equal(await p.page.isDisabled('.composer-input'), false);
   });
 
+  it('a cancel during the analysis shows stopped steps and says no answer arrived', async () => {
+    // Defect: a green check and "The answer above is incomplete" with nothing above it.
+    panel = await PanelPage.open(env.browser, env.server);
+    const p = panel;
+    await p.send(initMessage([turnOf('t1', 'q', { jobId: '', state: 'streaming', groups: [], triggers: [] })]));
+    const s1 = step(1, 'running');
+    await p.send(patchMessage('t1', { jobId: 'job-5', groups: [{ index: 0, id: s1.id, name: s1.name, stage: 'Analyze', status: 'running', blocks: s1.blocks }] }));
+    await p.send(patchMessage('t1', { state: 'cancelled' }));
+    assert.equal(await p.page.textContent('[data-turn-id=t1] .status-cancelled'), 'Cancelled before an answer arrived.');
+    assert.equal(await p.page.$$eval('.step[data-status=stopped]', (e) => e.length), 1);
+    assert.equal(await p.page.$$eval('.step .spinner, .step [data-status=done]', (e) => e.length), 0);
+    assert.match((await p.page.textContent('.steps-summary')) ?? '', /Analysis stopped/);
+    assert.equal(await p.page.getAttribute('.step[data-status=stopped] .step-status', 'title'), 'Stopped');
+  });
+
   it('streams steps: spinner while running, open while streaming, collapsed when done', async () => {
     panel = await PanelPage.open(env.browser, env.server);
     const p = panel;
