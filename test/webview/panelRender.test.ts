@@ -115,7 +115,8 @@ describe('answer panel (browser): rendering and actions', function () {
       { type: 'openLink', url: 'https://example.com/docs' },
       { type: 'openTableAsCsv', turnId: 't1', fileKey: TABLE_KEY },
       { type: 'saveTable', turnId: 't1', fileKey: TABLE_KEY },
-      { type: 'copyTable', turnId: 't1', fileKey: TABLE_KEY, tsv: 'region\trevenue\torders\nEurope\t1200.50\t31\nAsia\t900\t27\nNorth America\t1830.25\t40\nAfrica\t410\t9\n' },
+      // Numbers are copied as the grid shows them: one number of decimals per column.
+      { type: 'copyTable', turnId: 't1', fileKey: TABLE_KEY, tsv: 'region\trevenue\torders\nEurope\t1200.50\t31\nAsia\t900.00\t27\nNorth America\t1830.25\t40\nAfrica\t410.00\t9\n' },
       { type: 'saveImage', turnId: 't1', fileKey: IMAGE_KEY },
       { type: 'revealSource', source: { ...sampleSource, source: 'regions.xlsx', fileType: 'xlsx', datasourceId: 'ds2' } },
       { type: 'askFollowUp', question: 'Which month was best?', fromTurnId: 't1' },

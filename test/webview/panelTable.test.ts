@@ -7,6 +7,7 @@ import { strict as assert } from 'node:assert';
 import type { Browser } from 'playwright-core';
 import { parseCsv } from '../../src/shared/csv';
 import { fileKeyOf } from '../../src/shared/protocol';
+import { columnDecimals, formatCell } from '../../src/webview/blocks/cellFormat';
 import { answerOf, generatedCsv, initMessage, respond, turnOf } from './builders';
 import { PanelPage, requireChromium, launchChromium, startPanelServer, type PanelServer } from './harness';
 
@@ -22,6 +23,9 @@ describe('answer panel (browser): 100k-row table', function () {
   let panel: PanelPage;
   const csv = generatedCsv(ROWS);
   const [header, ...rows] = parseCsv(csv) as [string[], ...string[][]];
+  // What the grid shows: numbers rounded per column from the leading rows (cellFormat.ts).
+  const decimals = header.map((_, c) => columnDecimals(rows, c, 200));
+  const shownRow = (r: readonly string[]): string[] => r.map((cell, c) => formatCell(cell, decimals[c]));
 
   before(async function () {
     requireChromium();
@@ -67,7 +71,7 @@ describe('answer panel (browser): 100k-row table', function () {
 
   function expectRows(shown: Array<{ at: number; cells: string[] }>, order: (i: number) => number): void {
     assert.ok(shown.length >= 5, `rows are visible (${shown.length})`);
-    for (const s of shown) assert.deepEqual(s.cells, rows[order(s.at)], `row at ${s.at}`);
+    for (const s of shown) assert.deepEqual(s.cells, shownRow(rows[order(s.at)] ?? []), `row at ${s.at}`);
   }
 
   it('shows the row count and builds only the rows in view', async () => {
@@ -122,8 +126,12 @@ describe('answer panel (browser): 100k-row table', function () {
     const lines = copy.tsv.split('\n');
     assert.equal(lines.length, ROWS + 2, 'header, every row, trailing newline');
     assert.equal(lines[0], header.join('\t'));
-    assert.equal(lines[1], rows[byAmountDesc[0]!]!.join('\t'), 'copied in the grid’s order');
-    assert.equal(lines[ROWS], rows[byAmountDesc[ROWS - 1]!]!.join('\t'));
+    assert.equal(lines[1], shownRow(rows[byAmountDesc[0]!]!).join('\t'), 'copied as shown, in the grid’s order');
+    assert.equal(lines[ROWS], shownRow(rows[byAmountDesc[ROWS - 1]!]!).join('\t'));
+    await panel.clearPosted();
+    await panel.page.click('.table-block button[aria-label="Copy Raw Values with Headers"]');
+    const [raw] = await panel.postedOf('copyTable');
+    assert.equal(raw?.tsv.split('\n')[1], rows[byAmountDesc[0]!]!.join('\t'), 'raw values on request');
 
     await panel.page.click(th);
     assert.equal(await panel.page.getAttribute(th, 'aria-sort'), 'none');

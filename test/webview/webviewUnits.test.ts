@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import { MarkdownChunker, splitMarkdown } from '../../src/webview/blocks/mdChunks';
 import { isNumericColumn, sortOrder } from '../../src/webview/blocks/tableSort';
 import { toTsv } from '../../src/webview/blocks/tsv';
+import { columnDecimals, formatCell } from '../../src/webview/blocks/cellFormat';
 import { parseFence } from '../../src/webview/blocks/codeBlock';
 import { cleanLanguage, vscodeLanguageId } from '../../src/webview/blocks/highlight';
 import { altText, isLocalResource } from '../../src/webview/blocks/imageBlock';
@@ -55,6 +56,35 @@ describe('markdown chunking', () => {
     assert.ok(chunks.length > 3, `${chunks.length} chunks`);
     assert.ok(chunks.every((c) => c.length < 40 * 1024));
     assert.equal(chunks.join(''), items);
+  });
+});
+
+describe('numbers in tables', () => {
+  const col = (...cells: string[]): string[][] => cells.map((c) => [c]);
+  const shown = (...cells: string[]): string[] => { const d = columnDecimals(col(...cells), 0); return cells.map((c) => formatCell(c, d)); };
+
+  it('rounds each column to what its values carry: two decimals from 1 up, four significant digits below', () => {
+    assert.deepEqual(shown('14.99000000000008', '9.5', '120'), ['14.99', '9.50', '120.00']);
+    assert.deepEqual(shown('0.04273255813953', '0.051', '0.0133'), ['0.04273', '0.05100', '0.01330']);
+    assert.deepEqual(shown('118544311.3099', '90211.52'), ['118544311.31', '90211.52']);
+    assert.deepEqual(shown('123.45', '999.9', '12.5'), ['123.45', '999.90', '12.50']);
+    assert.deepEqual(shown('2.5', '-3.25', '0'), ['2.50', '-3.25', '0.00']);
+    assert.deepEqual(shown('-0.0001', '12.3'), ['0.00', '12.30']);
+  });
+
+  it('leaves integers, text, formatted numbers and mixed columns as written', () => {
+    assert.deepEqual(shown('1999', '2024', '7'), ['1999', '2024', '7']);
+    assert.deepEqual(shown('1,234.5678', '2.5'), ['1,234.5678', '2.5']);
+    assert.deepEqual(shown('12.3456789', 'n/a'), ['12.3456789', 'n/a']);
+    assert.deepEqual(shown('45.5%', '3.25%'), ['45.5%', '3.25%']);
+    assert.deepEqual(shown('', '1.23456', ''), ['', '1.23', '']);
+  });
+
+  it('copies what is shown, or the raw values when asked', () => {
+    const rows = [['a', '14.99000000000008'], ['b', '0.5']];
+    const d = columnDecimals(rows, 1);
+    assert.equal(toTsv(['k', 'v'], rows, undefined, (c, i) => (i === 1 ? formatCell(c, d) : c)), 'k\tv\na\t14.99\nb\t0.50\n');
+    assert.equal(toTsv(['k', 'v'], rows), 'k\tv\na\t14.99000000000008\nb\t0.5\n');
   });
 });
 

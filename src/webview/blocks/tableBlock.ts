@@ -31,7 +31,9 @@ export class TableBlockView implements BlockView {
     this.actions = [
       button({ label: 'Open as CSV', icon: icon('openEditor'), iconOnly: true, onClick: () => post('openTableAsCsv') }),
       button({ label: 'Save to Workspace…', icon: icon('save'), iconOnly: true, onClick: () => post('saveTable') }),
-      button({ label: 'Copy with Headers', icon: icon('copy'), iconOnly: true, onClick: () => this.copy() }),
+      button({ label: 'Copy with Headers', icon: icon('copy'), iconOnly: true, onClick: () => this.copy(false) }),
+      // Numbers are shown rounded; this copies them with every digit the file has.
+      button({ label: 'Copy Raw Values with Headers', icon: icon('copyRaw'), iconOnly: true, class: 'copy-raw', onClick: () => this.copy(true) }),
     ];
     this.meta = h('span', { class: 'block-meta' });
     this.body = h('div', { class: 'table-body' });
@@ -97,10 +99,11 @@ export class TableBlockView implements BlockView {
     this.body.replaceChildren(this.grid.el);
   }
 
-  private copy(): void {
-    if (!this.grid) return;
-    const tsv = toTsv(this.header, this.rows, this.grid.displayOrder());
+  private copy(raw: boolean): void {
+    const grid = this.grid;
+    if (!grid) return;
+    const tsv = toTsv(this.header, this.rows, grid.displayOrder(), raw ? undefined : (cell, c) => grid.shown(cell, c));
     this.ctx.host.post({ type: 'copyTable', turnId: this.ctx.turnId, fileKey: this.fileKey, tsv });
-    announce(`Copied ${numberFormat.format(this.rows.length)} rows with headers`);
+    announce(`Copied ${numberFormat.format(this.rows.length)} rows with headers${raw ? ', raw values' : ''}`);
   }
 }

@@ -7,6 +7,7 @@
 import { announce, h } from '../dom';
 import { inFrame } from '../frame';
 import { icon } from '../icons';
+import { columnDecimals, formatCell } from './cellFormat';
 import { isNumericColumn, sortOrder } from './tableSort';
 
 /** Must match `.grid-row { height }` in the stylesheet. */
@@ -38,6 +39,8 @@ export class TableGrid {
   private readonly template: string;
   /** Columns whose sampled cells are all numbers: right-aligned like a spreadsheet. */
   private readonly numeric: boolean[];
+  /** Decimals each column is shown with (undefined: as written); see cellFormat.ts. */
+  private readonly decimals: Array<number | undefined>;
   private slots: Slot[] = [];
   private order: Uint32Array | undefined;
   private sort: SortState | undefined;
@@ -54,6 +57,7 @@ export class TableGrid {
     // An empty trailing track takes the rest of a wide panel, so a narrow table still spans the block.
     this.template = `${widths.map((w) => `${w}ch`).join(' ')} minmax(0, 1fr)`;
     this.numeric = widths.map((_, c) => isNumericColumn(rows.slice(0, SAMPLE_ROWS), c));
+    this.decimals = widths.map((_, c) => (this.numeric[c] ? columnDecimals(rows, c, SAMPLE_ROWS) : undefined));
     const totalWidth = `${widths.reduce((a, b) => a + b, 0)}ch`;
 
     const headRow = h('div', { class: 'grid-row grid-header', attrs: { role: 'row', 'aria-rowindex': '1' } });
@@ -89,6 +93,11 @@ export class TableGrid {
     }).observe(this.el);
     if (opts.sort && opts.sort.column < this.columns) this.applySort(opts.sort);
     this.update(true);
+  }
+
+  /** A cell as the grid shows it (numbers rounded per column). */
+  shown(cell: string, column: number): string {
+    return formatCell(cell, this.decimals[column]);
   }
 
   /** Row indices in display order (file order when unsorted). */
@@ -169,10 +178,12 @@ export class TableGrid {
       slot.row.setAttribute('aria-rowindex', String(index + 2));
       const data = this.rows[this.order ? (this.order[index] as number) : index] ?? [];
       for (let c = 0; c < this.columns; c++) {
-        const text = data[c] ?? '';
+        const raw = data[c] ?? '';
+        const text = formatCell(raw, this.decimals[c]);
         const cell = slot.cells[c] as HTMLDivElement;
         if (cell.textContent !== text) cell.textContent = text;
-        if (text.length > 12) cell.title = text;
+        // The full value on hover when the cell is cut or rounded.
+        if (text.length > 12 || text !== raw) cell.title = raw;
         else if (cell.title) cell.removeAttribute('title');
       }
     }

@@ -7,13 +7,14 @@ function tsvCell(cell: string): string {
   return /[\t\r\n"]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
 
-export function toTsv(header: readonly string[], rows: readonly (readonly string[])[], order?: ArrayLike<number>): string {
+/** `shown` turns a cell into what the grid displays (rounded numbers); without it cells are copied as stored. */
+export function toTsv(header: readonly string[], rows: readonly (readonly string[])[], order?: ArrayLike<number>, shown?: (cell: string, column: number) => string): string {
   const lines: string[] = [header.map(tsvCell).join('\t')];
   const n = order ? order.length : rows.length;
   for (let i = 0; i < n; i++) {
     const row = rows[order ? (order[i] as number) : i] ?? [];
     const cells: string[] = [];
-    for (let c = 0; c < header.length; c++) cells.push(tsvCell(row[c] ?? ''));
+    for (let c = 0; c < header.length; c++) cells.push(tsvCell(shown ? shown(row[c] ?? '', c) : row[c] ?? ''));
     lines.push(cells.join('\t'));
   }
   return `${lines.join('\n')}\n`;
