@@ -4,7 +4,7 @@
  * the Datasets tree). Everything that reaches here passed the protocol's validators, but its
  * content is still the service's: untrusted.
  */
-import { copyFile } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { safeFileName } from '../../shared/fileNames';
 import type { WebviewToHost } from '../../shared/protocol';
@@ -31,6 +31,21 @@ async function saveCopy(s: Services, source: string, suggested: string, filters:
   if (!target) return;
   await copyFile(source, target.fsPath);
   s.log.info(`Saved ${name} to ${target.fsPath}`);
+}
+
+/** Opens `text` as an untitled document named `name` (another number when that name is taken). */
+export async function openUntitled(name: string, text: string, language: string): Promise<vscode.TextEditor> {
+  const base = name.replace(/[\\/]/g, '_') || 'untitled';
+  const taken = (u: vscode.Uri): boolean => vscode.workspace.textDocuments.some((d) => d.uri.toString() === u.toString());
+  let uri = vscode.Uri.from({ scheme: 'untitled', path: base });
+  for (let n = 2; taken(uri); n++) uri = vscode.Uri.from({ scheme: 'untitled', path: base.replace(/(\.[^.]*)?$/, ` (${n})$1`) });
+  let doc = await vscode.workspace.openTextDocument(uri);
+  // "csv" is a language only when an extension contributes it; plain text otherwise.
+  if ((await vscode.languages.getLanguages()).includes(language)) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(uri, new vscode.Position(0, 0), text);
+  await vscode.workspace.applyEdit(edit);
+  return vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
 }
 
 export async function handleAction(s: Services, panel: AnswerPanel, m: ActionMessage): Promise<void> {
@@ -76,8 +91,10 @@ export async function handleAction(s: Services, panel: AnswerPanel, m: ActionMes
         return;
       }
       if (m.type === 'openTableAsCsv') {
-        const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(got.file.path));
-        await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+        // Under the table's own name, as an untitled document: the cached copy's generated name
+        // (…/answer-files/958c1ff1….csv) means nothing to the user, and edits must not touch the cache.
+        const text = await readFile(got.file.path, 'utf8');
+        await openUntitled(block.content.name || 'table.csv', text, 'csv');
         return;
       }
       const filters: Record<string, string[]> = block.type === 'TABLE' ? { CSV: ['csv'] } : { Images: ['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp'] };

@@ -16,6 +16,7 @@
  * - Not `ignore_errors`: it drops rows silently, and profiles must count every row.
  * Non-UTF-8 files are transcoded (windows-1252 -> UTF-8) and read again.
  */
+import { checkLineLengths } from './lineLength';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource } from './catalog';
@@ -89,6 +90,7 @@ function escalate(a: CsvAttempt, err: unknown): CsvAttempt | undefined {
 export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult> {
   const { conn, sourceId, fileName, tab, workDir, signal } = args;
   const label = tab ? 'TSV' : 'CSV';
+  await checkLineLengths(args.filePath, fileName, label, signal);
   let input: PreparedInput = await prepareInput(args.filePath, fileName, label, workDir, signal);
   const table = tableNameFor(sourceId);
   try {

@@ -8,6 +8,8 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AnalyzeResult } from '../../../../src/extension/flows/analyze';
 import type { AskResult } from '../../../../src/extension/flows/ask';
+import { handleAction } from '../../../../src/extension/panel/panelActions';
+import { fileKeyOf } from '../../../../src/shared/protocol';
 import { activeItem, api, labelled, useScriptedPrompts, waitFor, workspaceFile } from './helpers';
 
 export const shared: { first?: AnalyzeResult } = {};
@@ -203,5 +205,23 @@ describe('Analyze This File', function () {
     await vscode.commands.executeCommand('teamData.analyzeSample');
     prompts().assertDone();
     assert.match(description ?? '', /named after the file’s folder, samples|same name as the file’s folder/);
+  });
+
+  it('opens an answer table as CSV under the table\'s own name, not the cache file\'s', async () => {
+    const first = shared.first;
+    assert.ok(first?.sessionId, 'needs the first analysis');
+    const a = await api();
+    const panel = a.services.panels.get(first.sessionId);
+    assert.ok(panel);
+    const turn = panel.conversation.find((t) => t.answer.groups.some((g) => g.blocks.some((b) => b.type === 'TABLE')));
+    const table = turn?.answer.groups.flatMap((g) => g.blocks).find((b) => b.type === 'TABLE');
+    assert.ok(turn && table && table.type === 'TABLE', 'an answer with a table');
+    await handleAction(a.services, panel, { type: 'openTableAsCsv', turnId: turn.id, fileKey: fileKeyOf(table) });
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.equal(doc?.uri.scheme, 'untitled', String(doc?.uri));
+    assert.equal(doc?.uri.path.split('/').pop(), table.content.name);
+    assert.ok(!/answer-files/.test(doc?.uri.toString() ?? ''));
+    assert.ok((doc?.getText() ?? '').split('\n')[0]?.includes(','), 'the CSV text, header first');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });
