@@ -3,6 +3,7 @@
  * upload (or reuse) the files, create or reuse a session, ask (pre-filled "Give me an overview of
  * this data") and stream the answer into the panel. "Add to Dataset…" is the first half.
  */
+import { cutAtWord } from '../../shared/titleText';
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { TeamDataClient } from '../../api/index';
@@ -84,7 +85,7 @@ async function sessionFor(s: Services, client: TeamDataClient, dataset: Dataset,
       // Deleted meanwhile: fall through to a new session.
     }
   }
-  const title = `Analyze ${files.map((f) => basename(f.fsPath)).join(', ')}`;
+  const title = cutAtWord(`Analyze ${files.map((f) => basename(f.fsPath)).join(', ')}`, 60);
   const id = await createSession(s, client, title);
   map[key] = id;
   await s.context.workspaceState.update(SESSION_FOR_DATASET, map);

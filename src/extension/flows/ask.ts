@@ -3,6 +3,7 @@
  * choice), then the question, answered in the session's panel. Tree actions pass presets so
  * "Ask About This Dataset" skips the dataset pick, and so on.
  */
+import { cutAtWord } from '../../shared/titleText';
 import type { Answer, DataSource, Dataset } from '../../shared/domain';
 import type { Services } from '../services';
 import { askQuestionInput } from './analyze';
@@ -51,7 +52,7 @@ export async function askFlow(s: Services, preset: AskPreset = {}): Promise<AskR
   const question = preset.question ?? (await askQuestionInput(s, '', dataset ? `Ask about “${dataset.name}”` : 'Ask a question'));
   if (question === undefined || question.trim() === '') return undefined;
   if (newSession) {
-    sessionId = await createSession(s, client, question.trim().slice(0, 30));
+    sessionId = await createSession(s, client, cutAtWord(question, 40));
     s.sessions.refresh();
   }
   if (!sessionId) return undefined;
