@@ -12,3 +12,13 @@ export function cutAtWord(text: string, max: number): string {
   const cut = space >= max / 2 ? head.slice(0, space) : head;
   return `${cut.replace(/[\s,;:.-]+$/, '')}…`;
 }
+
+/** `title`, or `title (2)`, `title (3)`… when sessions already carry it, so two sessions never share a name. */
+export function uniqueTitle(title: string, taken: Iterable<string>): string {
+  const used = new Set(taken);
+  if (!used.has(title)) return title;
+  for (let n = 2; ; n++) {
+    const candidate = `${title} (${n})`;
+    if (!used.has(candidate)) return candidate;
+  }
+}

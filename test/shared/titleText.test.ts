@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { cutAtWord } from '../../src/shared/titleText';
+import { cutAtWord, uniqueTitle } from '../../src/shared/titleText';
 
 describe('titles cut at a word boundary (issue 13)', () => {
   it('never cuts inside a word or a number, and marks the cut', () => {
@@ -17,5 +17,11 @@ describe('titles cut at a word boundary (issue 13)', () => {
   it('keeps short text whole and collapses whitespace', () => {
     assert.equal(cutAtWord('  Analyze   sales.csv ', 40), 'Analyze sales.csv');
     assert.equal(cutAtWord('Analyze sales.csv, targets.xlsx, refunds.md', 30), 'Analyze sales.csv…');
+  });
+
+  it('numbers a title that sessions already carry', () => {
+    assert.equal(uniqueTitle('Analyze sales.csv', ['Other']), 'Analyze sales.csv');
+    assert.equal(uniqueTitle('Analyze sales.csv', ['Analyze sales.csv']), 'Analyze sales.csv (2)');
+    assert.equal(uniqueTitle('Analyze sales.csv', ['Analyze sales.csv', 'Analyze sales.csv (2)']), 'Analyze sales.csv (3)');
   });
 });

@@ -2,6 +2,7 @@
  * Creating sessions with the user's settings, and the way out of the session limit: when the
  * service reports it (300009), offer to delete the oldest sessions, then try once more.
  */
+import { uniqueTitle } from '../../shared/titleText';
 import { isTeamDataError, type TeamDataClient } from '../../api/index';
 import { ErrorCode } from '../../shared/errorCodes';
 import { MAX_TITLE_LENGTH, type NewSession, type Session } from '../../shared/domain';
@@ -22,7 +23,10 @@ export function newSessionBody(title: string): NewSession {
 }
 
 /** Creates a session; on the session limit, offers deleting old ones and retries once. */
-export async function createSession(s: Services, client: TeamDataClient, title: string): Promise<string> {
+export async function createSession(s: Services, client: TeamDataClient, wanted: string): Promise<string> {
+  // Two sessions named alike cannot be told apart in the tree or the panel: number the second one.
+  const recent = await client.sessions.list({ pageSize: 100 }).then((p) => p.records.map((r) => r.title), () => []);
+  const title = uniqueTitle(wanted, recent);
   try {
     return (await client.sessions.create(newSessionBody(title))).id;
   } catch (err) {
