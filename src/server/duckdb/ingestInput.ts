@@ -4,9 +4,10 @@
  * misread (its readers treat `*`, `?`, `[` and `{` as glob patterns).
  */
 import { randomUUID } from 'node:crypto';
-import { copyFile, link, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { IngestError } from '../engine';
+import { linkOrCopy } from '../files/linkOrCopy';
 import { isValidUtf8, readHead, sniffHead, transcodeToUtf8, type TextEncodingGuess } from './fileSniff';
 
 export interface PreparedInput {
@@ -72,8 +73,7 @@ export async function prepareInput(
     if (GLOB_CHARS.test(abs)) {
       const dst = join(workDir, `${randomUUID()}.txt`);
       temps.push(dst);
-      // A hard link costs nothing; a copy is the fallback across file systems.
-      await link(abs, dst).catch(() => copyFile(abs, dst));
+      await linkOrCopy(abs, dst);
       return { path: dst, transcoded: false, cleanup };
     }
     return { path: abs, transcoded: false, cleanup };

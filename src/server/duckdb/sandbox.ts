@@ -5,10 +5,11 @@
  * (`enable_external_access = false` with `allowed_directories`), and memory and threads are capped
  * with a spill directory inside the data folder, so a hostile file cannot take the machine's memory.
  */
-import { link, copyFile, mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { availableParallelism, totalmem } from 'node:os';
 import { basename, join, resolve, sep } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { linkOrCopy } from '../files/linkOrCopy';
 
 export interface StoreLimits {
   /** DuckDB `memory_limit`, e.g. `'1GB'` or `'25%'` of the machine (default: a quarter, at most 2 GiB). */
@@ -67,11 +68,6 @@ export async function readablePath(filePath: string, readable: readonly string[]
   if (isInside(filePath, readable)) return { path: filePath, release: async () => undefined };
   const target = join(scratch, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}-${basename(filePath)}`);
   await rm(target, { force: true });
-  try {
-    await link(filePath, target);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV' && (err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
-    await copyFile(filePath, target);
-  }
+  await linkOrCopy(filePath, target);
   return { path: target, release: () => rm(target, { force: true }) };
 }

@@ -14,16 +14,16 @@ const EOCD_SIG = 0x06054b50;
 const CDH_SIG = 0x02014b50;
 const EOCD_MIN = 22;
 
+/** Offset of the end-of-central-directory record (searched back over the comment), or -1. */
+function findEocd(buf: Buffer): number {
+  const minStart = Math.max(0, buf.length - EOCD_MIN - 0xffff);
+  for (let i = buf.length - EOCD_MIN; i >= minStart; i--) if (buf.readUInt32LE(i) === EOCD_SIG) return i;
+  return -1;
+}
+
 /** Summary of a ZIP in memory, or undefined when no valid central directory is found. */
 export function summarizeZip(buf: Buffer): ZipSummary | undefined {
-  const minStart = Math.max(0, buf.length - EOCD_MIN - 0xffff);
-  let eocd = -1;
-  for (let i = buf.length - EOCD_MIN; i >= minStart; i--) {
-    if (buf.readUInt32LE(i) === EOCD_SIG) {
-      eocd = i;
-      break;
-    }
-  }
+  const eocd = findEocd(buf);
   if (eocd < 0) return undefined;
   const total = buf.readUInt16LE(eocd + 10);
   const cdOffset = buf.readUInt32LE(eocd + 16);
@@ -57,9 +57,7 @@ const LFH_SIG = 0x04034b50;
  * Returns the total; throws {@link ZipLimitError} over the limit or for an unreadable archive.
  */
 export function inflatedSize(buf: Buffer, limit: number, inflate: (data: Buffer, maxOutput: number) => Buffer): number {
-  const minStart = Math.max(0, buf.length - EOCD_MIN - 0xffff);
-  let eocd = -1;
-  for (let i = buf.length - EOCD_MIN; i >= minStart && eocd < 0; i--) if (buf.readUInt32LE(i) === EOCD_SIG) eocd = i;
+  const eocd = findEocd(buf);
   if (eocd < 0) throw new ZipLimitError('its ZIP directory is unreadable');
   const total = buf.readUInt16LE(eocd + 10);
   let p = buf.readUInt32LE(eocd + 16);

@@ -3,12 +3,13 @@
  * routes and by dataset deletion. The file a source is made from is linked (not copied) from its
  * upload, so a 1 GB upload costs no second gigabyte.
  */
-import { copyFile, link, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ErrorCode } from '../../shared/errorCodes';
 import { baseName, fileExtension, UNSAFE_NAME_CHARS } from '../../shared/fileNames';
 import type { DecodedDataSourceBody } from '../../shared/requestCodecV1';
 import { ApiError, badRequest } from '../http/envelope';
+import { linkOrCopy } from '../files/linkOrCopy';
 import { isSupportedExtension, unsupportedExtension } from '../files/uploadHandler';
 import { newId } from '../ids';
 import { IngestQueue } from '../ingest/ingestQueue';
@@ -34,14 +35,6 @@ function withoutCredentials(url: string): string {
     return u.toString();
   } catch {
     return url;
-  }
-}
-
-async function linkOrCopy(from: string, to: string): Promise<void> {
-  try {
-    await link(from, to);
-  } catch {
-    await copyFile(from, to);
   }
 }
 
