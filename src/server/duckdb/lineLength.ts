@@ -14,7 +14,7 @@ const CHUNK = 1024 * 1024;
 
 /**
  * Throws an {@link IngestError} naming the problem when a line of the file is longer than `max`
- * bytes. Only the run across chunk borders needs counting: a line that starts and ends inside one
+ * bytes. Only a run that spans two chunks needs counting: a line that starts and ends inside one
  * chunk is shorter than the chunk, so each chunk costs two native searches, not one per line.
  */
 export async function checkLineLengths(path: string, fileName: string, label: string, signal: AbortSignal, max = MAX_LINE_BYTES): Promise<void> {
