@@ -36,6 +36,8 @@ export const PROTOCOL_LIMITS = {
   text: 32 * 1024 * 1024,
   /** CSV text of one table and the TSV the webview builds from it. */
   table: 256 * 1024 * 1024,
+  /** An SVG chart's text; larger drawings are shown as an image. */
+  svg: 2 * 1024 * 1024,
   items: 100_000,
 } as const;
 
@@ -125,8 +127,12 @@ export type TableData =
 
 export type ImageData =
   | { status: 'loading' }
-  /** `uri` is a webview URI of the cached copy, under one of `PanelInit.resourceRoots`. */
-  | { status: 'ready'; uri: string; fromCache?: boolean }
+  /**
+   * `uri` is a webview URI of the cached copy, under one of `PanelInit.resourceRoots`. `svg`: the
+   * file's text when it is an SVG drawing (a chart), which the panel sanitizes and shows inline so
+   * it takes the theme's colours and scales when enlarged.
+   */
+  | { status: 'ready'; uri: string; fromCache?: boolean; svg?: string }
   | { status: 'expired' }
   | { status: 'error'; message: string };
 

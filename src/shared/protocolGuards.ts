@@ -114,7 +114,7 @@ export const isTableData: Guard<TableData> = oneOf(
 
 export const isImageData: Guard<ImageData> = oneOf(
   shape(loading),
-  shape({ status: literal('ready'), uri: str(L.url) }, { fromCache: bool }),
+  shape({ status: literal('ready'), uri: str(L.url) }, { fromCache: bool, svg: str(L.svg) }),
   shape(failed),
   shape(errored),
 );

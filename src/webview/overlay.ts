@@ -1,9 +1,11 @@
 /**
- * The enlarged-image overlay: a modal dialog with the image and a close button. Escape, the
+ * The enlarged-image overlay: a modal dialog with the image scaled to fill the view (a chart's
+ * vector drawing, or the picture at its aspect ratio) and a close button. Escape, the
  * close button or a click outside the image closes it, and focus returns to the image that
  * opened it.
  */
 import { button, h } from './dom';
+import { enlargedCopy } from './blocks/svgChart';
 import { icon } from './icons';
 
 export class ImageOverlay {
@@ -11,6 +13,8 @@ export class ImageOverlay {
   private readonly img: HTMLImageElement;
   private readonly close: HTMLButtonElement;
   private opener: HTMLElement | undefined;
+  /** The enlarged copy of an inline chart, when the image is one. */
+  private chart: SVGSVGElement | undefined;
 
   constructor() {
     this.img = h('img', { class: 'overlay-image', attrs: { alt: '' } });
@@ -32,9 +36,18 @@ export class ImageOverlay {
     });
   }
 
-  show(src: string, alt: string, opener: HTMLElement): void {
+  show(src: string, alt: string, opener: HTMLElement, svg?: SVGSVGElement): void {
     this.opener = opener;
-    this.img.setAttribute('src', src);
+    this.chart?.remove();
+    this.chart = svg ? enlargedCopy(svg) : undefined;
+    if (this.chart) {
+      this.img.hidden = true;
+      this.img.removeAttribute('src');
+      this.el.appendChild(this.chart);
+    } else {
+      this.img.hidden = false;
+      this.img.setAttribute('src', src);
+    }
     this.img.alt = alt;
     this.el.setAttribute('aria-label', alt);
     this.el.hidden = false;
@@ -45,6 +58,8 @@ export class ImageOverlay {
     if (this.el.hidden) return;
     this.el.hidden = true;
     this.img.removeAttribute('src');
+    this.chart?.remove();
+    this.chart = undefined;
     this.opener?.focus();
     this.opener = undefined;
   }

@@ -161,7 +161,7 @@ export class PanelApp {
       ui: this.ui,
       resourceRoots: () => this.resourceRoots,
       isBusy: () => this.isBusy(),
-      enlargeImage: (src, alt, opener) => this.overlay.show(src, alt, opener),
+      enlargeImage: (src, alt, opener, svg) => this.overlay.show(src, alt, opener, svg),
     };
   }
 

@@ -7,7 +7,7 @@ import { AnswerBuilder } from '../../src/shared/answerFold';
 import { AnswerPatcher, PatchConflictError, applyAnswerPatch } from '../../src/shared/answerPatch';
 import type { Answer, Block, JobEvent } from '../../src/shared/domain';
 import {
-  PROTOCOL_VERSION, fileKeyOf, type HostToWebview, type HostToWebviewType, type WebviewToHost, type WebviewToHostType,
+  PROTOCOL_LIMITS, PROTOCOL_VERSION, fileKeyOf, type HostToWebview, type HostToWebviewType, type WebviewToHost, type WebviewToHostType,
 } from '../../src/shared/protocol';
 import { isHostToWebview, isWebviewToHost } from '../../src/shared/protocolGuards';
 import { answerOf, sampleAnswer, uiState } from './builders';
@@ -124,6 +124,8 @@ describe('panel protocol validators', () => {
     assert.ok(!isHostToWebview({ type: 'tableData', turnId: 't1', fileKey: 'x', data: { status: 'ready', csv: '' } }));
     assert.ok(!isHostToWebview({ type: 'tableData', turnId: 't1', fileKey: 'TABLE:x', data: { status: 'ready' } }));
     assert.ok(!isHostToWebview({ type: 'imageData', turnId: 't1', fileKey: 'IMAGE:x', data: { status: 'ready', uri: 3 } }));
+    assert.ok(isHostToWebview({ type: 'imageData', turnId: 't1', fileKey: 'IMAGE:x', data: { status: 'ready', uri: 'u', svg: '<svg></svg>' } }));
+    assert.ok(!isHostToWebview({ type: 'imageData', turnId: 't1', fileKey: 'IMAGE:x', data: { status: 'ready', uri: 'u', svg: 'x'.repeat(PROTOCOL_LIMITS.svg + 1) } }));
     assert.ok(!isHostToWebview({ type: 'init', protocolVersion: 0, state: hostSamples.init.state }));
     assert.ok(!isWebviewToHost({ type: 'openCode', code: 'x', language: 'py"><script>' }));
     assert.ok(!isWebviewToHost({ type: 'uiState', state: { ...uiState(), v: 2 } }));

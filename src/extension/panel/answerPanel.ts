@@ -13,7 +13,7 @@ import { readSettings } from '../config';
 import { questionOf } from '../trees/nodes';
 import type { Services } from '../services';
 import { describeFailure } from '../ui/failures';
-import { AnswerFileCache, readTableText, type FileBlock } from './fileCache';
+import { AnswerFileCache, readSvgText, readTableText, type FileBlock } from './fileCache';
 import { handleAction } from './panelActions';
 import { failedAnswer, runTurn, type TurnHandle } from './turnRunner';
 
@@ -244,7 +244,10 @@ export class AnswerPanel implements vscode.Disposable {
       return;
     }
     const uri = this.panel.webview.asWebviewUri(vscode.Uri.file(result.file.path)).toString();
-    this.post({ type: 'imageData', turnId, fileKey, data: { status: 'ready', uri, ...(result.file.fromCache ? { fromCache: true } : {}) } });
+    // An unreadable SVG is still shown as an image from its URI.
+    const svg = await readSvgText(result.file.path).catch(() => undefined);
+    if (this.isDisposed) return;
+    this.post({ type: 'imageData', turnId, fileKey, data: { status: 'ready', uri, ...(result.file.fromCache ? { fromCache: true } : {}), ...(svg !== undefined ? { svg } : {}) } });
   }
 
   /** The block of a turn by its file key (for the table/image actions). */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { downloadFile } from '../../api/fileDownload';
 import type { Block, FileRef } from '../../shared/domain';
 import { fileExtension } from '../../shared/fileNames';
-import { fileKeyOf } from '../../shared/protocol';
+import { fileKeyOf, PROTOCOL_LIMITS } from '../../shared/protocol';
 
 export type FileBlock = Extract<Block, { type: 'TABLE' | 'IMAGE' }>;
 
@@ -95,6 +95,24 @@ export async function readTableText(path: string): Promise<{ csv: string; trunca
     // Cut at the last complete line so the grid never shows a half row.
     const cut = text.lastIndexOf('\n');
     return { csv: cut > 0 ? text.slice(0, cut + 1) : text, truncated: true };
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * The text of a cached image when it is an SVG drawing small enough to send to the panel, which
+ * shows it inline in the theme's colours; otherwise undefined and the panel shows the file as an
+ * image. Decided by content, not by name: the service's file names are not trusted.
+ */
+export async function readSvgText(path: string): Promise<string | undefined> {
+  const info = await stat(path);
+  if (info.size > PROTOCOL_LIMITS.svg) return undefined;
+  const fh = await open(path, 'r');
+  try {
+    const text = (await fh.readFile()).toString('utf8');
+    const head = text.slice(0, 4096).replace(/^\uFEFF?\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE[^>]*>\s*)?/i, '');
+    return /^<svg[\s>]/i.test(head) ? text : undefined;
   } finally {
     await fh.close();
   }

@@ -27,6 +27,6 @@ export interface BlockContext {
   /** `PanelInit.resourceRoots`: the only URI prefixes an image may be shown from. */
   resourceRoots(): readonly string[];
   isBusy(): boolean;
-  /** Shows an image enlarged in the panel's overlay. */
-  enlargeImage(src: string, alt: string, opener: HTMLElement): void;
+  /** Shows an image enlarged in the panel's overlay; `svg`, an inline chart, is scaled to the view. */
+  enlargeImage(src: string, alt: string, opener: HTMLElement, svg?: SVGSVGElement): void;
 }

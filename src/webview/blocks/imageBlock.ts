@@ -8,6 +8,7 @@ import { fileKeyOf, type ImageData } from '../../shared/protocol';
 import { button, h } from '../dom';
 import { icon } from '../icons';
 import type { BlockContext, BlockView } from './blockView';
+import { chartElement } from './svgChart';
 
 /**
  * True when `uri` lies under one of `roots`: it starts with the root (as a folder) and the rest
@@ -68,9 +69,12 @@ export class ImageBlockView implements BlockView {
         this.note('error', 'This image was not shown because it is not a local copy.');
         return;
       }
-      const img = h('img', { class: 'image', attrs: { alt: this.alt, src: data.uri } });
-      const open = h('button', { class: 'image-open', attrs: { type: 'button', 'aria-label': `Enlarge ${this.alt}`, title: 'Click to enlarge' } }, img);
-      open.addEventListener('click', () => this.ctx.enlargeImage(data.uri, this.alt, open));
+      // A chart drawn as SVG is shown inline so it takes the theme's colours; anything else, or a
+      // drawing the sanitizer rejects, as an image from the local copy.
+      const chart = data.svg !== undefined ? chartElement(data.svg, this.alt) : undefined;
+      const picture = chart ?? h('img', { class: 'image', attrs: { alt: this.alt, src: data.uri } });
+      const open = h('button', { class: 'image-open', attrs: { type: 'button', 'aria-label': `Enlarge ${this.alt}`, title: 'Click to enlarge' } }, picture);
+      open.addEventListener('click', () => this.ctx.enlargeImage(data.uri, this.alt, open, chart));
       this.frame.replaceChildren(open);
       return;
     }
