@@ -67,6 +67,17 @@ export interface Notice {
   message: string;
 }
 
+/**
+ * The data the panel's next question will use, as the data selector shows it: the dataset's
+ * name and the chosen files' names (`allFiles`: every ready file of the dataset). No dataset means
+ * no data is selected yet.
+ */
+export interface DataScopeView {
+  dataset?: string;
+  files: string[];
+  allFiles: boolean;
+}
+
 /** Everything the webview needs to render from scratch. */
 export interface PanelInit {
   title: string;
@@ -85,6 +96,8 @@ export interface PanelInit {
   /** Scroll to this job after rendering (opening a past job from the Sessions tree). */
   scrollToJobId?: string;
   notice?: Notice;
+  /** The data selector's content; absent until the host has looked the names up. */
+  data?: DataScopeView;
 }
 
 // ---- Streaming patch -------------------------------------------------------------------------
@@ -157,6 +170,8 @@ export interface BusyMessage { type: 'busy'; busy: boolean; label?: string }
 /** Shows (or with `notice` absent, clears) the panel-level notice. */
 export interface NoticeMessage { type: 'notice'; notice?: Notice }
 export interface FocusInputMessage { type: 'focusInput' }
+/** The data the next question uses changed (or its names were looked up). */
+export interface DataScopeMessage { type: 'dataScope'; data: DataScopeView }
 
 export type HostToWebview =
   | InitMessage
@@ -171,7 +186,8 @@ export type HostToWebview =
   | ScrollToMessage
   | BusyMessage
   | NoticeMessage
-  | FocusInputMessage;
+  | FocusInputMessage
+  | DataScopeMessage;
 
 // ---- Webview -> host --------------------------------------------------------------------------
 
@@ -206,6 +222,8 @@ export interface CopyTableMessage { type: 'copyTable'; turnId: string; fileKey: 
 export interface SaveImageMessage { type: 'saveImage'; turnId: string; fileKey: string }
 export interface RevealSourceMessage { type: 'revealSource'; source: SourceRef }
 export interface UiStateMessage { type: 'uiState'; state: PersistedUiState }
+/** The data selector's button: the host asks which dataset and files the next questions use. */
+export interface ChooseDataMessage { type: 'chooseData' }
 /** An exception inside the webview, for the host's log (never shown as-is to users). */
 export interface WebviewErrorMessage { type: 'webviewError'; message: string }
 
@@ -225,6 +243,7 @@ export type WebviewToHost =
   | SaveImageMessage
   | RevealSourceMessage
   | UiStateMessage
+  | ChooseDataMessage
   | WebviewErrorMessage;
 
 export type HostToWebviewType = HostToWebview['type'];

@@ -10,7 +10,7 @@ import {
 } from './guardKit';
 import {
   PROTOCOL_LIMITS as L, type AnswerPatch, type GroupPatch, type HostToWebview, type ImageData, type Notice,
-  type PanelInit, type PanelSettings, type PersistedUiState, type TableData, type ThemeKind, type Turn,
+  type DataScopeView, type PanelInit, type PanelSettings, type PersistedUiState, type TableData, type ThemeKind, type Turn,
   type WebviewToHost,
 } from './protocol';
 
@@ -64,6 +64,8 @@ export const isTurn: Guard<Turn> = shape({ id, question: text, answer: isAnswer 
 export const isPanelSettings: Guard<PanelSettings> = shape({ collapseStepsWhenDone: bool, wrapCode: bool });
 export const isNotice: Guard<Notice> = shape({ level: literal('error', 'info'), message: str(L.message) });
 
+export const isDataScopeView: Guard<DataScopeView> = shape({ files: arrayOf(name, 1000), allFiles: bool }, { dataset: name });
+
 export const isPanelInit: Guard<PanelInit> = shape(
   {
     title: name,
@@ -73,7 +75,7 @@ export const isPanelInit: Guard<PanelInit> = shape(
     busy: bool,
     resourceRoots: arrayOf(str(L.url), 16),
   },
-  { sessionId: jobId, busyLabel: name, scrollToJobId: jobId, notice: isNotice },
+  { sessionId: jobId, busyLabel: name, scrollToJobId: jobId, notice: isNotice, data: isDataScopeView },
 );
 
 export const isGroupPatch: Guard<GroupPatch> = shape(
@@ -146,6 +148,7 @@ export const isHostToWebview: Guard<HostToWebview> = tagged<HostToWebview, 'type
   busy: shape({ type: literal('busy'), busy: bool }, { label: name }),
   notice: shape({ type: literal('notice') }, { notice: isNotice }),
   focusInput: shape({ type: literal('focusInput') }),
+  dataScope: shape({ type: literal('dataScope'), data: isDataScopeView }),
 });
 
 /** Only http(s) links leave the webview; the host checks again before opening. */
@@ -168,5 +171,6 @@ export const isWebviewToHost: Guard<WebviewToHost> = tagged<WebviewToHost, 'type
   saveImage: shape({ type: literal('saveImage'), turnId: id, fileKey }),
   revealSource: shape({ type: literal('revealSource'), source: isSourceRef }),
   uiState: shape({ type: literal('uiState'), state: isPersistedUiState }),
+  chooseData: shape({ type: literal('chooseData') }),
   webviewError: shape({ type: literal('webviewError'), message: str(L.message) }),
 });

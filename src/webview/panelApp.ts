@@ -10,6 +10,7 @@ import {
 } from '../shared/protocol';
 import type { BlockContext } from './blocks/blockView';
 import { Composer } from './composer';
+import { DataBar } from './dataBar';
 import { button, h } from './dom';
 import { afterFrame, flushFrame } from './frame';
 import type { HostChannel } from './hostChannel';
@@ -27,6 +28,7 @@ export class PanelApp {
   private readonly conversation: HTMLElement;
   private readonly emptyEl: HTMLElement;
   private readonly composer: Composer;
+  private readonly dataBar = new DataBar(() => this.host.post({ type: 'chooseData' }));
   private readonly overlay = new ImageOverlay();
   private turns = new Map<string, TurnView>();
   private settings: PanelSettings = DEFAULT_PANEL_SETTINGS;
@@ -55,6 +57,7 @@ export class PanelApp {
       },
       onDraft: (draft) => ui.update((s) => (s.draft = draft)),
     });
+    this.composer.el.prepend(this.dataBar.el);
     root.replaceChildren(
       h('header', { class: 'panel-header' }, this.titleEl),
       this.noticeEl,
@@ -121,6 +124,9 @@ export class PanelApp {
       case 'focusInput':
         this.composer.focus();
         return;
+      case 'dataScope':
+        this.dataBar.set(m.data);
+        return;
     }
   }
 
@@ -133,6 +139,7 @@ export class PanelApp {
     this.hostBusy = s.busy;
     this.busyLabel = s.busyLabel;
     this.showNotice(s.notice);
+    this.dataBar.set(s.data);
     this.setTurns(s.turns);
     this.conversation.parentElement?.setAttribute('data-state', 'ready');
     if (s.scrollToJobId) this.scrollTo(s.scrollToJobId);
@@ -199,6 +206,8 @@ export class PanelApp {
     const busy = this.isBusy();
     const running = this.runningTurn();
     this.composer.setBusy(busy, running !== undefined, this.busyLabel);
+    // Changing the data while an answer runs would leave it unclear which data that answer used.
+    this.dataBar.setDisabled(busy);
     if (this.busyShown !== busy) {
       this.busyShown = busy;
       for (const v of this.turns.values()) v.setBusy(busy);

@@ -39,6 +39,7 @@ const hostSamples: { [K in HostToWebviewType]: Extract<HostToWebview, { type: K 
   busy: { type: 'busy', busy: true, label: 'Creating a session…' },
   notice: { type: 'notice', notice: { level: 'error', message: 'Session limit reached' } },
   focusInput: { type: 'focusInput' },
+  dataScope: { type: 'dataScope', data: { dataset: 'ws', files: ['sales.csv', 'targets.xlsx'], allFiles: false } },
 };
 
 const source = { source: 'sales.csv', datasourceId: 'd1', datasetId: 'k1', fileType: 'csv', externalId: '' };
@@ -58,6 +59,7 @@ const webviewSamples: { [K in WebviewToHostType]: Extract<WebviewToHost, { type:
   saveImage: { type: 'saveImage', turnId: 't1', fileKey: 'IMAGE:http://x/a.png' },
   revealSource: { type: 'revealSource', source },
   uiState: { type: 'uiState', state: uiState() },
+  chooseData: { type: 'chooseData' },
   webviewError: { type: 'webviewError', message: 'boom' },
 };
 

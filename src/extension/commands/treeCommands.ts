@@ -6,6 +6,8 @@ import type { Dataset, Session } from '../../shared/domain';
 import { addToDataset } from '../flows/analyze';
 import { askFlow, type AskResult } from '../flows/ask';
 import { createSession } from '../flows/sessionHelpers';
+import { lastChoice } from '../flows/pickers';
+import { chooseScope } from '../panel/dataScope';
 import type { Services } from '../services';
 import type { DataSourceNode, DatasetNode, JobNode, MoreNode, SessionNode } from '../trees/nodes';
 
@@ -100,9 +102,14 @@ export async function newSession(s: Services): Promise<string | undefined> {
   const title = await s.prompts.input({ title: 'New session', prompt: 'Title (optional; the first question names it otherwise)', value: '' });
   if (title === undefined) return undefined;
   const client = await s.connection.client();
+  // A session is for asking about data: which data comes with it, changeable in its panel.
+  const last = lastChoice(s);
+  const scope = await chooseScope(s, client, 'New session: ask about which data?', { ...(last.datasetId ? { datasetId: last.datasetId } : {}), ...(last.dataSourceIds ? { datasourceIdList: last.dataSourceIds } : {}) });
+  if (scope === undefined) return undefined;
   const id = await createSession(s, client, title.trim());
   s.sessions.refresh();
   const panel = await s.panels.open(id);
+  panel.setScope(scope);
   panel.post({ type: 'focusInput' });
   return id;
 }

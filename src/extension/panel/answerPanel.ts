@@ -7,12 +7,13 @@
 import * as vscode from 'vscode';
 import { answerFromResult } from '../../shared/answerFold';
 import type { Answer, Block, HistoryRecord } from '../../shared/domain';
-import { DEFAULT_PANEL_SETTINGS, PROTOCOL_VERSION, fileKeyOf, type HostToWebview, type PanelInit, type ThemeKind, type Turn, type WebviewToHost } from '../../shared/protocol';
+import { DEFAULT_PANEL_SETTINGS, PROTOCOL_VERSION, fileKeyOf, type DataScopeView, type HostToWebview, type PanelInit, type ThemeKind, type Turn, type WebviewToHost } from '../../shared/protocol';
 import { isWebviewToHost } from '../../shared/protocolGuards';
 import { readSettings } from '../config';
 import { questionOf } from '../trees/nodes';
 import type { Services } from '../services';
 import { describeFailure } from '../ui/failures';
+import { chooseScope, describeScope, type JobScope } from './dataScope';
 import { AnswerFileCache, readSvgText, readTableText, type FileBlock } from './fileCache';
 import { handleAction } from './panelActions';
 import { failedAnswer, runTurn, type TurnHandle } from './turnRunner';
@@ -21,10 +22,7 @@ export const ANSWER_VIEW_TYPE = 'teamData.answer';
 /** Past jobs loaded into a panel when it opens (the official web client loads 100 too). */
 const HISTORY_LIMIT = 100;
 
-export interface JobScope {
-  datasetId?: string;
-  datasourceIdList?: string[];
-}
+export type { JobScope } from './dataScope';
 
 export function themeKind(kind: vscode.ColorThemeKind): ThemeKind {
   switch (kind) {
@@ -59,6 +57,11 @@ export class AnswerPanel implements vscode.Disposable {
   private readonly running = new Map<string, TurnHandle>();
   private readonly requested = new Set<string>();
   private scope: JobScope = {};
+  /** The data selector's names for `scope`; `scopeVersion` drops lookups a newer choice overtook. */
+  private dataView: DataScopeView | undefined;
+  private scopeVersion = 0;
+  /** The user has been asked for data (or gave a scope), so a question without data is intended. */
+  private scopeChosen = false;
   private turnCounter = 0;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly disposed = new vscode.EventEmitter<void>();
@@ -85,6 +88,45 @@ export class AnswerPanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
     );
     this.historyLoaded = this.loadHistory();
+    this.scopeChosen = this.scope.datasetId !== undefined;
+    void this.describeData();
+  }
+
+  get currentTitle(): string {
+    return this.title;
+  }
+
+  /** The dataset and files the next question uses. */
+  get dataScope(): JobScope {
+    return this.scope;
+  }
+
+  /** Sets the data the next questions use, remembers it for the session and updates the selector. */
+  setScope(scope: JobScope): void {
+    this.scope = scope;
+    this.scopeChosen = true;
+    this.scopes.set(this.sessionId, scope);
+    void this.describeData();
+  }
+
+  /** The data selector's button: asks which dataset and files; undefined when cancelled. */
+  async chooseData(): Promise<JobScope | undefined> {
+    const client = await this.s.connection.client();
+    const scope = await chooseScope(this.s, client, `Ask “${this.title}” about which data?`, this.scope);
+    if (scope) this.setScope(scope);
+    return scope;
+  }
+
+  private async describeData(): Promise<void> {
+    const version = ++this.scopeVersion;
+    try {
+      const view = await describeScope(await this.s.connection.client(), this.scope);
+      if (version !== this.scopeVersion) return;
+      this.dataView = view;
+      this.post({ type: 'dataScope', data: view });
+    } catch (err) {
+      this.s.log.warn(describeFailure('look up the data of the session', err).logLine);
+    }
   }
 
   /** The conversation as the host holds it (the tests read it). */
@@ -119,15 +161,25 @@ export class AnswerPanel implements vscode.Disposable {
 
   /** Asks `question` in this session and streams the answer in; resolves with the final answer. */
   async ask(question: string, scope?: JobScope): Promise<Answer> {
-    if (scope) {
-      this.scope = scope;
-      this.scopes.set(this.sessionId, scope);
-    }
+    if (scope) this.setScope(scope);
     await this.historyLoaded;
     const turn: Turn = { id: `t${++this.turnCounter}`, question, answer: { jobId: '', state: 'streaming', groups: [], triggers: [] } };
     this.turns.push(turn);
     this.post({ type: 'turn', turn });
     return this.start(turn);
+  }
+
+  /**
+   * A question typed in the panel. A session that never had data (a new session whose picker was
+   * dismissed) asks for it once, so the question is not answered "no data selected" by surprise;
+   * dismissing again asks without data, as the selector then says.
+   */
+  private async askFromPanel(question: string): Promise<void> {
+    if (!this.scopeChosen && this.scope.datasetId === undefined) {
+      this.scopeChosen = true;
+      await this.chooseData().catch((err: unknown) => this.s.notifier.failure('choose the data', err));
+    }
+    await this.ask(question);
   }
 
   private async start(turn: Turn): Promise<Answer> {
@@ -270,6 +322,7 @@ export class AnswerPanel implements vscode.Disposable {
       resourceRoots: [this.panel.webview.asWebviewUri(vscode.Uri.file(this.files.root)).toString()],
     };
     if (this.busyLabel !== undefined) init.busyLabel = this.busyLabel;
+    if (this.dataView) init.data = this.dataView;
     if (this.scrollToJobId) init.scrollToJobId = this.scrollToJobId;
     return init;
   }
@@ -293,7 +346,10 @@ export class AnswerPanel implements vscode.Disposable {
         return;
       case 'ask':
       case 'askFollowUp':
-        void this.ask(m.question);
+        void this.askFromPanel(m.question);
+        return;
+      case 'chooseData':
+        await this.chooseData().catch((err: unknown) => this.s.notifier.failure('choose the data', err));
         return;
       case 'cancel':
         this.cancel(m.turnId);

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { DatasetNode, DataSourceNode, SessionNode } from '../../../../src/extension/trees/nodes';
 import { shared } from './analyze.suite';
-import { api, useScriptedPrompts } from './helpers';
+import { api, labelled, useScriptedPrompts } from './helpers';
 
 /** The service's "not found" (an instance check would fail: the extension bundles its own error class). */
 function notFound(e: unknown): boolean {
@@ -83,6 +83,7 @@ describe('delete, rename and the session limit', function () {
     const expectedGone = all.slice(-5);
     prompts().expect(
       { kind: 'input', match: /New session/, answer: () => 'after the limit' },
+      { kind: 'pick', match: /New session: ask about which data/, answer: labelled(/No dataset/) },
       { kind: 'choose', match: /maximum number of sessions/, answer: 'Choose Sessions to Delete…' },
       { kind: 'pickMany', match: /oldest first/, answer: (items) => items.filter((i) => i.picked) },
       { kind: 'confirm', match: /Delete 5 sessions/, answer: true },
