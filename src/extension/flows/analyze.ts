@@ -70,27 +70,97 @@ export async function addFilesFlow(s: Services, client: TeamDataClient, files: v
   return { dataset, ids: ok.map((d) => d.id) };
 }
 
-const SESSION_FOR_DATASET = 'teamData.sessionForDataset';
+const SESSION_FOR_FILES = 'teamData.sessionForFiles';
 
-/** The session analyze used last for this dataset, if it still exists; else a new one. */
-async function sessionFor(s: Services, client: TeamDataClient, dataset: Dataset, files: vscode.Uri[]): Promise<string> {
-  const key = `${s.connection.identity()}|${dataset.id}`;
-  const map = s.context.workspaceState.get<Record<string, string>>(SESSION_FOR_DATASET) ?? {};
-  const known = map[key];
+function filesKey(s: Services, datasetId: string, ids: readonly string[]): string {
+  return `${s.connection.identity()}|${datasetId}|${[...ids].sort().join(',')}`;
+}
+
+async function rememberSessionFor(s: Services, key: string, sessionId: string): Promise<void> {
+  const map = { ...(s.context.workspaceState.get<Record<string, string>>(SESSION_FOR_FILES) ?? {}) };
+  delete map[key];
+  map[key] = sessionId;
+  // Bounded: the oldest entries go first.
+  const keys = Object.keys(map);
+  for (const k of keys.slice(0, Math.max(0, keys.length - 300))) delete map[k];
+  await s.context.workspaceState.update(SESSION_FOR_FILES, map);
+}
+
+/** The title a session analyzing these files gets: what is in it, cut at a word. */
+export function analyzeTitle(names: readonly string[]): string {
+  return cutAtWord(`Analyze ${names.join(', ')}`, 60);
+}
+
+/** A title we generated ("Analyze …"), which may grow with the files; a user's own title stays. */
+function isAnalyzeTitle(title: string): boolean {
+  return /^Analyze \S/.test(title);
+}
+
+export interface SessionTarget {
+  sessionId: string;
+  /** The files the session's questions now use (more than the analyzed ones after "add"). */
+  dataSourceIds: string[];
+}
+
+/**
+ * The session for analyzing these files. The same files again: their session. Other files while
+ * an answer panel is open: the user decides between a new session (the default) and adding them
+ * to the open one. Undefined when the user cancelled.
+ */
+async function sessionFor(s: Services, client: TeamDataClient, dataset: Dataset, ids: string[], files: vscode.Uri[]): Promise<SessionTarget | undefined> {
+  const key = filesKey(s, dataset.id, ids);
+  const known = (s.context.workspaceState.get<Record<string, string>>(SESSION_FOR_FILES) ?? {})[key];
   if (known) {
     try {
       await client.sessions.get(known);
-      return known;
+      return { sessionId: known, dataSourceIds: ids };
     } catch {
-      // Deleted meanwhile: fall through to a new session.
+      // Deleted meanwhile: choose again.
     }
   }
-  const title = cutAtWord(`Analyze ${files.map((f) => basename(f.fsPath)).join(', ')}`, 60);
+  const names = files.map((f) => basename(f.fsPath));
+  const title = analyzeTitle(names);
+  const open = s.panels.active;
+  const openScope = open?.dataScope;
+  // Adding only makes sense within one dataset: a session asks about one dataset at a time.
+  if (open && (openScope?.datasetId === undefined || openScope.datasetId === dataset.id)) {
+    const choice = await s.prompts.pick<'new' | 'add'>(
+      [
+        { label: `$(add) New session “${title}”`, description: 'in its own panel', value: 'new' },
+        { label: `$(comment-discussion) Add to “${open.currentTitle}”`, description: 'ask about these files in the open session too', value: 'add' },
+      ],
+      { title: `Analyze ${names.length === 1 ? names[0] : `${names.length} files`} in which session?`, placeHolder: 'A new session, or the open one' },
+    );
+    if (choice === undefined) return undefined;
+    if (choice === 'add') {
+      const union = [...new Set([...(openScope?.datasetId === dataset.id ? openScope.datasourceIdList ?? [] : []), ...ids])];
+      await retitleWithFiles(s, client, open.sessionId, open.currentTitle, dataset.id, union);
+      await rememberSessionFor(s, filesKey(s, dataset.id, union), open.sessionId);
+      await rememberSessionFor(s, key, open.sessionId);
+      return { sessionId: open.sessionId, dataSourceIds: union };
+    }
+  }
   const id = await createSession(s, client, title);
-  map[key] = id;
-  await s.context.workspaceState.update(SESSION_FOR_DATASET, map);
+  await rememberSessionFor(s, key, id);
   s.sessions.refresh();
-  return id;
+  return { sessionId: id, dataSourceIds: ids };
+}
+
+/** After files were added to a session we named "Analyze …", the title lists them all. */
+async function retitleWithFiles(s: Services, client: TeamDataClient, sessionId: string, current: string, datasetId: string, ids: string[]): Promise<void> {
+  if (!isAnalyzeTitle(current)) return;
+  const byId = new Map<string, string>();
+  for await (const d of client.dataSources.iterate(datasetId, { pageSize: 100 })) if (ids.includes(d.id)) byId.set(d.id, d.fileName || d.name);
+  // In the order they joined the session.
+  const title = analyzeTitle(ids.flatMap((id) => byId.get(id) ?? []));
+  if (title === current) return;
+  try {
+    await client.sessions.modify(sessionId, { title });
+    s.panels.get(sessionId)?.setTitle(title);
+    await s.sessions.refreshSession(sessionId);
+  } catch (err) {
+    s.log.warn(`Could not rename the session to "${title}": ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 export function askQuestionInput(s: Services, value: string, title: string): Promise<string | undefined> {
@@ -109,12 +179,14 @@ export async function analyzeFiles(s: Services, uri: unknown, uris: unknown): Pr
   const added = await addFilesFlow(s, client, files);
   if (!added) return undefined;
   const result: AnalyzeResult = { datasetId: added.dataset.id, dataSourceIds: added.ids };
-  const sessionId = await sessionFor(s, client, added.dataset, files);
+  const target = await sessionFor(s, client, added.dataset, added.ids, files);
+  if (!target) return result;
+  const sessionId = target.sessionId;
   result.sessionId = sessionId;
-  await rememberChoice(s, { sessionId, datasetId: added.dataset.id, dataSourceIds: added.ids });
+  await rememberChoice(s, { sessionId, datasetId: added.dataset.id, dataSourceIds: target.dataSourceIds });
   const question = await askQuestionInput(s, DEFAULT_QUESTION, `Ask about ${files.length === 1 ? basename(files[0]?.fsPath ?? '') : `${files.length} files`}`);
   if (question === undefined) return result;
-  result.answer = await s.panels.ask(sessionId, question.trim(), { datasetId: added.dataset.id, datasourceIdList: added.ids });
+  result.answer = await s.panels.ask(sessionId, question.trim(), { datasetId: added.dataset.id, datasourceIdList: target.dataSourceIds });
   return result;
 }
 

@@ -61,7 +61,10 @@ export class PanelManager implements vscode.Disposable {
       return existing;
     }
     const title = await this.sessionTitle(sessionId);
-    const panel = vscode.window.createWebviewPanel(ANSWER_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus ?? false }, {
+    // Answer panels share one editor group beside the user's files: a new session's panel opens
+    // where the others are, not in yet another group.
+    const column = this.active?.panel.viewColumn ?? [...this.panels.values()].find((p) => p.panel.viewColumn !== undefined)?.panel.viewColumn;
+    const panel = vscode.window.createWebviewPanel(ANSWER_VIEW_TYPE, title, { viewColumn: column ?? vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus ?? false }, {
       enableScripts: true,
       enableFindWidget: true,
       localResourceRoots: [this.distUri, vscode.Uri.file(this.cache.root)],

@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 import type { AnalyzeResult } from '../../../../src/extension/flows/analyze';
 import type { AskResult } from '../../../../src/extension/flows/ask';
 import { handleAction } from '../../../../src/extension/panel/panelActions';
+import type { PickItem } from '../../../../src/extension/ui/prompts';
+import type { DataSource } from '../../../../src/shared/domain';
 import { fileKeyOf } from '../../../../src/shared/protocol';
 import { activeItem, api, labelled, useScriptedPrompts, waitFor, workspaceFile } from './helpers';
 
@@ -223,5 +225,98 @@ describe('Analyze This File', function () {
     assert.ok(!/answer-files/.test(doc?.uri.toString() ?? ''));
     assert.ok((doc?.getText() ?? '').split('\n')[0]?.includes(','), 'the CSV text, header first');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a second file starts its own session in the same editor group; "add to this session" adds files to the open one', async () => {
+    const a = await api();
+    const first = shared.first;
+    assert.ok(first?.sessionId, 'needs the first analysis');
+    const client = await a.services.connection.client();
+    const firstPanel = await a.services.panels.open(first.sessionId);
+    const firstTitle = (await client.sessions.get(first.sessionId)).title;
+    const column = firstPanel.panel.viewColumn;
+    const groups = vscode.window.tabGroups.all.length;
+    const targets = workspaceFile('targets.csv');
+    await vscode.workspace.fs.writeFile(targets, new TextEncoder().encode('region,target\nEurope,1000\nAsia,800\nAfrica,300\n'));
+    const byDataset = (items: ReadonlyArray<PickItem<unknown>>): PickItem<unknown> | undefined => items.find((i) => (i.value as { dataset?: { id: string } }).dataset?.id === first.datasetId);
+
+    prompts().expect(
+      { kind: 'pick', match: /Add targets\.csv to which dataset/, answer: byDataset },
+      {
+        kind: 'pick', match: /Analyze targets\.csv in which session/, answer: (items, opts) => {
+          assert.deepEqual(items.map((i) => i.label), ['$(add) New session “Analyze targets.csv”', `$(comment-discussion) Add to “${firstTitle}”`]);
+          return activeItem(items, opts);
+        },
+      },
+      { kind: 'input', match: /Ask about targets\.csv/, answer: () => 'What is the total target?' },
+    );
+    const second = (await vscode.commands.executeCommand('teamData.analyzeFile', targets, [targets])) as AnalyzeResult | undefined;
+    prompts().assertDone();
+    assert.ok(second?.sessionId && second.sessionId !== first.sessionId, 'a new session');
+    assert.equal(second.answer?.state, 'done', JSON.stringify(second.answer?.error));
+    assert.equal((await client.sessions.get(second.sessionId)).title, 'Analyze targets.csv');
+    assert.equal((await client.sessions.get(first.sessionId)).title, firstTitle, 'the first session keeps its title');
+    const secondPanel = a.services.panels.get(second.sessionId);
+    assert.equal(secondPanel?.panel.title, 'Analyze targets.csv', 'the panel says what is in it');
+    assert.equal(secondPanel?.panel.viewColumn, column, 'opened where the other answer panel is');
+    assert.equal(vscode.window.tabGroups.all.length, groups, 'no new editor group');
+
+    // The same file again: its own session, no question asked about sessions.
+    prompts().expect(
+      { kind: 'pick', match: /Add targets\.csv to which dataset/, answer: byDataset },
+      { kind: 'input', match: /Ask about targets\.csv/, answer: () => undefined },
+    );
+    const again = (await vscode.commands.executeCommand('teamData.analyzeFile', targets, [targets])) as AnalyzeResult | undefined;
+    prompts().assertDone();
+    assert.equal(again?.sessionId, second.sessionId);
+
+    // "Add to" the open session: its questions use both files, and its title lists them.
+    await a.services.panels.open(first.sessionId);
+    await waitFor('the first panel to be the active one', () => a.services.panels.active?.sessionId === first.sessionId);
+    const costs = workspaceFile('costs.csv');
+    await vscode.workspace.fs.writeFile(costs, new TextEncoder().encode('region,cost\nEurope,400\nAsia,350\nAfrica,90\n'));
+    prompts().expect(
+      { kind: 'pick', match: /Add costs\.csv to which dataset/, answer: byDataset },
+      { kind: 'pick', match: /Analyze costs\.csv in which session/, answer: labelled(/^\$\(comment-discussion\) Add to/) },
+      { kind: 'input', match: /Ask about costs\.csv/, answer: () => 'What is the total cost?' },
+    );
+    const added = (await vscode.commands.executeCommand('teamData.analyzeFile', costs, [costs])) as AnalyzeResult | undefined;
+    prompts().assertDone();
+    assert.equal(added?.sessionId, first.sessionId, 'asked in the open session');
+    assert.equal(added.answer?.state, 'done', JSON.stringify(added.answer?.error));
+    const scope = a.services.panels.get(first.sessionId)?.dataScope;
+    assert.deepEqual([...(scope?.datasourceIdList ?? [])].sort(), [...first.dataSourceIds, ...added.dataSourceIds].sort(), 'both files');
+    if (firstTitle.startsWith('Analyze ')) {
+      assert.equal((await client.sessions.get(first.sessionId)).title, 'Analyze sales.csv, costs.csv');
+      assert.equal(a.services.panels.get(first.sessionId)?.panel.title, 'Analyze sales.csv, costs.csv');
+    }
+  });
+
+  it('New Session asks which data to use, and the data can be changed for the next questions', async () => {
+    const a = await api();
+    const first = shared.first;
+    assert.ok(first, 'needs the first analysis');
+    prompts().expect(
+      { kind: 'input', match: /New session/, answer: () => 'Data check' },
+      { kind: 'pick', match: /New session: ask about which data/, answer: (items) => items.find((i) => (i.value as { dataset?: { id: string } }).dataset?.id === first.datasetId) },
+      { kind: 'pickMany', match: /Files of .* to use/, answer: (items) => items.filter((i) => (i.value as DataSource).fileName === 'sales.csv') },
+    );
+    const id = (await vscode.commands.executeCommand('teamData.newSession')) as string | undefined;
+    prompts().assertDone();
+    assert.ok(id);
+    const panel = a.services.panels.get(id);
+    assert.ok(panel);
+    assert.deepEqual(panel.dataScope, { datasetId: first.datasetId, datasourceIdList: first.dataSourceIds });
+    const answer = await panel.ask('How many rows are there?');
+    assert.equal(answer.state, 'done', JSON.stringify(answer.error));
+    const sources = answer.groups.flatMap((g) => g.blocks).flatMap((b) => (b.type === 'SOURCES' ? b.content : []));
+    assert.ok(sources.some((x) => x.datasourceId === first.dataSourceIds[0]), `answered from sales.csv: ${JSON.stringify(sources)}`);
+
+    // The selector's button: another choice applies to the next questions and is remembered.
+    prompts().expect({ kind: 'pick', match: /about which data/, answer: labelled(/No dataset/) });
+    await panel.chooseData();
+    prompts().assertDone();
+    assert.deepEqual(panel.dataScope, {});
+    assert.deepEqual(a.services.panels.scopeOf(id), {});
   });
 });
