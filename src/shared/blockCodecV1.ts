@@ -240,6 +240,14 @@ function readOptionalIntegerSafe(o: Record<string, unknown>, key: string): numbe
  * kind; unknown kinds come back as `UNKNOWN` so callers can log them and go on.
  */
 export function decodeEvent(event: string, data: string, field = event): JobEvent {
+  // Text fragments first: nearly every frame of a stream is one, and each costs only its parse.
+  if (event === 'MESSAGE' || event === 'CODE') {
+    const parsed = tryParseJson(data);
+    if (isObject(parsed)) {
+      const content = deltaContent(parsed, field);
+      if (typeof content === 'string') return { kind: 'BLOCK', block: makeBlock(event, content, decodePlace(parsed)) };
+    }
+  }
   switch (event) {
     case 'JOB_ID':
       return { kind: 'JOB_ID', jobId: data.trim() };

@@ -181,6 +181,25 @@ describe('api/sseDecoder + answerFold on recorded streams', () => {
       assert.deepEqual(r.answer.error, { message: 'quota exhausted' });
     });
 
+    it('drops a leading byte order mark, also when it arrives split across chunks', () => {
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('event:JOB_ID\ndata:j1\n\nevent:END_MARK\ndata:[DONE]\n\n')]);
+      for (const at of [1, 2, 3, 4]) {
+        const r = fold([bytes.subarray(0, at), bytes.subarray(at)]);
+        assert.equal(r.answer.jobId, 'j1', `split at ${at}`);
+        assert.equal(r.answer.state, 'done');
+      }
+    });
+
+    it('notes unknown fields and bad retry values without failing the stream', () => {
+      const notes: string[] = [];
+      const events: JobEvent[] = [];
+      const d = new JobEventDecoder({ event: (e) => events.push(e), badFrame: () => undefined, fatal: () => undefined, note: (m) => notes.push(m) });
+      d.feed(Buffer.from('foo:bar\nretry:soon\nevent:JOB_ID\ndata:j1\n\n: keep-alive\n\n'));
+      d.end();
+      assert.deepEqual(events, [{ kind: 'JOB_ID', jobId: 'j1' }]);
+      assert.deepEqual(notes, ['ignored stream line: unknown field "foo"', 'ignored stream line: invalid retry value "soon"']);
+    });
+
     it('reports a frame larger than the limit as fatal instead of buffering without bound', () => {
       const bad: string[] = [];
       const d = new JobEventDecoder({ event: () => undefined, badFrame: () => undefined, fatal: (m) => bad.push(m) }, 1000);
