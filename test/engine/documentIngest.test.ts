@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
-import { decodeXmlText, slideText } from '../../src/server/duckdb/documentIngest';
+import { decodeXmlText, docxHtmlToText, slideText } from '../../src/server/duckdb/officeText';
 import { IngestError } from '../../src/server/engine';
 import type { DataSource } from '../../src/shared/domain';
 import { makeDocx, makePdf, makePptx } from './documents';
@@ -72,5 +72,21 @@ describe('document ingestion (PDF, DOCX, PPTX)', function () {
   it('decodes XML text the way slide XML needs', () => {
     assert.equal(decodeXmlText('a &amp; b &lt;c&gt; &#233;&#x4E2D; &bogus;'), 'a & b <c> é中 &bogus;');
     assert.equal(slideText('<a:p><a:r><a:t>One</a:t></a:r></a:p><a:p><a:r><a:t xml:space="preserve"> two </a:t></a:r><a:r><a:t>three</a:t></a:r></a:p>'), 'One\ntwo three');
+  });
+
+  it('writes slide titles as headings and the list numbers PowerPoint draws (startAt, levels, bullets)', () => {
+    const para = (text: string, ppr = ''): string => `<a:p>${ppr}<a:r><a:t>${text}</a:t></a:r></a:p>`;
+    const auto = (lvl: number, start?: number): string => `<a:pPr lvl="${lvl}"><a:buAutoNum type="arabicPeriod"${start ? ` startAt="${start}"` : ''}/></a:pPr>`;
+    const xml = '<p:sld><p:cSld><p:spTree>'
+      + `<p:sp><p:txBody>${para('Refunds above 1,000 USD', auto(0, 5))}${para('need the director', auto(1))}${para('and a receipt', auto(1))}${para('Refunds above 10k', auto(0))}${para('A note')}${para('Bullet', '<a:pPr><a:buChar char="•"/></a:pPr>')}</p:txBody></p:sp>`
+      + `<p:sp><p:nvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:txBody>${para('Approvals')}</p:txBody></p:sp>`
+      + '</p:spTree></p:cSld></p:sld>';
+    assert.equal(slideText(xml), '# Approvals\n5. Refunds above 1,000 USD\n1. need the director\n2. and a receipt\n6. Refunds above 10k\nA note\n- Bullet');
+  });
+
+  it('writes Word headings and numbered lists (which are not text runs) into the text', () => {
+    const html = '<h1>Refund policy</h1><p>Intro &amp; scope.</p><h2>Approvals</h2><ol><li>Up to 200 dollars</li><li>Above $1,000<ol><li>director</li></ol></li></ol>'
+      + '<ul><li>note</li></ul><table><tr><td><p>Tier</p></td><td><p>Limit</p></td></tr></table><p>line<br />break</p>';
+    assert.equal(docxHtmlToText(html), '# Refund policy\n\nIntro & scope.\n\n## Approvals\n1. Up to 200 dollars\n2. Above $1,000\n1. director\n- note\nTier | Limit\n\nline\nbreak');
   });
 });

@@ -58,3 +58,18 @@ export async function makePptx(slides: string[][]): Promise<Buffer> {
   });
   return zip.generateAsync({ type: 'nodebuffer' });
 }
+
+/** A small refund policy in Markdown: numbered sections, a list starting at 3, amounts in several spellings. */
+export const POLICY_MD = [
+  '# Expense and refund policy', '',
+  '## 1. Scope', '', 'This policy covers refunds to customers and expense claims by staff.', '',
+  '## 2. Approvals', '',
+  'Refunds follow the approval chain below.', '',
+  '3. Refunds up to 200 dollars are approved by the support agent.',
+  '4. Refunds between 200 and 1,000 dollars need a team lead.',
+  '5. Refunds above $1,000 must be signed off by the finance director.', '',
+  '## 3. Currencies', '',
+  'Refunds in dollars are paid from the US account, refunds in euros from the EU account.',
+  'Dollar refunds of any size are logged, and the refund desk answers questions about dollars.', '',
+  '## 4. Travel', '', 'Travel expenses over 500 EUR need a manager\'s approval. Hotel nights cost at most £150 in London.', '',
+].join('\n');

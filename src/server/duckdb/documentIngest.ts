@@ -1,6 +1,7 @@
 /**
  * PDF, DOCX and PPTX -> a text document for retrieval, with well-kept parsers: pdf.js (Mozilla) for
- * PDF, mammoth for DOCX, JSZip over the slide XML for PPTX. Pages and slides are separated by a form
+ * PDF, mammoth for DOCX, JSZip over the slide XML for PPTX (officeText.ts writes headings and list
+ * numbers of both Office formats into the text). Pages and slides are separated by a form
  * feed (`\f`) so retrieval can cite page/slide numbers. Legacy binary .doc/.ppt are refused earlier
  * (see fileKinds.ts): no maintained JS library reads them.
  */
@@ -11,6 +12,7 @@ import mammoth from 'mammoth';
 import { IngestError, type IngestResult } from '../engine';
 import { replaceSource } from './catalog';
 import { magicKind } from './fileSniff';
+import { DOCX_STYLE_MAP, docxHtmlToText, slideText } from './officeText';
 import { summarizeZip } from './zipGuard';
 
 /** Parsers hold the whole file (and its parsed form) in memory. */
@@ -132,34 +134,11 @@ function checkZip(buf: Buffer, fileName: string, what: string): void {
 async function docxText(buf: Buffer, fileName: string): Promise<string> {
   checkZip(buf, fileName, '.docx');
   try {
-    return (await mammoth.extractRawText({ buffer: buf })).value;
+    // HTML rather than raw text: it keeps headings and list items, whose numbers are not text runs.
+    return docxHtmlToText((await mammoth.convertToHtml({ buffer: buf }, { styleMap: DOCX_STYLE_MAP })).value);
   } catch (err) {
     throw new IngestError(`could not read ${fileName}: the document is damaged (${(err instanceof Error ? err.message : String(err)).slice(0, 120)})`);
   }
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** Decodes the five XML entities and numeric character references. */
-export function decodeXmlText(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (m, e: string) => {
-    if (e[0] === '#') {
-      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-    }
-    return ENTITIES[e.toLowerCase()] ?? m;
-  });
-}
-
-/** Text of one slide's XML: each `<a:p>` paragraph on its own line, its `<a:t>` runs joined. */
-export function slideText(xml: string): string {
-  const paragraphs: string[] = [];
-  for (const p of xml.match(/<a:p[\s>][\s\S]*?<\/a:p>/g) ?? []) {
-    const runs = [...p.matchAll(/<a:t(?:\s[^>]*)?>([\s\S]*?)<\/a:t>/g)].map((m) => decodeXmlText(m[1] ?? ''));
-    const line = runs.join('').trim();
-    if (line !== '') paragraphs.push(line);
-  }
-  return paragraphs.join('\n');
 }
 
 async function pptxText(buf: Buffer, fileName: string): Promise<string> {

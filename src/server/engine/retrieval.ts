@@ -1,119 +1,84 @@
 /**
  * Retrieval over text sources (md, mdx, txt, pdf, docx, pptx): documents are cut into passages
- * (paragraphs merged up to ~800 characters, tagged with their page or slide and nearest heading),
- * indexed with MiniSearch (BM25 with prefix and fuzzy matching), and the best passages are quoted.
+ * (passages.ts: up to ~800 characters, tagged with their page or slide and the headings above),
+ * indexed with MiniSearch (BM25 with prefix and fuzzy matching; numbers and money spelled one way
+ * by searchTerms.ts), and the best passages are quoted.
  * Indexes are cached per document version.
  */
 import MiniSearch from 'minisearch';
 import type { DataSource } from '../../shared/domain';
-import { fold, stem, STOP_WORDS } from './text';
+import { chunkText, type Chunk } from './passages';
+import { isNumberTerm, searchTokens } from './searchTerms';
+import { fold, stem } from './text';
 
 export interface Passage {
   source: DataSource;
   /** 1-based page or slide, for paged documents. */
   page?: number;
+  /** The nearest heading above the passage. */
   heading?: string;
+  /** The headings above the passage, outermost first. */
+  path: string[];
   text: string;
   score: number;
 }
 
-interface Chunk {
-  id: number;
-  page?: number;
-  heading?: string;
-  text: string;
-}
-
-const TARGET_CHARS = 800;
-const MAX_CHARS = 1200;
 const CACHE_LIMIT = 32;
-/** Words that only shape the question ("what does the guide say about ..."). */
-const QUESTION_WORDS = new Set(['say', 'says', 'said', 'tell', 'document', 'documents', 'doc', 'docs', 'guide', 'file', 'according', 'mention', 'mentions', 'explain', 'describe', 'policy', 'text', 'written', 'write', 'does', 'do']);
-
-/** Splits a long paragraph at sentence ends. */
-function splitLong(p: string): string[] {
-  if (p.length <= MAX_CHARS) return [p];
-  const out: string[] = [];
-  let cur = '';
-  for (const s of p.split(/(?<=[.!?])\s+/)) {
-    if (cur.length > 0 && cur.length + s.length > TARGET_CHARS) {
-      out.push(cur);
-      cur = '';
-    }
-    cur += (cur ? ' ' : '') + s;
-    while (cur.length > MAX_CHARS) {
-      out.push(cur.slice(0, MAX_CHARS));
-      cur = cur.slice(MAX_CHARS);
-    }
-  }
-  if (cur) out.push(cur);
-  return out;
-}
-
-/** Passages of a document, with page numbers when the text has page breaks. */
-export function chunkText(text: string): Chunk[] {
-  const pages = text.split('\f');
-  const paged = pages.length > 1;
-  const out: Chunk[] = [];
-  let heading: string | undefined;
-  pages.forEach((page, pi) => {
-    let cur = '';
-    const flush = (): void => {
-      const t = cur.trim();
-      if (t) {
-        const c: Chunk = { id: out.length, text: t };
-        if (paged) c.page = pi + 1;
-        if (heading) c.heading = heading;
-        out.push(c);
-      }
-      cur = '';
-    };
-    for (const para of page.split(/\n\s*\n/)) {
-      const p = para.replace(/[ \t]+/g, ' ').trim();
-      if (!p) continue;
-      const h = /^#{1,6}\s+(.+)$/m.exec(p);
-      if (h && p.split('\n').length === 1) {
-        flush();
-        heading = h[1]?.trim();
-        cur = p;
-        continue;
-      }
-      for (const piece of splitLong(p)) {
-        if (cur.length > 0 && cur.length + piece.length > TARGET_CHARS) flush();
-        cur += (cur ? '\n\n' : '') + piece;
-      }
-    }
-    flush();
-  });
-  return out;
-}
+/**
+ * Words that only shape the question ("what does the guide say about ..."): grammar words and
+ * the words people use to point at a document. Not the stop words of table questions, which drop
+ * words such as "highest", "list", "first" or "type" that are content in a document.
+ */
+const QUESTION_WORDS = new Set([
+  'a', 'an', 'the', 'of', 'for', 'in', 'on', 'at', 'to', 'by', 'with', 'and', 'or', 'what', 'whats', 'which', 'who',
+  'whom', 'whose', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'do', 'does', 'doe', 'did', 'how', 'me', 'i',
+  'we', 'our', 'my', 'your', 'you', 'their', 'they', 'them', 'he', 'she', 'his', 'her', 'it', 'its', 'this', 'that',
+  'these', 'those', 'there', 'here', 'where', 'when', 'why', 'if', 'so', 'can', 'could', 'would', 'should', 'will',
+  'shall', 'as', 'than', 'then', 'from', 'into', 'about', 'any', 'some', 'please', 'tell', 'show', 'give', 'find',
+  'get', 'let', 'lets', 'want', 'need', 'know', 'just', 'also', 'too', 'very', 'really', 'ok', 'okay', 'hi', 'hey',
+  'thanks', 'say', 'says', 'said', 'document', 'documents', 'doc', 'docs', 'guide', 'file', 'files', 'according',
+  'mention', 'mentions', 'mentioned', 'explain', 'describe', 'text', 'written', 'write', 'mean', 'means', 'meant',
+  'anything', 'something', 'thing', 'things', 'way', 'ways', 'use', 'used', 'using', 'like', 'such', 'many', 'much',
+]);
 
 function processTerm(term: string): string | null {
   const t = fold(term);
-  if (t.length < 2 || STOP_WORDS.has(t) || QUESTION_WORDS.has(t)) return null;
+  // Numbers count whatever their length ("section 5", "5 days"); words need two letters.
+  if (isNumberTerm(t)) return t;
+  if (t.length < 2 || QUESTION_WORDS.has(t)) return null;
   return stem(t);
 }
 
-function newIndex(): MiniSearch<Chunk> {
-  return new MiniSearch<Chunk>({
+/** Headings are searched with the passage: "/bin" finds the "Requirements" section under it. */
+const indexed = (c: Chunk): { id: number; heading: string; text: string } => ({ id: c.id, heading: c.path.join(' \n'), text: c.text });
+
+/** Prefix and fuzzy matching help words ("refund" finds "refunds"), never numbers: 100 is not 1000. */
+const prefix = (term: string): boolean => term.length >= 4 && !isNumberTerm(term);
+const fuzzy = (term: string): number | false => (term.length >= 5 && !isNumberTerm(term) ? 0.2 : false);
+
+function newIndex(): MiniSearch<{ id: number; heading: string; text: string }> {
+  return new MiniSearch({
     fields: ['heading', 'text'],
     storeFields: [],
+    tokenize: searchTokens,
     processTerm,
-    searchOptions: { boost: { heading: 1.5 }, prefix: (term) => term.length >= 4, fuzzy: (term) => (term.length >= 5 ? 0.2 : false), combineWith: 'OR' },
+    searchOptions: { boost: { heading: 1.5 }, prefix, fuzzy, combineWith: 'OR' },
   });
 }
 
 /** A document ready to search: its chunks, their index, and its headings (for follow-ups). */
 export interface IndexedDocument {
   source: DataSource;
-  index: MiniSearch<Chunk>;
+  index: MiniSearch<{ id: number; heading: string; text: string }>;
   chunks: Chunk[];
   headings: string[];
 }
 
-/** Markdown headings of levels 1-3 with 3 to 60 characters, in order. */
-function headingsOf(text: string): string[] {
-  return [...text.matchAll(/^#{1,3}\s+(.{3,60})$/gm)].map((m) => (m[1] ?? '').trim());
+/** Section headings of 3 to 60 characters, in document order (for follow-up questions). */
+function headingsOf(chunks: readonly Chunk[]): string[] {
+  const seen = new Set<string>();
+  for (const c of chunks) for (const h of c.path) if (h.length >= 3 && h.length <= 60) seen.add(h);
+  return [...seen];
 }
 
 export class RetrievalIndex {
@@ -132,8 +97,8 @@ export class RetrievalIndex {
     if (text === undefined) return undefined;
     const chunks = chunkText(text);
     const index = newIndex();
-    index.addAll(chunks);
-    const doc: IndexedDocument = { source, index, chunks, headings: headingsOf(text) };
+    index.addAll(chunks.map(indexed));
+    const doc: IndexedDocument = { source, index, chunks, headings: headingsOf(chunks) };
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(key, doc);
     return doc;
@@ -146,7 +111,7 @@ export class RetrievalIndex {
       for (const hit of d.index.search(question)) {
         const c = d.chunks[Number(hit.id)];
         if (!c) continue;
-        const p: Passage = { source: d.source, text: c.text, score: hit.score };
+        const p: Passage = { source: d.source, text: c.text, path: c.path, score: hit.score };
         if (c.page !== undefined) p.page = c.page;
         if (c.heading !== undefined) p.heading = c.heading;
         all.push(p);
@@ -160,6 +125,6 @@ export class RetrievalIndex {
 
   /** How many query terms survive stop-word removal (0 means there is nothing to search for). */
   static terms(question: string): string[] {
-    return question.split(/[^\p{L}\p{N}]+/u).map((t) => processTerm(t)).filter((t): t is string => t !== null);
+    return searchTokens(question).map((t) => processTerm(t)).filter((t): t is string => t !== null);
   }
 }

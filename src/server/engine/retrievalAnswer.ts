@@ -8,7 +8,8 @@ import { sourceRef, type AnswerWriter } from './answerWriter';
 import { md } from './describe';
 import { RetrievalIndex, type IndexedDocument, type Passage } from './retrieval';
 
-const QUOTE_CHARS = 700;
+/** A whole passage (passages.ts cuts them at 1200 characters): the answer may be its last line. */
+const QUOTE_CHARS = 1300;
 
 export interface RetrievalOutcome {
   found: boolean;
@@ -19,12 +20,42 @@ export interface RetrievalOutcome {
 
 function where(p: Passage): string {
   const paged = /\.(pdf)$/i.test(p.source.fileName) ? 'page' : /\.(pptx)$/i.test(p.source.fileName) ? 'slide' : 'part';
-  return `${md(p.source.fileName)}${p.page !== undefined ? `, ${paged} ${p.page}` : ''}${p.heading ? ` (“${md(p.heading)}”)` : ''}`;
+  return `${md(p.source.fileName)}${p.page !== undefined ? `, ${paged} ${p.page}` : ''}`;
 }
 
-function quote(text: string): string {
-  const t = text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS).replace(/\s+\S*$/, '')} …` : text;
-  return t.split('\n').map((l) => `> ${l.replace(/^#+\s*/, '')}`).join('\n');
+/** Files whose text is Markdown; every other text (PDF, Word, PowerPoint, .txt) is plain. */
+const MARKDOWN_FILE = /\.(md|mdx|markdown)$/i;
+const LIST_MARKER = /^(\d{1,3}[.)]|[-*+•])\s+(.*)$/;
+
+/**
+ * A plain-text line as Markdown that shows exactly that text: everything marked would read as
+ * markup is escaped, except a leading list marker, so "5. Refunds" stays item 5 of a list.
+ */
+function plainLine(line: string): string {
+  const item = LIST_MARKER.exec(line);
+  if (!item) return md(line);
+  return `${item[1] === '•' ? '-' : item[1]} ${md(item[2] ?? '')}`;
+}
+
+/**
+ * The passage as a Markdown block quote that shows it as the document does: its section heading
+ * first as a bold line (never a list item: "2. Approvals" is a title, not item 2), then its lines
+ * with their own list numbers. A numbered line that follows a sentence gets a blank line before
+ * it, since Markdown lets only a list starting at 1 interrupt a paragraph.
+ */
+export function quote(p: Pick<Passage, 'source' | 'path' | 'text'>): string {
+  const cut = p.text.length > QUOTE_CHARS ? `${p.text.slice(0, QUOTE_CHARS).replace(/\s+\S*$/, '')} …` : p.text;
+  const markdown = MARKDOWN_FILE.test(p.source.fileName);
+  const out: string[] = [];
+  if (p.path.length > 0) out.push(`**${p.path.slice(-2).map((h) => md(h)).join(' › ')}**`, '');
+  let prevItem = true;
+  for (const line of cut.split('\n')) {
+    const item = LIST_MARKER.test(line);
+    if (!markdown && item && !prevItem && out.length > 0 && out[out.length - 1] !== '') out.push('');
+    out.push(markdown ? line : plainLine(line));
+    prevItem = item || line === '';
+  }
+  return out.map((l) => (l === '' ? '>' : `> ${l}`)).join('\n');
 }
 
 /** Headings make good follow-ups: "What does guide.md say about Refunds?" */
@@ -64,8 +95,8 @@ export async function answerFromDocuments(
     };
   }
   const top = passages[0] as Passage;
-  const lines = [`The most relevant passage is in **${where(top)}**:`, '', quote(top.text)];
-  for (const p of passages.slice(1)) lines.push('', `Also in ${where(p)}:`, '', quote(p.text));
+  const lines = [`The most relevant passage is in **${where(top)}**:`, '', quote(top)];
+  for (const p of passages.slice(1)) lines.push('', `Also in ${where(p)}:`, '', quote(p));
   const used = new Set(passages.map((p) => p.heading ?? ''));
   const refs = passages.map((p) => sourceRef(p.source, { ...(p.page !== undefined ? { pageNo: p.page } : {}), content: p.text.slice(0, 2000) }));
   return { found: true, message: lines.join('\n'), refs, questions: headingQuestions(docs, used).slice(0, 3) };

@@ -41,6 +41,9 @@ const PURIFY_CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
   ],
   FORBID_ATTR: ['style', 'id', 'name', 'target', 'srcset', 'action', 'formaction', 'background', 'poster', 'ping', 'download'],
   ALLOWED_URI_REGEXP: /^https?:/i,
+  // DOMPurify checks every attribute not listed as URI-safe against ALLOWED_URI_REGEXP, so the
+  // strict regexp above would drop `<ol start="5">` and a quoted list would count from 1 again.
+  ADD_URI_SAFE_ATTR: ['start'],
   ALLOW_DATA_ATTR: false,
   SANITIZE_NAMED_PROPS: true,
 };

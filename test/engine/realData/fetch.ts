@@ -22,12 +22,12 @@ export function realDataDir(): string {
   return join(process.env['TEAM_DATA_CACHE'] ?? join(homedir(), '.cache', 'team-data'), 'real-data');
 }
 
-async function exists(path: string): Promise<boolean> {
+export async function exists(path: string): Promise<boolean> {
   return stat(path).then(() => true, () => false);
 }
 
 /** Pipes `cmd args` (stdout) into `target`, atomically. */
-async function extractTo(cmd: string, args: string[], target: string): Promise<void> {
+export async function extractTo(cmd: string, args: string[], target: string): Promise<void> {
   const tmp = `${target}.part`;
   await new Promise<void>((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -50,7 +50,7 @@ async function debFile(dir: string, pkg: string): Promise<string | undefined> {
 }
 
 /** Downloads a Debian package (pinned version first, then the candidate) into `dir`. */
-async function downloadDeb(dir: string, pkg: string, version: string): Promise<string> {
+export async function downloadDeb(dir: string, pkg: string, version: string): Promise<string> {
   const have = await debFile(dir, pkg);
   if (have !== undefined) return join(dir, have);
   const attempt = async (): Promise<boolean> => {
@@ -74,7 +74,7 @@ async function downloadDeb(dir: string, pkg: string, version: string): Promise<s
   return join(dir, got);
 }
 
-async function packNpm(dir: string, pkg: string, version: string): Promise<string> {
+export async function packNpm(dir: string, pkg: string, version: string): Promise<string> {
   const base = `${pkg.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
   const path = join(dir, base);
   if (await exists(path)) return path;
@@ -83,7 +83,7 @@ async function packNpm(dir: string, pkg: string, version: string): Promise<strin
   return path;
 }
 
-async function sha256(path: string): Promise<string> {
+export async function sha256(path: string): Promise<string> {
   return createHash('sha256').update(await readFile(path)).digest('hex');
 }
 
