@@ -26,6 +26,10 @@ export const USAGE = `Usage:
       --api-key KEY       (or TEAM_DATA_API_KEY)
       --user-id ID        (or TEAM_DATA_USER_ID)
       --data-dir DIR      data folder of the embedded service (or TEAM_DATA_DATA_DIR)
+  team-data mcp [options]
+      Serve the analysis tools to MCP clients over stdio (analyze files, ask a dataset,
+      list datasets); on the embedded local service unless --base-url is given.
+      --base-url URL, --api-key KEY, --user-id ID, --data-dir DIR   as for ask
   team-data --version | --help`;
 
 export interface ServeArgs {
@@ -52,7 +56,16 @@ export interface AskArgs {
   dataDir?: string;
 }
 
-export type CliArgs = ServeArgs | AskArgs | { command: 'help' } | { command: 'version' };
+/** `team-data mcp`: where the tools run (the same settings and environment as `ask`). */
+export interface McpArgs {
+  command: 'mcp';
+  baseUrl?: string;
+  apiKey?: string;
+  userId?: string;
+  dataDir?: string;
+}
+
+export type CliArgs = ServeArgs | AskArgs | McpArgs | { command: 'help' } | { command: 'version' };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -106,6 +119,26 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     set('apiKey', str(values['api-key']) ?? str(env['TEAM_DATA_API_KEY']));
     set('userId', str(values['user-id']) ?? str(env['TEAM_DATA_USER_ID']));
     set('dataDir', str(values['data-dir']) ?? str(env['TEAM_DATA_DATA_DIR']));
+    if (out.baseUrl !== undefined && out.apiKey === undefined) {
+      throw new UsageError('--base-url needs an API key: pass --api-key or set TEAM_DATA_API_KEY');
+    }
+    return out;
+  }
+  if (command === 'mcp') {
+    const { values, positionals } = parse(rest, {
+      'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'user-id': { type: 'string' }, 'data-dir': { type: 'string' },
+    });
+    if (positionals.length > 0) throw new UsageError(`mcp takes no arguments (got ${positionals[0]})`);
+    const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+    const out: McpArgs = { command: 'mcp' };
+    const baseUrl = str(values['base-url']) ?? str(env['TEAM_DATA_BASE_URL']);
+    const apiKey = str(values['api-key']) ?? str(env['TEAM_DATA_API_KEY']);
+    const userId = str(values['user-id']) ?? str(env['TEAM_DATA_USER_ID']);
+    const dataDir = str(values['data-dir']) ?? str(env['TEAM_DATA_DATA_DIR']);
+    if (baseUrl !== undefined) out.baseUrl = baseUrl;
+    if (apiKey !== undefined) out.apiKey = apiKey;
+    if (userId !== undefined) out.userId = userId;
+    if (dataDir !== undefined) out.dataDir = dataDir;
     if (out.baseUrl !== undefined && out.apiKey === undefined) {
       throw new UsageError('--base-url needs an API key: pass --api-key or set TEAM_DATA_API_KEY');
     }

@@ -5,6 +5,7 @@
  */
 import { parseCli, USAGE, UsageError } from './args';
 import { ask } from './ask';
+import { mcp } from './mcp';
 import { serve } from './serve';
 import { describeFailure } from './failure';
 
@@ -34,6 +35,8 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case 'serve':
         return await serve(args, env);
+      case 'mcp':
+        return await mcp(args, env);
       case 'ask':
         process.on('SIGINT', onSigint);
         process.stdout.on('error', onStdoutError);

@@ -1,0 +1,156 @@
+/**
+ * The analysis tools agents call (the MCP server, VS Code's language-model tools): analyze local
+ * files, ask about a dataset, list datasets. Plain client calls against any service, local or
+ * hosted, so every caller gets the same behaviour; the text they return is in toolText.ts.
+ *
+ * A tool keeps one service session per dataset for as long as it lives, so a follow-up question
+ * has the earlier ones as context, and reuses a file's data source while the file is unchanged.
+ */
+import { stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import type { Answer, DataSource, Dataset } from '../shared/domain';
+import { SUPPORTED_EXTENSIONS } from '../shared/domain';
+import { fileExtension } from '../shared/fileNames';
+import type { TeamDataClient } from './client';
+
+/** A mistake in the tool's input (a missing file, an unsupported type): the caller's to fix. */
+export class ToolInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolInputError';
+  }
+}
+
+export interface ToolRun {
+  signal?: AbortSignal;
+  /** Progress for anything slower than a moment (uploads, processing, the analysis). */
+  progress?(message: string): void;
+}
+
+export interface ToolAnswer {
+  question: string;
+  dataset: Dataset;
+  files: string[];
+  sessionId: string;
+  answer: Answer;
+}
+
+/** At most this many files per call: an agent passing a whole folder gets a clear error. */
+const MAX_FILES = 20;
+
+export class AnalysisTools {
+  /** Session per dataset, so follow-ups have context. */
+  private readonly sessions = new Map<string, string>();
+  /** Data source per file path while its size and modification time are unchanged. */
+  private readonly uploaded = new Map<string, { size: number; mtimeMs: number; datasetId: string; id: string }>();
+
+  /** `root`: relative paths are resolved against it (the workspace, or the MCP server's folder). */
+  constructor(private readonly client: TeamDataClient, private readonly root: string = process.cwd()) {}
+
+  async listDatasets(run: ToolRun = {}): Promise<Array<{ dataset: Dataset; sources: DataSource[] }>> {
+    const out: Array<{ dataset: Dataset; sources: DataSource[] }> = [];
+    for await (const dataset of this.client.datasets.iterate({ pageSize: 100 }, withSignal(run))) {
+      const sources: DataSource[] = [];
+      for await (const s of this.client.dataSources.iterate(dataset.id, { pageSize: 100 }, withSignal(run))) sources.push(s);
+      out.push({ dataset, sources });
+      if (out.length >= 200) break;
+    }
+    return out;
+  }
+
+  /** Uploads (or reuses) the files into the dataset named after their folder and asks about them. */
+  async analyzeFiles(paths: readonly string[], question: string, run: ToolRun = {}): Promise<ToolAnswer> {
+    const q = checkQuestion(question);
+    const files = await this.checkFiles(paths);
+    const dataset = await this.datasetNamed(basename(dirname(files[0] as string)) || 'Files', run);
+    const ids: string[] = [];
+    for (const path of files) ids.push(await this.sourceFor(dataset, path, run));
+    return this.ask(dataset, ids, files.map((f) => basename(f)), q, run);
+  }
+
+  /** Asks about a dataset (by id or exact name), using its ready files. */
+  async askDataset(datasetRef: string, question: string, run: ToolRun = {}): Promise<ToolAnswer> {
+    const q = checkQuestion(question);
+    const ref = datasetRef.trim();
+    let dataset: Dataset | undefined;
+    for await (const d of this.client.datasets.iterate({ pageSize: 100 }, withSignal(run))) {
+      if (d.id === ref || d.name === ref) {
+        dataset = d;
+        break;
+      }
+    }
+    if (!dataset) throw new ToolInputError(`no dataset is called or has the id "${ref}"; list the datasets to see their names`);
+    const ready: DataSource[] = [];
+    for await (const s of this.client.dataSources.iterate(dataset.id, { statuses: ['synched'], pageSize: 100 }, withSignal(run))) ready.push(s);
+    if (ready.length === 0) throw new ToolInputError(`the dataset "${dataset.name}" has no file ready to answer from`);
+    return this.ask(dataset, ready.map((s) => s.id), ready.map((s) => s.fileName || s.name), q, run);
+  }
+
+  private async ask(dataset: Dataset, ids: string[], files: string[], question: string, run: ToolRun): Promise<ToolAnswer> {
+    let sessionId = this.sessions.get(dataset.id);
+    if (sessionId === undefined) {
+      sessionId = (await this.client.sessions.create({ title: `Agent: ${dataset.name}`.slice(0, 60) }, withSignal(run))).id;
+      this.sessions.set(dataset.id, sessionId);
+    }
+    run.progress?.(`Analyzing ${files.length === 1 ? files[0] : `${files.length} files`}…`);
+    const stream = this.client.jobs.stream({ sessionId, question, datasetId: dataset.id, datasourceIdList: ids }, withSignal(run));
+    for await (const ev of stream) {
+      if (ev.kind === 'TASK' && ev.task.status === 'running' && ev.task.name) run.progress?.(ev.task.name);
+    }
+    return { question, dataset, files, sessionId, answer: await stream.done };
+  }
+
+  private async checkFiles(paths: readonly string[]): Promise<string[]> {
+    if (paths.length === 0) throw new ToolInputError('name at least one file to analyze');
+    if (paths.length > MAX_FILES) throw new ToolInputError(`at most ${MAX_FILES} files per question (got ${paths.length})`);
+    const out: string[] = [];
+    for (const p of paths) {
+      const path = isAbsolute(p) ? p : resolve(this.root, p);
+      const info = await stat(path).catch(() => undefined);
+      if (!info) throw new ToolInputError(`${p}: no such file`);
+      if (!info.isFile()) throw new ToolInputError(`${p}: not a file`);
+      const ext = fileExtension(path);
+      if (!(SUPPORTED_EXTENSIONS as readonly string[]).includes(ext)) {
+        throw new ToolInputError(`${p}: files of type "${ext || 'none'}" cannot be analyzed; supported: ${SUPPORTED_EXTENSIONS.join(' ')}`);
+      }
+      if (info.size === 0) throw new ToolInputError(`${p}: the file is empty`);
+      out.push(path);
+    }
+    return out;
+  }
+
+  private async datasetNamed(name: string, run: ToolRun): Promise<Dataset> {
+    for await (const d of this.client.datasets.iterate({ keyword: name, pageSize: 100 }, withSignal(run))) if (d.name === name) return d;
+    const { id } = await this.client.datasets.create({ name, description: 'Files analyzed by an agent' }, withSignal(run));
+    return { id, name, description: 'Files analyzed by an agent' };
+  }
+
+  private async sourceFor(dataset: Dataset, path: string, run: ToolRun): Promise<string> {
+    const info = await stat(path);
+    const known = this.uploaded.get(path);
+    if (known && known.datasetId === dataset.id && known.size === info.size && known.mtimeMs === info.mtimeMs) {
+      const still = await this.client.dataSources.get(dataset.id, known.id, withSignal(run)).catch(() => undefined);
+      if (still?.status === 'synched') return known.id;
+    }
+    const name = basename(path);
+    run.progress?.(`Uploading ${name}…`);
+    const { fileKey } = await this.client.files.upload(path, withSignal(run));
+    const created = await this.client.dataSources.create(dataset.id, { fileName: name, fileKey }, withSignal(run));
+    run.progress?.(`Reading ${name}…`);
+    const ready = await this.client.dataSources.waitUntilSynched(dataset.id, created.id, { ...withSignal(run), intervalMs: 250 });
+    if (ready.status !== 'synched') throw new ToolInputError(`${name} could not be read: ${ready.error ?? 'the service could not process it'}`);
+    this.uploaded.set(path, { size: info.size, mtimeMs: info.mtimeMs, datasetId: dataset.id, id: created.id });
+    return created.id;
+  }
+}
+
+function checkQuestion(question: string): string {
+  const q = question.trim();
+  if (q === '') throw new ToolInputError('the question is empty');
+  if (q.length > 6000) throw new ToolInputError('the question is longer than 6000 characters');
+  return q;
+}
+
+function withSignal(run: ToolRun): { signal?: AbortSignal } {
+  return run.signal ? { signal: run.signal } : {};
+}

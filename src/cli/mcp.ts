@@ -1,0 +1,109 @@
+/**
+ * `team-data mcp`: the analysis tools as an MCP server over stdio (the official TypeScript SDK),
+ * so any MCP client (Claude Desktop, Cursor, VS Code) can analyze local files. Without a base URL
+ * it runs on the embedded local service, offline: files never leave the machine. stdout carries
+ * the protocol only; logs go to stderr.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { AnalysisTools, ToolInputError, type ToolAnswer } from '../api/analysisTools';
+import { TeamDataClient } from '../api/index';
+import { answerText, datasetsText } from '../api/toolText';
+import { startLocalService, type LocalService } from '../server/localService';
+import type { McpArgs } from './args';
+import { defaultDataDir, randomApiKey } from './dataDir';
+import { describeFailure } from './failure';
+
+declare const TEAM_DATA_VERSION: string | undefined;
+
+export const TOOL_NAMES = { analyzeFiles: 'teamData_analyzeFiles', askDataset: 'teamData_askDataset', listDatasets: 'teamData_listDatasets' } as const;
+
+function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** Runs a tool; mistakes and failures become tool errors the model can read and act on. */
+async function guarded(what: string, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof ToolInputError) return errorResult(`Could not ${what}: ${err.message}`);
+    return errorResult(`Could not ${what}: ${describeFailure(err)}`);
+  }
+}
+
+async function answerResult(r: ToolAnswer, local: boolean, signal: AbortSignal): Promise<CallToolResult> {
+  const hint = local ? 'The local service keeps it while this server runs.' : 'Open it in the Team Data Analysis panel of VS Code or the service\'s web app.';
+  const { text, unanswered } = await answerText(r, { openHint: hint, signal });
+  // An answer without a result is not a finding: say so as an error, with the service's reason.
+  return unanswered ? { content: [{ type: 'text', text: `The question could not be answered from the data.\n\n${text}` }], isError: true } : { content: [{ type: 'text', text }] };
+}
+
+/** The MCP server over a client; the caller connects a transport. */
+export function createMcpServer(client: TeamDataClient, opts: { local: boolean; root?: string }): McpServer {
+  const tools = new AnalysisTools(client, opts.root);
+  const server = new McpServer({ name: 'team-data', version: typeof TEAM_DATA_VERSION === 'string' ? TEAM_DATA_VERSION : 'dev' });
+  const where = opts.local ? 'on this machine (nothing is uploaded anywhere)' : 'by the configured Team Data Analysis service (the files are uploaded to it)';
+  server.registerTool(
+    TOOL_NAMES.analyzeFiles,
+    {
+      title: 'Analyze data files',
+      description: `Answers a question about local data files (CSV, TSV, Excel, JSON, text, PDF, Word, PowerPoint), analyzed ${where}. Returns how the question was read, the finding, the first rows of the result table and the SQL. Follow-up questions about the same files keep the context.`,
+      inputSchema: {
+        paths: z.array(z.string().min(1)).min(1).describe('Paths of the files, absolute or relative to the server\'s folder'),
+        question: z.string().min(1).describe('The question, as a person would ask it, e.g. "total revenue by region"'),
+      },
+      annotations: { readOnlyHint: false, openWorldHint: !opts.local },
+    },
+    ({ paths, question }, extra) => guarded('analyze the files', async () => answerResult(await tools.analyzeFiles(paths, question, { signal: extra.signal }), opts.local, extra.signal)),
+  );
+  server.registerTool(
+    TOOL_NAMES.askDataset,
+    {
+      title: 'Ask about a dataset',
+      description: `Answers a question about a dataset already on the service (by name or id; list them with ${TOOL_NAMES.listDatasets}), using its ready files.`,
+      inputSchema: {
+        dataset: z.string().min(1).describe('The dataset\'s name or id'),
+        question: z.string().min(1).describe('The question'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: !opts.local },
+    },
+    ({ dataset, question }, extra) => guarded('answer the question', async () => answerResult(await tools.askDataset(dataset, question, { signal: extra.signal }), opts.local, extra.signal)),
+  );
+  server.registerTool(
+    TOOL_NAMES.listDatasets,
+    {
+      title: 'List datasets',
+      description: 'Lists the datasets on the service with their files and whether each is ready.',
+      annotations: { readOnlyHint: true, openWorldHint: !opts.local },
+    },
+    (extra) => guarded('list the datasets', async () => ({ content: [{ type: 'text', text: datasetsText(await tools.listDatasets({ signal: extra.signal })) }] })),
+  );
+  return server;
+}
+
+/** `team-data mcp`: serves until the client closes stdin. */
+export async function mcp(args: McpArgs, env: NodeJS.ProcessEnv): Promise<number> {
+  let service: LocalService | undefined;
+  let client: TeamDataClient;
+  if (args.baseUrl !== undefined) {
+    client = new TeamDataClient({ baseUrl: args.baseUrl, apiKey: args.apiKey ?? '', ...(args.userId ? { userId: args.userId } : {}) });
+  } else {
+    service = await startLocalService({ dataDir: args.dataDir ?? defaultDataDir(env), apiKey: randomApiKey(), port: 0 });
+    client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, userId: args.userId ?? 'mcp' });
+  }
+  const server = createMcpServer(client, { local: service !== undefined, root: process.cwd() });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+  });
+  await server.connect(transport);
+  process.stderr.write(`team-data mcp: serving ${Object.values(TOOL_NAMES).join(', ')} over stdio${service ? ' on the embedded local service' : ` on ${args.baseUrl}`}\n`);
+  await closed;
+  await server.close().catch(() => undefined);
+  await service?.close();
+  return 0;
+}

@@ -1,0 +1,99 @@
+/**
+ * `team-data mcp` driven by the MCP SDK's own client over stdio, as Claude Desktop or VS Code
+ * would start it: the tools are listed with input schemas, analyzing a real file gives the right
+ * numbers, a follow-up keeps the session, and mistakes come back as tool errors that say what is
+ * wrong (missing file, unsupported type, a question the data cannot answer, an unknown dataset).
+ */
+import { strict as assert } from 'node:assert';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+const ROOT = join(__dirname, '..', '..');
+const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
+const TSX = require.resolve('tsx/cjs');
+
+function textOf(r: CallToolResult): string {
+  return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+describe('team-data mcp (MCP SDK client over stdio)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let client: Client;
+  let stderr = '';
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'team-data-mcp-'));
+    copyFileSync(join(ROOT, 'samples', 'sales.csv'), join(dir, 'sales.csv'));
+    writeFileSync(join(dir, 'notes.exe'), 'MZ');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['-r', TSX, MAIN, 'mcp', '--data-dir', join(dir, 'data')],
+      cwd: dir,
+      env: { PATH: process.env['PATH'] ?? '', HOME: dir },
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
+    client = new Client({ name: 'team-data-test', version: '1.0.0' });
+    await client.connect(transport);
+  });
+
+  after(async () => {
+    await client?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    return (await client.callTool({ name, arguments: args })) as CallToolResult;
+  }
+
+  it('lists the three tools with their input schemas', async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['teamData_analyzeFiles', 'teamData_askDataset', 'teamData_listDatasets']);
+    const analyze = tools.find((t) => t.name === 'teamData_analyzeFiles');
+    assert.deepEqual(analyze?.inputSchema.required?.sort(), ['paths', 'question']);
+    assert.match(analyze?.description ?? '', /on this machine/);
+    assert.match(stderr, /serving .* on the embedded local service/);
+  });
+
+  it('analyzes a local file with the right numbers, and a follow-up keeps the session', async () => {
+    const r = await call('teamData_analyzeFiles', { paths: ['sales.csv'], question: 'total revenue by region' });
+    const text = textOf(r);
+    assert.equal(r.isError, undefined, text);
+    // The sample's totals (samples/sales.csv, checked with DuckDB by the engine's accuracy suite).
+    assert.match(text, /Europe.*32,?985\.92/);
+    assert.match(text, /\| region \| total_revenue \|/);
+    assert.match(text, /```sql[\s\S]*GROUP BY/);
+    const session = /in session (\S+?)[,.]/.exec(text)?.[1];
+    assert.ok(session, text);
+
+    const again = await call('teamData_askDataset', { dataset: 'team-data-mcp-' + dir.split('team-data-mcp-')[1], question: 'How many orders are there?' });
+    const againText = textOf(again);
+    assert.equal(again.isError, undefined, againText);
+    assert.ok(againText.includes(`in session ${session}`), 'the same session');
+  });
+
+  it('lists the dataset with its file', async () => {
+    const text = textOf(await call('teamData_listDatasets', {}));
+    assert.match(text, /sales\.csv \(synched\)/);
+  });
+
+  it('reports mistakes as tool errors with clear messages', async () => {
+    const missing = await call('teamData_analyzeFiles', { paths: ['nope.csv'], question: 'total revenue' });
+    assert.equal(missing.isError, true);
+    assert.match(textOf(missing), /nope\.csv: no such file/);
+    const exe = await call('teamData_analyzeFiles', { paths: ['notes.exe'], question: 'what is in it' });
+    assert.equal(exe.isError, true);
+    assert.match(textOf(exe), /notes\.exe: files of type "\.exe" cannot be analyzed/);
+    const unknown = await call('teamData_askDataset', { dataset: 'no such dataset', question: 'total revenue' });
+    assert.equal(unknown.isError, true);
+    assert.match(textOf(unknown), /no dataset is called/);
+    const mars = await call('teamData_analyzeFiles', { paths: ['sales.csv'], question: 'what will the weather be on mars tomorrow' });
+    assert.equal(mars.isError, true);
+    assert.match(textOf(mars), /could not be answered from the data/);
+  });
+});
