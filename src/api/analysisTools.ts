@@ -12,6 +12,7 @@ import type { Answer, DataSource, Dataset } from '../shared/domain';
 import { SUPPORTED_EXTENSIONS } from '../shared/domain';
 import { fileExtension } from '../shared/fileNames';
 import type { TeamDataClient } from './client';
+import type { JobStream } from './jobStream';
 
 /** A mistake in the tool's input (a missing file, an unsupported type): the caller's to fix. */
 export class ToolInputError extends Error {
@@ -25,6 +26,13 @@ export interface ToolRun {
   signal?: AbortSignal;
   /** Progress for anything slower than a moment (uploads, processing, the analysis). */
   progress?(message: string): void;
+}
+
+/** What a question is asked about: a dataset and the ids and names of its files in use. */
+export interface ToolTarget {
+  dataset: Dataset;
+  ids: string[];
+  files: string[];
 }
 
 export interface ToolAnswer {
@@ -61,16 +69,26 @@ export class AnalysisTools {
   /** Uploads (or reuses) the files into the dataset named after their folder and asks about them. */
   async analyzeFiles(paths: readonly string[], question: string, run: ToolRun = {}): Promise<ToolAnswer> {
     const q = checkQuestion(question);
-    const files = await this.checkFiles(paths);
-    const dataset = await this.datasetNamed(basename(dirname(files[0] as string)) || 'Files', run);
-    const ids: string[] = [];
-    for (const path of files) ids.push(await this.sourceFor(dataset, path, run));
-    return this.ask(dataset, ids, files.map((f) => basename(f)), q, run);
+    return this.ask(await this.prepareFiles(paths, run), q, run);
   }
 
   /** Asks about a dataset (by id or exact name), using its ready files. */
   async askDataset(datasetRef: string, question: string, run: ToolRun = {}): Promise<ToolAnswer> {
     const q = checkQuestion(question);
+    return this.ask(await this.findDataset(datasetRef, run), q, run);
+  }
+
+  /** The files as ready data sources of the dataset named after their folder (uploaded or reused). */
+  async prepareFiles(paths: readonly string[], run: ToolRun = {}): Promise<ToolTarget> {
+    const files = await this.checkFiles(paths);
+    const dataset = await this.datasetNamed(basename(dirname(files[0] as string)) || 'Files', run);
+    const ids: string[] = [];
+    for (const path of files) ids.push(await this.sourceFor(dataset, path, run));
+    return { dataset, ids, files: files.map((f) => basename(f)) };
+  }
+
+  /** A dataset by id or exact name, with its ready files. */
+  async findDataset(datasetRef: string, run: ToolRun = {}): Promise<ToolTarget> {
     const ref = datasetRef.trim();
     let dataset: Dataset | undefined;
     for await (const d of this.client.datasets.iterate({ pageSize: 100 }, withSignal(run))) {
@@ -83,21 +101,31 @@ export class AnalysisTools {
     const ready: DataSource[] = [];
     for await (const s of this.client.dataSources.iterate(dataset.id, { statuses: ['synched'], pageSize: 100 }, withSignal(run))) ready.push(s);
     if (ready.length === 0) throw new ToolInputError(`the dataset "${dataset.name}" has no file ready to answer from`);
-    return this.ask(dataset, ready.map((s) => s.id), ready.map((s) => s.fileName || s.name), q, run);
+    return { dataset, ids: ready.map((s) => s.id), files: ready.map((s) => s.fileName || s.name) };
   }
 
-  private async ask(dataset: Dataset, ids: string[], files: string[], question: string, run: ToolRun): Promise<ToolAnswer> {
-    let sessionId = this.sessions.get(dataset.id);
-    if (sessionId === undefined) {
-      sessionId = (await this.client.sessions.create({ title: `Agent: ${dataset.name}`.slice(0, 60) }, withSignal(run))).id;
-      this.sessions.set(dataset.id, sessionId);
+  /**
+   * Starts the question as a streamed job. `sessionId`: ask there (a chat conversation keeps its
+   * own); otherwise the tool's session for the dataset, created on first use.
+   */
+  async start(target: ToolTarget, question: string, run: ToolRun = {}, sessionId?: string): Promise<{ sessionId: string; stream: JobStream }> {
+    const q = checkQuestion(question);
+    let session = sessionId ?? this.sessions.get(target.dataset.id);
+    if (session === undefined) {
+      session = (await this.client.sessions.create({ title: `Agent: ${target.dataset.name}`.slice(0, 60) }, withSignal(run))).id;
+      this.sessions.set(target.dataset.id, session);
     }
-    run.progress?.(`Analyzing ${files.length === 1 ? files[0] : `${files.length} files`}…`);
-    const stream = this.client.jobs.stream({ sessionId, question, datasetId: dataset.id, datasourceIdList: ids }, withSignal(run));
+    const stream = this.client.jobs.stream({ sessionId: session, question: q, datasetId: target.dataset.id, datasourceIdList: target.ids }, withSignal(run));
+    return { sessionId: session, stream };
+  }
+
+  private async ask(target: ToolTarget, question: string, run: ToolRun): Promise<ToolAnswer> {
+    run.progress?.(`Analyzing ${target.files.length === 1 ? target.files[0] : `${target.files.length} files`}…`);
+    const { sessionId, stream } = await this.start(target, question, run);
     for await (const ev of stream) {
       if (ev.kind === 'TASK' && ev.task.status === 'running' && ev.task.name) run.progress?.(ev.task.name);
     }
-    return { question, dataset, files, sessionId, answer: await stream.done };
+    return { question, dataset: target.dataset, files: target.files, sessionId, answer: await stream.done };
   }
 
   private async checkFiles(paths: readonly string[]): Promise<string[]> {

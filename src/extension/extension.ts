@@ -4,6 +4,9 @@
  * owned by `context.subscriptions`.
  */
 import * as vscode from 'vscode';
+import { registerLmTools, ToolHost, type RegisteredTools } from './chat/lmTools';
+import { registerMcpProvider } from './chat/mcpProvider';
+import { chatFollowups, registerParticipant } from './chat/participant';
 import { commandTable, guarded } from './commands/commandTable';
 import { affectsConnection } from './config';
 import { createServices, type Services } from './services';
@@ -13,6 +16,8 @@ import type { UiPrompts } from './ui/prompts';
 /** What `activate` returns: test hooks, not a public API for other extensions. */
 export interface TeamDataExtensionApi {
   services: Services;
+  /** The chat participant's handler and the language-model tools, as registered. */
+  chat: { handler: vscode.ChatRequestHandler; tools: RegisteredTools; followups: vscode.ChatFollowupProvider; mcpProvider: boolean };
   /** Replaces the UI prompts (confirm dialogs, inputs, picks); undefined restores the real ones. */
   usePrompts(prompts: UiPrompts | undefined): void;
 }
@@ -30,6 +35,9 @@ export function activate(context: vscode.ExtensionContext): TeamDataExtensionApi
   }
   active = s;
   for (const entry of commandTable(s)) context.subscriptions.push(vscode.commands.registerCommand(entry.id, guarded(s, entry)));
+  // Chat, agent tools and MCP: used only where a language model is installed; nothing needs them.
+  const host = new ToolHost(s);
+  const chat = { handler: registerParticipant(s, host), tools: registerLmTools(s, host), followups: chatFollowups(), mcpProvider: registerMcpProvider(s) };
   s.notifier.bind({
     signIn: () => vscode.commands.executeCommand('teamData.signIn'),
     showLogs: () => s.log.show(),
@@ -52,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): TeamDataExtensionApi
   void vscode.commands.executeCommand('setContext', 'teamData.mode', s.connection.info.mode);
   void vscode.commands.executeCommand('setContext', 'teamData.signedIn', s.connection.info.signedIn);
   s.log.info(`Team Data Analysis ${String(context.extension.packageJSON?.version ?? '')} activated (${s.connection.info.mode} service)`);
-  return { services: s, usePrompts: (p) => s.prompts.use(p) };
+  return { services: s, chat, usePrompts: (p) => s.prompts.use(p) };
 }
 
 /** Stops the local service (VS Code waits for the returned promise, briefly). */

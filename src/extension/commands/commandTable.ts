@@ -5,6 +5,7 @@
  * result, so the extension-host tests can drive flows through `executeCommand`.
  */
 import * as vscode from 'vscode';
+import { SHOW_ANSWER_COMMAND } from '../chat/chatRender';
 import { analyzeFiles, addToDataset } from '../flows/analyze';
 import { askFlow } from '../flows/ask';
 import { lastChoice, pickSession } from '../flows/pickers';
@@ -39,6 +40,12 @@ async function openPanel(s: Services): Promise<unknown> {
 async function analyzeSample(s: Services): Promise<unknown> {
   const sample = vscode.Uri.joinPath(s.context.extensionUri, 'samples', 'sales.csv');
   return analyzeFiles(s, sample, [sample]);
+}
+
+/** Chat buttons: the session's panel, scrolled to the job. */
+async function showAnswer(s: Services, sessionId: unknown, jobId: unknown): Promise<void> {
+  if (typeof sessionId !== 'string' || sessionId === '') return;
+  await s.panels.open(sessionId, typeof jobId === 'string' && jobId !== '' ? { scrollToJobId: jobId } : {});
 }
 
 function refreshAll(s: Services): void {
@@ -82,6 +89,7 @@ export function commandTable(s: Services): CommandEntry[] {
     { id: 'teamData.sessions.clearFilter', what: 'clear the filter', handler: () => s.sessions.setKeyword('') },
     { id: 'teamData.sessions.refresh', what: 'refresh the sessions', handler: () => s.sessions.refresh() },
     { id: 'teamData.openJob', what: 'open the answer', handler: (node) => tree.openJob(s, node) },
+    { id: SHOW_ANSWER_COMMAND, what: 'show the answer', handler: (sessionId, jobId) => showAnswer(s, sessionId, jobId) },
     { id: 'teamData.loadMore', what: 'load more', handler: (node) => tree.loadMore(s, node) },
   ];
 }

@@ -1,0 +1,137 @@
+/**
+ * Language-model tools (agent mode and any chat participant): analyze workspace files, ask about
+ * a dataset, list datasets. The work is the shared AnalysisTools over the connection's client;
+ * this file adds what VS Code needs: the confirmation that says which files leave the machine
+ * (none with the local service), progress text, cancellation and a concise text result.
+ */
+import * as vscode from 'vscode';
+import { AnalysisTools, ToolInputError, type ToolAnswer } from '../../api/analysisTools';
+import { answerText, datasetsText } from '../../api/toolText';
+import type { Services } from '../services';
+
+export const LM_TOOLS = { analyzeFiles: 'teamData_analyzeFiles', askDataset: 'teamData_askDataset', listDatasets: 'teamData_listDatasets' } as const;
+
+export interface AnalyzeFilesInput {
+  paths: string[];
+  question: string;
+}
+
+export interface AskDatasetInput {
+  dataset: string;
+  question: string;
+}
+
+const OPEN_HINT = 'The user can open it in the Team Data Analysis answer panel (Sessions view).';
+
+/** One AnalysisTools per service identity, so sessions and reuse never mix a local and a hosted service. */
+export class ToolHost {
+  private tools: { identity: string; tools: AnalysisTools } | undefined;
+
+  constructor(private readonly s: Services) {}
+
+  async get(): Promise<AnalysisTools> {
+    const identity = this.s.connection.identity();
+    if (this.tools?.identity !== identity) {
+      const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+      this.tools = { identity, tools: new AnalysisTools(await this.s.connection.client(), root) };
+    }
+    return this.tools.tools;
+  }
+
+  /** Where the work happens, in the words a confirmation uses. */
+  where(): { local: boolean; host: string } {
+    const info = this.s.connection.info;
+    return { local: info.mode === 'local', host: info.label };
+  }
+}
+
+function signalOf(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
+  const ac = new AbortController();
+  if (token.isCancellationRequested) ac.abort();
+  const sub = token.onCancellationRequested(() => ac.abort());
+  return { signal: ac.signal, dispose: () => sub.dispose() };
+}
+
+function textResult(text: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+}
+
+async function answered(r: ToolAnswer, signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
+  const { text, unanswered } = await answerText(r, { openHint: OPEN_HINT, signal });
+  return textResult(unanswered ? `The question could not be answered from the data.\n\n${text}` : text);
+}
+
+/** Runs a tool body; cancellation and input mistakes become errors the model can read. */
+async function run<T>(token: vscode.CancellationToken, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const { signal, dispose } = signalOf(token);
+  try {
+    return await body(signal);
+  } catch (err) {
+    if (token.isCancellationRequested) throw new vscode.CancellationError();
+    if (err instanceof ToolInputError) throw new Error(err.message);
+    throw err;
+  } finally {
+    dispose();
+  }
+}
+
+export function analyzeFilesTool(host: ToolHost): vscode.LanguageModelTool<AnalyzeFilesInput> {
+  return {
+    prepareInvocation(options) {
+      const { local, host: where } = host.where();
+      const names = options.input.paths.map((p) => p.split(/[\\/]/).pop() ?? p);
+      const message = local
+        ? new vscode.MarkdownString(`Analyze ${names.map((n) => `\`${n}\``).join(', ')} on this machine with the embedded local service. **No file leaves the machine.**`)
+        : new vscode.MarkdownString(`Upload ${names.map((n) => `\`${n}\``).join(', ')} to **${where}** and analyze ${names.length === 1 ? 'it' : 'them'} there. **These files leave the machine.**`);
+      return {
+        invocationMessage: `Analyzing ${names.length === 1 ? names[0] : `${names.length} files`}…`,
+        confirmationMessages: { title: local ? 'Analyze files locally?' : `Upload files to ${where}?`, message },
+      };
+    },
+    invoke: async (options, token) => run(token, async (signal) => answered(await (await host.get()).analyzeFiles(options.input.paths, options.input.question, { signal }), signal)),
+  };
+}
+
+export function askDatasetTool(host: ToolHost): vscode.LanguageModelTool<AskDatasetInput> {
+  return {
+    prepareInvocation(options) {
+      const { local, host: where } = host.where();
+      return {
+        invocationMessage: `Asking “${options.input.dataset}”…`,
+        confirmationMessages: {
+          title: local ? 'Ask the local dataset?' : `Ask ${where}?`,
+          message: new vscode.MarkdownString(local
+            ? `Ask the dataset \`${options.input.dataset}\` on this machine. **No file leaves the machine.**`
+            : `Send the question to **${where}**, which holds the dataset \`${options.input.dataset}\`. No file is uploaded.`),
+        },
+      };
+    },
+    invoke: async (options, token) => run(token, async (signal) => answered(await (await host.get()).askDataset(options.input.dataset, options.input.question, { signal }), signal)),
+  };
+}
+
+export function listDatasetsTool(host: ToolHost): vscode.LanguageModelTool<Record<string, never>> {
+  return {
+    // Read-only: no confirmation.
+    prepareInvocation: () => ({ invocationMessage: 'Listing datasets…' }),
+    invoke: async (_options, token) => run(token, async (signal) => textResult(datasetsText(await (await host.get()).listDatasets({ signal })))),
+  };
+}
+
+export interface RegisteredTools {
+  analyzeFiles: vscode.LanguageModelTool<AnalyzeFilesInput>;
+  askDataset: vscode.LanguageModelTool<AskDatasetInput>;
+  listDatasets: vscode.LanguageModelTool<Record<string, never>>;
+}
+
+/** Registers the tools when this VS Code has the language-model API; nothing else depends on it. */
+export function registerLmTools(s: Services, host: ToolHost): RegisteredTools {
+  const tools: RegisteredTools = { analyzeFiles: analyzeFilesTool(host), askDataset: askDatasetTool(host), listDatasets: listDatasetsTool(host) };
+  if (typeof vscode.lm?.registerTool !== 'function') return tools;
+  s.context.subscriptions.push(
+    vscode.lm.registerTool(LM_TOOLS.analyzeFiles, tools.analyzeFiles),
+    vscode.lm.registerTool(LM_TOOLS.askDataset, tools.askDataset),
+    vscode.lm.registerTool(LM_TOOLS.listDatasets, tools.listDatasets),
+  );
+  return tools;
+}
