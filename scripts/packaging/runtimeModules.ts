@@ -57,7 +57,9 @@ export function externalRequires(bundleSources: readonly string[]): string[] {
   const names = new Set<string>();
   for (const source of bundleSources) {
     // Not preceded by `.` or a word character: `x.require(` and `ximport(` are other functions.
-    for (const m of source.matchAll(/(?<![\w.$])(?:require|import)\(\s*["']([^"'./][^"']*)["']\s*\)/g)) {
+    // Nor by a quote or backtick: that is text starting a string, e.g. the `require("ajv/dist/...")`
+    // lines ajv writes into code it generates, which the bundle itself never loads.
+    for (const m of source.matchAll(/(?<![\w.$'"`])(?:require|import)\(\s*["']([^"'./][^"']*)["']\s*\)/g)) {
       const spec = m[1] as string;
       // `node:` names are built-ins even when this Node lacks them (undici probes node:sqlite).
       if (spec.startsWith('node:') || isBuiltin(spec) || spec === 'vscode') continue;
