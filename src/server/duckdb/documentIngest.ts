@@ -6,8 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import JSZip from 'jszip';
-import mammoth from 'mammoth';
+import type JSZip from 'jszip';
 import { IngestError, type IngestResult } from '../engine';
 import { replaceSource } from './catalog';
 import { magicKind } from './fileSniff';
@@ -132,6 +131,8 @@ function checkZip(buf: Buffer, fileName: string, what: string): void {
 async function docxText(buf: Buffer, fileName: string): Promise<string> {
   checkZip(buf, fileName, '.docx');
   try {
+    // Loaded on first use, like JSZip below: the service starts faster without them.
+    const { default: mammoth } = await import('mammoth');
     return (await mammoth.extractRawText({ buffer: buf })).value;
   } catch (err) {
     throw new IngestError(`could not read ${fileName}: the document is damaged (${(err instanceof Error ? err.message : String(err)).slice(0, 120)})`);
@@ -166,7 +167,8 @@ async function pptxText(buf: Buffer, fileName: string): Promise<string> {
   checkZip(buf, fileName, '.pptx');
   let zip: JSZip;
   try {
-    zip = await JSZip.loadAsync(buf);
+    const { default: Zip } = await import('jszip');
+    zip = await Zip.loadAsync(buf);
   } catch (err) {
     throw new IngestError(`could not read ${fileName}: the presentation is damaged (${(err instanceof Error ? err.message : String(err)).slice(0, 120)})`);
   }
