@@ -137,6 +137,27 @@ describe('local service supervisor (real child process)', function () {
     await until('a replacement', () => s.state === 'running' && s.pid !== undefined && s.pid !== pid);
   });
 
+  it('a use during a restart joins the new child instead of racing it for the database', async () => {
+    const s = make();
+    await s.ensureStarted();
+    const oldPid = s.pid;
+    lines.length = 0;
+    const restarting = s.restart();
+    // A tree refreshing right after "Restart Local Service": before the fix it spawned its own
+    // child while the old one still held the database lock, and that start failed.
+    const [a, b] = await Promise.all([restarting, s.ensureStarted()]);
+    assert.deepEqual(a, b);
+    assert.notEqual(s.pid, oldPid);
+    assert.equal(s.state, 'running');
+    await healthCheck(a, new AbortController().signal);
+    assert.ok(!lines.some((l) => /in use by another process/.test(l)), lines.join('\n'));
+    // Never two children over one data folder: the new one starts only once the old one is gone.
+    const stopped = lines.findIndex((l) => /Local service stopped/.test(l));
+    const started = lines.findIndex((l) => /Starting the local service/.test(l));
+    assert.ok(stopped >= 0 && started > stopped, lines.join('\n'));
+    assert.equal(lines.filter((l) => /Starting the local service/.test(l)).length, 1, lines.join('\n'));
+  });
+
   it('stops the child on stop() and refuses later use', async () => {
     const s = make();
     await s.ensureStarted();
