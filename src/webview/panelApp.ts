@@ -18,6 +18,9 @@ import { ImageOverlay } from './overlay';
 import { TurnView } from './turnView';
 import type { UiStateStore } from './uiState';
 
+/** What an empty conversation says when the host is not busy. */
+const EMPTY_TEXT = 'Ask a question about your data to start.';
+
 /** Within this many pixels of the bottom, new content keeps the view scrolled to the bottom. */
 const PIN_SLACK_PX = 48;
 
@@ -41,7 +44,7 @@ export class PanelApp {
     this.titleEl = h('h1', { class: 'panel-title' });
     this.noticeEl = h('div', { class: 'notice' });
     this.noticeEl.hidden = true;
-    this.emptyEl = h('p', { class: 'empty' }, 'Ask a question about your data to start.');
+    this.emptyEl = h('p', { class: 'empty' }, EMPTY_TEXT);
     this.conversation = h('main', { class: 'conversation', attrs: { 'aria-label': 'Conversation', tabindex: '-1' } }, this.emptyEl);
     this.composer = new Composer({
       draft: ui.current.draft,
@@ -151,6 +154,7 @@ export class PanelApp {
     for (const v of this.turns.values()) v.el.remove();
     this.turns = new Map();
     for (const t of turns) this.upsertTurn(t);
+    this.emptyEl.hidden = this.turns.size > 0;
     this.syncBusy();
   }
 
@@ -199,6 +203,10 @@ export class PanelApp {
     const busy = this.isBusy();
     const running = this.runningTurn();
     this.composer.setBusy(busy, running !== undefined, this.busyLabel);
+    // Before a conversation is there (the service starting, the history loading), say what is
+    // happening: "Ask a question" would claim the session is empty.
+    const emptyText = this.hostBusy && this.busyLabel ? this.busyLabel : EMPTY_TEXT;
+    if (this.emptyEl.textContent !== emptyText) this.emptyEl.textContent = emptyText;
     if (this.busyShown !== busy) {
       this.busyShown = busy;
       for (const v of this.turns.values()) v.setBusy(busy);
