@@ -44,7 +44,9 @@ export class PanelApp {
     this.titleEl = h('h1', { class: 'panel-title' });
     this.noticeEl = h('div', { class: 'notice' });
     this.noticeEl.hidden = true;
-    this.emptyEl = h('p', { class: 'empty' }, EMPTY_TEXT);
+    // Until the host's `init` arrives nothing is known about the conversation: keep saying what
+    // the page said while the script loaded, not "Ask a question" over a session still loading.
+    this.emptyEl = h('p', { class: 'empty', attrs: { role: 'status' } }, 'Loading the answer panel…');
     this.conversation = h('main', { class: 'conversation', attrs: { 'aria-label': 'Conversation', tabindex: '-1' } }, this.emptyEl);
     this.composer = new Composer({
       draft: ui.current.draft,

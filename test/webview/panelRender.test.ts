@@ -216,10 +216,12 @@ describe('answer panel (browser): rendering and actions', function () {
 
   it('while the service starts it says so, never "Ask a question" over a conversation still loading', async () => {
     panel = await PanelPage.open(env.browser, env.server, { theme: 'dark' });
-    // A panel restored after a reload: the host holds no turns yet and is starting the service.
-    await panel.send(initMessage([], { busy: true, busyLabel: 'Starting the local service…' }));
     const empty = async (): Promise<{ text: string | null | undefined; shown: boolean }> =>
       panel.page.evaluate(() => ({ text: document.querySelector('.empty')?.textContent, shown: !(document.querySelector('.empty') as HTMLElement).hidden }));
+    // Before the host's init (a restored panel whose extension is still activating).
+    assert.deepEqual(await empty(), { text: 'Loading the answer panel…', shown: true });
+    // The host holds no turns yet and is starting the service.
+    await panel.send(initMessage([], { busy: true, busyLabel: 'Starting the local service…' }));
     assert.deepEqual(await empty(), { text: 'Starting the local service…', shown: true });
     assert.equal(await panel.page.isDisabled('.composer-input'), true, 'nothing to ask until the service answers');
     await panel.send({ type: 'busy', busy: true, label: 'Loading the conversation…' });
