@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { TeamDataClient } from '../api/index';
 import { KeyStore } from './connection/keyStore';
 import { ConnectionManager } from './connection/connection';
+import { readSettings } from './config';
 import { FileReuseCache } from './flows/fileReuse';
 import { RunningJobs } from './jobs/runningJobs';
 import { LocalServiceSupervisor } from './localService/supervisor';
@@ -61,13 +62,20 @@ export function createServices(context: vscode.ExtensionContext): Services {
   own(context, { dispose: () => void supervisor.stop() });
   const connection: ConnectionManager = own(context, new ConnectionManager(keys, supervisor, log));
   const jobs = own(context, new RunningJobs());
-  const treeDeps = { client: () => connection.client(), log };
+  // The roots wait for the local service (see startGate.ts); a hosted service needs no start.
+  const starter = { ready: () => readSettings().baseUrl !== '' || supervisor.endpoint !== undefined, start: () => supervisor.ensureStarted() };
+  const treeDeps = { client: () => connection.client(), starter, log };
   const datasets = own(context, new DatasetsTreeProvider(treeDeps));
   const sessions = own(context, new SessionsTreeProvider(treeDeps));
   const datasetsView = own(context, vscode.window.createTreeView(DATASETS_VIEW, { treeDataProvider: datasets, showCollapseAll: true }));
   own(context, datasets.attach(datasetsView));
   const sessionsView = own(context, vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: sessions, showCollapseAll: true }));
   sessions.attach(sessionsView);
+  own(context, supervisor.onDidChangeState((state) => {
+    if (state !== 'running') return;
+    datasets.gate.serviceStarted();
+    sessions.gate.serviceStarted();
+  }));
   const reuse = new FileReuseCache(context.globalState);
   const status = own(context, new StatusBar(connection, jobs));
   const services = { context, log, prompts, notifier, keys, supervisor, connection, jobs, datasets, sessions, datasetsView, sessionsView, reuse, status } as Omit<Services, 'panels'> as Services;

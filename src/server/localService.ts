@@ -26,6 +26,7 @@ import { dataPaths, ensureDataDirs } from './state/dataPaths';
 import { removeLeftovers } from './state/leftovers';
 import { HistoryStore } from './state/historyStore';
 import { MetaStore, type Logger } from './state/metaStore';
+import { StartupPhases } from './startupPhases';
 
 export type { Logger };
 
@@ -101,14 +102,18 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   }
   const host = opts.host ?? '127.0.0.1';
   const log: Logger = opts.logger ?? (() => undefined);
+  const phases = new StartupPhases();
   const paths = dataPaths(opts.dataDir);
   await ensureDataDirs(paths);
   const meta = await MetaStore.load(paths.stateFile, log);
+  phases.mark('state');
   await removeLeftovers(paths, meta);
   const history = new HistoryStore(paths.historyDir, log);
   await history.init();
   const vault = await FileVault.open(paths.filesDir, paths.secretFile, opts.fileUrlTtlMs ?? DEFAULT_FILE_URL_TTL_MS);
+  phases.mark('sweeps');
   const { store, engine, owned } = await defaultBackends(opts.dataDir, opts);
+  phases.mark('DuckDB');
   const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}),
     ...(opts.ingestBudgetMs !== undefined ? { budgetMs: opts.ingestBudgetMs } : {}),
@@ -146,9 +151,11 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   }
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const baseUrl = `http://${urlHost}:${port}`;
+  phases.mark('listen');
   vault.setBaseUrl(baseUrl);
   await ingest.recover();
-  log('info', `local service listening on ${baseUrl}`);
+  phases.mark('recover');
+  log('info', `local service listening on ${baseUrl} (started in ${phases.summary()})`);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

@@ -19,6 +19,9 @@ import { ImageOverlay } from './overlay';
 import { TurnView } from './turnView';
 import type { UiStateStore } from './uiState';
 
+/** What an empty conversation says when the host is not busy. */
+const EMPTY_TEXT = 'Ask a question about your data to start.';
+
 /** Within this many pixels of the bottom, new content keeps the view scrolled to the bottom. */
 const PIN_SLACK_PX = 48;
 
@@ -43,7 +46,9 @@ export class PanelApp {
     this.titleEl = h('h1', { class: 'panel-title' });
     this.noticeEl = h('div', { class: 'notice' });
     this.noticeEl.hidden = true;
-    this.emptyEl = h('p', { class: 'empty' }, 'Ask a question about your data to start.');
+    // Until the host's `init` arrives nothing is known about the conversation: keep saying what
+    // the page said while the script loaded, not "Ask a question" over a session still loading.
+    this.emptyEl = h('p', { class: 'empty', attrs: { role: 'status' } }, 'Loading the answer panel…');
     this.conversation = h('main', { class: 'conversation', attrs: { 'aria-label': 'Conversation', tabindex: '-1' } }, this.emptyEl);
     this.composer = new Composer({
       draft: ui.current.draft,
@@ -158,6 +163,7 @@ export class PanelApp {
     for (const v of this.turns.values()) v.el.remove();
     this.turns = new Map();
     for (const t of turns) this.upsertTurn(t);
+    this.emptyEl.hidden = this.turns.size > 0;
     this.syncBusy();
   }
 
@@ -208,6 +214,10 @@ export class PanelApp {
     this.composer.setBusy(busy, running !== undefined, this.busyLabel);
     // Changing the data while an answer runs would leave it unclear which data that answer used.
     this.dataBar.setDisabled(busy);
+    // Before a conversation is there (the service starting, the history loading), say what is
+    // happening: "Ask a question" would claim the session is empty.
+    const emptyText = this.hostBusy && this.busyLabel ? this.busyLabel : EMPTY_TEXT;
+    if (this.emptyEl.textContent !== emptyText) this.emptyEl.textContent = emptyText;
     if (this.busyShown !== busy) {
       this.busyShown = busy;
       for (const v of this.turns.values()) v.setBusy(busy);

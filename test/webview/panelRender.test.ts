@@ -214,6 +214,27 @@ describe('answer panel (browser): rendering and actions', function () {
     assert.equal(await p.page.getAttribute('.turn', 'data-job-id'), 'job-9');
   });
 
+  it('while the service starts it says so, never "Ask a question" over a conversation still loading', async () => {
+    panel = await PanelPage.open(env.browser, env.server, { theme: 'dark' });
+    const empty = async (): Promise<{ text: string | null | undefined; shown: boolean }> =>
+      panel.page.evaluate(() => ({ text: document.querySelector('.empty')?.textContent, shown: !(document.querySelector('.empty') as HTMLElement).hidden }));
+    // Before the host's init (a restored panel whose extension is still activating).
+    assert.deepEqual(await empty(), { text: 'Loading the answer panel…', shown: true });
+    // The host holds no turns yet and is starting the service.
+    await panel.send(initMessage([], { busy: true, busyLabel: 'Starting the local service…' }));
+    assert.deepEqual(await empty(), { text: 'Starting the local service…', shown: true });
+    assert.equal(await panel.page.isDisabled('.composer-input'), true, 'nothing to ask until the service answers');
+    await panel.send({ type: 'busy', busy: true, label: 'Loading the conversation…' });
+    assert.deepEqual(await empty(), { text: 'Loading the conversation…', shown: true });
+    // The history arrives, then the host is idle: the turns show and the notice goes.
+    await panel.send({ type: 'conversation', title: 'Sales analysis', turns: [turnOf('t1', 'What is the revenue by region?', sampleAnswer('job-1'))] }, { type: 'busy', busy: false });
+    assert.equal((await empty()).shown, false);
+    assert.equal(await panel.page.isDisabled('.composer-input'), false);
+    // A session that really has no questions says so once the host is idle.
+    await panel.send({ type: 'conversation', title: 'New session', turns: [] });
+    assert.deepEqual(await empty(), { text: 'Ask a question about your data to start.', shown: true });
+  });
+
   it('scrolls to a job, updates the title, shows and dismisses notices', async () => {
     panel = await PanelPage.open(env.browser, env.server, { height: 500 });
     const p = panel;

@@ -125,9 +125,10 @@ export class LocalServiceSupervisor {
    */
   ensureStarted(): Promise<LocalEndpoint> {
     if (this.disposed) return Promise.reject(new LocalServiceError('stopped', 'the local service was shut down'));
+    // A start in progress first: during a restart the old endpoint is about to go away.
+    if (this.starting) return this.starting;
     const current = this.endpoint;
     if (current) return Promise.resolve(current);
-    if (this.starting) return this.starting;
     if (this.stateValue === 'failed' || this.stateValue === 'restarting') {
       this.clearRestartTimer();
       this.failures = 0;
@@ -140,12 +141,28 @@ export class LocalServiceSupervisor {
     return p;
   }
 
-  /** Stops the child and starts a fresh one. */
-  async restart(): Promise<LocalEndpoint> {
-    await this.stopChild();
-    this.failures = 0;
-    this.backoff.reset();
-    return this.ensureStarted();
+  /**
+   * Stops the child and starts a fresh one. Callers that need the service meanwhile (a tree
+   * refreshing) join this restart: a start of their own while the old child still holds the
+   * database would fail on its lock.
+   */
+  restart(): Promise<LocalEndpoint> {
+    if (this.disposed) return Promise.reject(new LocalServiceError('stopped', 'the local service was shut down'));
+    this.clearRestartTimer();
+    // From now on nobody gets the old endpoint (see `endpoint`): it is about to stop answering.
+    if (this.stateValue === 'running') this.setState('restarting');
+    const previous = this.starting;
+    const p = (async () => {
+      await previous?.catch(() => undefined);
+      await this.stopChild();
+      this.failures = 0;
+      this.backoff.reset();
+      return this.startOnce();
+    })().finally(() => {
+      if (this.starting === p) this.starting = undefined;
+    });
+    this.starting = p;
+    return p;
   }
 
   /** Stops the child (gracefully, then SIGKILL after a grace period) and every timer. */
@@ -230,6 +247,7 @@ export class LocalServiceSupervisor {
       });
     });
 
+    const addressMs = Date.now() - run.startedAt;
     const endpoint: LocalEndpoint = { baseUrl, apiKey: key };
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), this.opts.startTimeoutMs ?? 60_000);
@@ -248,7 +266,8 @@ export class LocalServiceSupervisor {
     }
     run.endpoint = endpoint;
     child.once('exit', (code, signal) => this.onUnexpectedExit(run, code, signal));
-    this.opts.log('info', `Local service ready at ${baseUrl}`);
+    const readyMs = Date.now() - run.startedAt;
+    this.opts.log('info', `Local service ready at ${baseUrl} in ${readyMs} ms (address after ${addressMs} ms, first answer ${readyMs - addressMs} ms later)`);
     return endpoint;
   }
 

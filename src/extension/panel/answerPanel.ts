@@ -244,6 +244,10 @@ export class AnswerPanel implements vscode.Disposable {
   }
 
   private async loadHistory(): Promise<void> {
+    // Until the history is here, the panel must not look like an empty session.
+    const starting = this.s.connection.info.mode === 'local' && this.s.supervisor.endpoint === undefined;
+    const label = starting ? 'Starting the local service…' : 'Loading the conversation…';
+    this.setBusy(label);
     try {
       const client = await this.s.connection.client();
       const records: HistoryRecord[] = [];
@@ -258,6 +262,8 @@ export class AnswerPanel implements vscode.Disposable {
       const report = describeFailure('load the session history', err);
       this.s.log.warn(report.logLine);
       this.post({ type: 'notice', notice: { level: 'error', message: report.message } });
+    } finally {
+      if (this.busyLabel === label) this.setBusy(undefined);
     }
   }
 

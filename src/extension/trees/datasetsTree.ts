@@ -11,6 +11,7 @@ import type { Log } from '../log';
 import { describeFailure } from '../ui/failures';
 import { PagedList } from './pagedList';
 import { failureNode, listFor, noMatchNotice, pagedNodes } from './pagedNodes';
+import { StartGate, type ServiceStarter } from './startGate';
 import { SyncPoller } from './syncPoller';
 import { nodeId, type DataSourceNode, type DatasetNode, type DatasetsTreeNode, type MessageNode, type MoreNode } from './nodes';
 import { dataSourceItem, datasetItem, isPending, messageItem, moreItem } from './treeItems';
@@ -21,6 +22,8 @@ const TREE = 'datasets';
 export interface TreeDeps {
   /** The current client; rejects with ConnectionError when not signed in. */
   client(): Promise<TeamDataClient>;
+  /** The service the roots wait for before they load (see startGate.ts). */
+  starter: ServiceStarter;
   log: Log;
 }
 
@@ -34,10 +37,13 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
   private keywordValue = '';
   private view: vscode.TreeView<DatasetsTreeNode> | undefined;
   readonly poller: SyncPoller;
+  /** Keeps the root from looking empty while the service starts. */
+  readonly gate: StartGate;
   /** Page sizes; the extension-host tests lower them to exercise "Load more…". */
   pageSize = { datasets: 25, dataSources: 50 };
 
   constructor(private readonly deps: TreeDeps) {
+    this.gate = new StartGate(TREE, deps.starter, () => this.changed.fire(undefined));
     this.poller = new SyncPoller({
       poll: (datasetId) => this.pollDataset(datasetId),
       active: () => this.view?.visible ?? true,
@@ -72,6 +78,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
 
   /** Forgets everything loaded and asks the view to load again. */
   refresh(): void {
+    this.gate.reset();
     this.root = undefined;
     this.children.clear();
     this.datasetNodes.clear();
@@ -158,6 +165,9 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
   }
 
   private async rootChildren(): Promise<DatasetsTreeNode[]> {
+    const gate = this.gate.check();
+    if (gate.kind === 'starting') return [gate.node];
+    if (gate.kind === 'failed') return [this.errorNode(undefined, 'start the local service', gate.error)];
     if (!this.root) {
       const keyword = this.keywordValue;
       this.root = new PagedList<Dataset>(

@@ -48,7 +48,8 @@ export interface MessageNode {
   parentId?: string;
   text: string;
   tooltip?: string;
-  severity: 'info' | 'error';
+  /** `progress`: something is still starting (a spinning icon). */
+  severity: 'info' | 'error' | 'progress';
   /** A command to run on click (e.g. retry). */
   command?: { id: string; title: string; args?: unknown[] };
 }

@@ -8,6 +8,7 @@ import { ConnectionError } from '../connection/connection';
 import { describeFailure } from '../ui/failures';
 import type { TreeDeps } from './datasetsTree';
 import { PagedList } from './pagedList';
+import { StartGate } from './startGate';
 import { failureNode, listFor, noMatchNotice, pagedNodes } from './pagedNodes';
 import { nodeId, questionOf, type JobNode, type MessageNode, type MoreNode, type SessionNode, type SessionsTreeNode } from './nodes';
 import { jobItem, messageItem, moreItem, sessionItem } from './treeItems';
@@ -26,8 +27,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   private view: vscode.TreeView<SessionsTreeNode> | undefined;
   /** Page sizes; the extension-host tests lower them to exercise "Load more…". */
   pageSize = { sessions: 25, history: 20 };
+  /** Keeps the root from looking empty while the service starts. */
+  readonly gate: StartGate;
 
-  constructor(private readonly deps: TreeDeps) {}
+  constructor(private readonly deps: TreeDeps) {
+    this.gate = new StartGate(TREE, deps.starter, () => this.changed.fire(undefined));
+  }
 
   attach(view: vscode.TreeView<SessionsTreeNode>): void {
     this.view = view;
@@ -45,6 +50,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   }
 
   refresh(): void {
+    this.gate.reset();
     this.root = undefined;
     this.history.clear();
     this.sessionNodes.clear();
@@ -112,6 +118,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   }
 
   private async rootChildren(): Promise<SessionsTreeNode[]> {
+    const gate = this.gate.check();
+    if (gate.kind === 'starting') return [gate.node];
+    if (gate.kind === 'failed') return [this.errorNode(undefined, 'start the local service', gate.error)];
     if (!this.root) {
       const keyword = this.keywordValue;
       this.root = new PagedList<Session>(

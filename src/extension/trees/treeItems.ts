@@ -117,7 +117,9 @@ export function moreItem(node: MoreNode): vscode.TreeItem {
 export function messageItem(node: MessageNode): vscode.TreeItem {
   const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.iconPath = new vscode.ThemeIcon(node.severity === 'error' ? 'warning' : 'info', node.severity === 'error' ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
+  item.iconPath = node.severity === 'error'
+    ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+    : new vscode.ThemeIcon(node.severity === 'progress' ? 'loading~spin' : 'info');
   item.tooltip = node.tooltip ?? node.text;
   item.contextValue = 'message';
   if (node.command) item.command = { command: node.command.id, title: node.command.title, arguments: node.command.args };

@@ -7,8 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import JSZip from 'jszip';
-import mammoth from 'mammoth';
+import type JSZip from 'jszip';
 import { IngestError, type IngestResult } from '../engine';
 import { replaceSource } from './catalog';
 import { magicKind } from './fileSniff';
@@ -134,7 +133,9 @@ function checkZip(buf: Buffer, fileName: string, what: string): void {
 async function docxText(buf: Buffer, fileName: string): Promise<string> {
   checkZip(buf, fileName, '.docx');
   try {
-    // HTML rather than raw text: it keeps headings and list items, whose numbers are not text runs.
+    // Loaded on first use, like JSZip below: the service starts faster without them. HTML rather
+    // than raw text: it keeps headings and list items, whose numbers are not text runs.
+    const { default: mammoth } = await import('mammoth');
     return docxHtmlToText((await mammoth.convertToHtml({ buffer: buf }, { styleMap: DOCX_STYLE_MAP })).value);
   } catch (err) {
     throw new IngestError(`could not read ${fileName}: the document is damaged (${(err instanceof Error ? err.message : String(err)).slice(0, 120)})`);
@@ -145,7 +146,8 @@ async function pptxText(buf: Buffer, fileName: string): Promise<string> {
   checkZip(buf, fileName, '.pptx');
   let zip: JSZip;
   try {
-    zip = await JSZip.loadAsync(buf);
+    const { default: Zip } = await import('jszip');
+    zip = await Zip.loadAsync(buf);
   } catch (err) {
     throw new IngestError(`could not read ${fileName}: the presentation is damaged (${(err instanceof Error ? err.message : String(err)).slice(0, 120)})`);
   }

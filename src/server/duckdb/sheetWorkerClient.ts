@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { IngestError } from '../engine';
-import { readSheets, type ReadSheet } from './sheetRead';
+import type { ReadSheet } from './sheetRead';
 
 export interface SheetWorkerRequest {
   filePath: string;
@@ -38,7 +38,8 @@ export async function readSheetsOffThread(filePath: string, fileName: string, si
   signal.throwIfAborted();
   const entry = workerEntry();
   // Without the worker file the workbook is read here, as before workers: slower to cancel, same result.
-  if (entry === undefined) return readSheets(filePath, fileName);
+  // (SheetJS is loaded only then: the service starts without it.)
+  if (entry === undefined) return (await import('./sheetRead')).readSheets(filePath, fileName);
   const worker = new Worker(entry.file, {
     workerData: { filePath, fileName } satisfies SheetWorkerRequest,
     execArgv: entry.execArgv,

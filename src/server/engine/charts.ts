@@ -3,8 +3,8 @@
  * SVG (no browser, no canvas, no network: data is inlined). Bar for groups, line for time, binned
  * bars for distributions, points for correlations.
  */
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type * as Vega from 'vega';
+import type { TopLevelSpec } from 'vega-lite';
 
 export type ChartKind = 'bar' | 'line' | 'histogram' | 'scatter';
 
@@ -91,12 +91,28 @@ const CACHE_LIMIT = 32;
  * queued: two answers drawing the same shape at once must not see each other's rows.
  */
 interface CachedView {
-  view: vega.View;
+  view: Vega.View;
   queue: Promise<unknown>;
 }
 const views = new Map<string, CachedView>();
 
-function viewFor(spec: TopLevelSpec & { data: unknown }): CachedView {
+interface Charting {
+  vega: typeof Vega;
+  compile: typeof import('vega-lite').compile;
+}
+let charting: Promise<Charting> | undefined;
+
+/**
+ * Vega and Vega-Lite take a few hundred milliseconds to load (they build colour schemes and
+ * parsers at import), which every start of the service paid before it could list a dataset; now
+ * the first chart pays it, once.
+ */
+function loadCharting(): Promise<Charting> {
+  charting ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vegaLite]) => ({ vega, compile: vegaLite.compile }));
+  return charting;
+}
+
+function viewFor({ vega, compile }: Charting, spec: TopLevelSpec & { data: unknown }): CachedView {
   const shaped = { ...spec, data: { name: DATA } } as TopLevelSpec;
   const key = JSON.stringify(shaped);
   let hit = views.get(key);
@@ -114,9 +130,10 @@ function viewFor(spec: TopLevelSpec & { data: unknown }): CachedView {
 }
 
 /** Renders a chart to SVG text. */
-export function renderChart(req: ChartRequest): Promise<string> {
+export async function renderChart(req: ChartRequest): Promise<string> {
   const spec = chartSpec(req) as TopLevelSpec & { data: { values: unknown[] } };
-  const cached = viewFor(spec);
+  // No await between the lookup and the queueing below: renders of one shape stay in order.
+  const cached = viewFor(await loadCharting(), spec);
   const svg = cached.queue.then(async () => {
     cached.view.data(DATA, spec.data.values);
     return cached.view.toSVG();

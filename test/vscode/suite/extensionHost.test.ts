@@ -18,6 +18,9 @@ const suiteOut = join(repo, 'out', 'test', 'vscode-suite');
 
 /** Titles that must have passed: a suite that silently ran nothing must not look green. */
 const REQUIRED = [
+  'startup a palette command activates the extension and shows the status bar item before any Team Data view opens',
+  'startup while the local service starts both trees say so, never empty; then they fill (prints the time)',
+  'restart with existing state after a restart the trees say "Starting the local service…", then list the same data (prints the time)',
   'activation registers every command in package.json, and nothing that is not in it',
   'sidebar trees against the local service Datasets lists every dataset of the service, paged with "Load more…"',
   'Analyze This File uploads the CSV, waits until synched, opens a session and streams the answer into the panel',
@@ -69,6 +72,8 @@ describe('extension in a real VS Code (extension-host suite)', function () {
       timeoutMs: 12 * 60_000,
     });
     const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '(no log)';
+    // The figures the suite printed (startup times), shown with this run's output.
+    for (const line of log.split('\n').filter((l) => /^\s*startup: /.test(l))) console.log(`      ${line.trim()}`);
     assert.ok(existsSync(resultFile), `the suite did not report (exit ${code}):\n${log.slice(-6000)}`);
     const result = JSON.parse(readFileSync(resultFile, 'utf8')) as { passed: string[]; failed: Array<{ title: string; error: string }> };
     assert.deepEqual(result.failed.map((f) => `${f.title}: ${f.error}`), [], log.slice(-6000));

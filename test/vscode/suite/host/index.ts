@@ -10,13 +10,15 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
   const grep = process.env['TEAM_DATA_SUITE_GREP'];
   if (grep) mocha.grep(grep);
-  // Install describe/it on the global object, then load the suites (in this order: later ones
-  // use what the Analyze suite created).
+  // Install describe/it on the global object, then load the suites (in this order: startup needs
+  // a window where nothing activated the extension yet; later ones use what Analyze created).
   mocha.suite.emit('pre-require', globalThis, 'extension-host-suite', mocha);
+  require('./startup.suite');
   require('./activation.suite');
   require('./trees.suite');
   require('./analyze.suite');
   require('./chat.suite');
+  require('./restart.suite');
   require('./signIn.suite');
   require('./deletes.suite');
   return new Promise((resolve, reject) => {

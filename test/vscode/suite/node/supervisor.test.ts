@@ -6,13 +6,14 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { TeamDataClient } from '../../../../src/api/index';
 import { LocalServiceError, LocalServiceSupervisor, type LocalEndpoint, type SupervisorOptions, type SupervisorState } from '../../../../src/extension/localService/supervisor';
 import { classifyServeLine, looksLikeNativeLoadFailure } from '../../../../src/extension/localService/serveOutput';
+import { StartGate } from '../../../../src/extension/trees/startGate';
 
 const repo = resolve(__dirname, '../../../..');
 const cliPath = join(repo, 'out', 'test', 'cli.js');
@@ -137,6 +138,27 @@ describe('local service supervisor (real child process)', function () {
     await until('a replacement', () => s.state === 'running' && s.pid !== undefined && s.pid !== pid);
   });
 
+  it('a use during a restart joins the new child instead of racing it for the database', async () => {
+    const s = make();
+    await s.ensureStarted();
+    const oldPid = s.pid;
+    lines.length = 0;
+    const restarting = s.restart();
+    // A tree refreshing right after "Restart Local Service": before the fix it spawned its own
+    // child while the old one still held the database lock, and that start failed.
+    const [a, b] = await Promise.all([restarting, s.ensureStarted()]);
+    assert.deepEqual(a, b);
+    assert.notEqual(s.pid, oldPid);
+    assert.equal(s.state, 'running');
+    await healthCheck(a, new AbortController().signal);
+    assert.ok(!lines.some((l) => /in use by another process/.test(l)), lines.join('\n'));
+    // Never two children over one data folder: the new one starts only once the old one is gone.
+    const stopped = lines.findIndex((l) => /Local service stopped/.test(l));
+    const started = lines.findIndex((l) => /Starting the local service/.test(l));
+    assert.ok(stopped >= 0 && started > stopped, lines.join('\n'));
+    assert.equal(lines.filter((l) => /Starting the local service/.test(l)).length, 1, lines.join('\n'));
+  });
+
   it('stops the child on stop() and refuses later use', async () => {
     const s = make();
     await s.ensureStarted();
@@ -160,6 +182,60 @@ describe('local service supervisor (real child process)', function () {
     assert.ok(alive(childPid));
     host.kill('SIGKILL');
     await until('the orphaned service to stop by itself', () => !alive(childPid), 20_000);
+  });
+
+  /** A tree root's gate over a real supervisor, counting how often it asked the tree to render again. */
+  function gateOver(s: LocalServiceSupervisor): { gate: StartGate; renders: () => number } {
+    let renders = 0;
+    const gate = new StartGate('datasets', { ready: () => s.endpoint !== undefined, start: () => s.ensureStarted() }, () => renders++);
+    return { gate, renders: () => renders };
+  }
+
+  it('a tree root says the service is starting (never empty) until it answers, then loads', async () => {
+    const s = make();
+    const { gate, renders } = gateOver(s);
+    const first = gate.check();
+    assert.equal(first.kind, 'starting', 'an unstarted service must not let the root load (and look empty)');
+    assert.match(first.kind === 'starting' ? first.node.text : '', /^Starting the local service/);
+    assert.equal(s.state, 'starting', 'asking the root starts the service');
+    assert.equal(gate.check().kind, 'starting', 'a second look joins the same start');
+    await until('the start to settle', () => renders() === 1);
+    assert.equal(s.state, 'running');
+    assert.equal(gate.check().kind, 'open');
+  });
+
+  it('a tree root shows why the start failed, without retrying by itself, until Retry', async () => {
+    const later = join(dir, 'built-later', 'cli.js');
+    const s = make({ cliPath: later });
+    const { gate, renders } = gateOver(s);
+    assert.equal(gate.check().kind, 'starting');
+    await until('the failed start to settle', () => renders() === 1);
+    const failed = gate.check();
+    assert.ok(failed.kind === 'failed' && failed.error instanceof LocalServiceError && failed.error.kind === 'missing', JSON.stringify(failed));
+    assert.equal(gate.check().kind, 'failed', 'rendering the failure again must not start again (no retry loop)');
+    assert.equal(renders(), 1);
+    // The build appears; Retry (a refresh) resets the gate and the next look starts again.
+    mkdirSync(dirname(later), { recursive: true });
+    symlinkSync(cliPath, later);
+    gate.reset();
+    assert.equal(gate.check().kind, 'starting');
+    await until('the second start to settle', () => renders() === 2);
+    assert.equal(gate.check().kind, 'open');
+  });
+
+  it('a tree root showing a failed start renders again when the service started by another path', async () => {
+    const later = join(dir, 'built-later-2', 'cli.js');
+    const s = make({ cliPath: later });
+    const { gate, renders } = gateOver(s);
+    gate.check();
+    await until('the failed start to settle', () => renders() === 1);
+    assert.equal(gate.check().kind, 'failed');
+    mkdirSync(dirname(later), { recursive: true });
+    symlinkSync(cliPath, later);
+    await s.ensureStarted(); // a question asked in the panel starts it
+    gate.serviceStarted();
+    assert.equal(renders(), 2);
+    assert.equal(gate.check().kind, 'open');
   });
 
   it('says the service is not built when the CLI bundle is missing', async () => {
