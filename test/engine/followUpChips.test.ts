@@ -40,4 +40,20 @@ describe('follow-up chips carry their own turn (issue 13)', function () {
     const got = new Map((a.tables[0] ?? []).slice(1).map((r) => [String(r[0]).slice(0, 7), Number(r[1])]));
     assert.deepEqual(got, want);
   });
+
+  it('a date-range chip reads "from … to …" (never "for from") and answers that range', async () => {
+    const first = await rig.ask('total revenue by region', ['sales.csv']);
+    const chip = first.questions.find((q) => /\bfrom \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}/.test(q));
+    assert.ok(chip !== undefined, `a date-range refinement is offered: ${first.questions.join(' | ')}`);
+    assert.doesNotMatch(chip, /\bfor from\b/);
+    const [, from, to] = /from (\d{4}-\d{2}-\d{2}) to (\d{4}-\d{2}-\d{2})/.exec(chip) as RegExpExecArray;
+    const a = await rig.ask(chip, ['sales.csv']);
+    const want = new Map<string, number>();
+    for (const r of ROWS.slice(1).map((l) => l.split(','))) {
+      const d = r[0] as string;
+      if (d >= (from as string) && d < (to as string)) want.set(r[1] as string, (want.get(r[1] as string) ?? 0) + Number(r[3]));
+    }
+    const got = new Map((a.tables[0] ?? []).slice(1).map((r) => [String(r[0]), Number(r[1])]));
+    assert.deepEqual(got, want, chip);
+  });
 });

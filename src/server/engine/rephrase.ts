@@ -65,6 +65,12 @@ function filterWords(f: Filter): string | undefined {
   }
 }
 
+/** "for region 'Asia'", but a date range reads on its own: "from 2024-01-01 to 2025-01-01". */
+function whereClause(where: readonly string[]): string {
+  const first = where[0] ?? '';
+  return `${/^(from|since|before) /.test(first) ? '' : 'for '}${where.join(' and ')}`;
+}
+
 /** A plain question for an aggregate plan (undefined for shapes it cannot spell). */
 export function canonicalQuestion(plan: Plan): string | undefined {
   if (plan.kind !== 'aggregate' || plan.share === true || plan.shareOfFiltered === true) return undefined;
@@ -74,13 +80,13 @@ export function canonicalQuestion(plan: Plan): string | undefined {
     const adj = plan.perBucket.grain === 'day' ? 'daily' : `${plan.perBucket.grain}ly`;
     const where = plan.filters.map(filterWords);
     if (where.some((w) => w === undefined)) return undefined;
-    return `average ${adj} total of ${tick(m.col.column.name)}${where.length > 0 ? ` for ${where.join(' and ')}` : ''}`;
+    return `average ${adj} total of ${tick(m.col.column.name)}${where.length > 0 ? ` ${whereClause(where as string[])}` : ''}`;
   }
   const parts = [plan.measures.map(measureWords).join(' and ')];
   for (const d of plan.dims) parts.push(d.grain !== undefined ? `by ${d.grain} of ${tick(d.col.column.name)}` : `by ${tick(d.col.column.name)}`);
   const where = plan.filters.map(filterWords);
   if (where.some((w) => w === undefined)) return undefined;
-  if (where.length > 0) parts.push(`for ${where.join(' and ')}`);
+  if (where.length > 0) parts.push(whereClause(where as string[]));
   if (plan.limit !== undefined) parts.unshift(`${plan.order === 'asc' ? 'bottom' : 'top'} ${plan.limit}`);
   return parts.join(' ');
 }
