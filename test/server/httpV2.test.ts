@@ -9,35 +9,11 @@ import { createParser } from 'eventsource-parser';
 import { AnswerBuilder, answerBlocks, answerFromResult } from '../../src/shared/answerFold';
 import { v2Codec } from '../../src/shared/codecV2';
 import type { Block } from '../../src/shared/domain';
-import { eventually, multipart, startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
+import { startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
+import { SALES, uploadV2, waitSynched } from '../helpers/v2Wire';
 
 type Rec = Record<string, unknown>;
 const data = (r: { json?: { data: unknown } | undefined }): Rec => r.json?.data as Rec;
-
-/** 48 invented rows: four regions, twelve months, a revenue that grows by one each row. */
-export const SALES = `region,month,revenue\n${Array.from({ length: 48 }, (_, i) => `${['north', 'south', 'east', 'west'][i % 4] as string},2024-${String((i % 12) + 1).padStart(2, '0')}-01,${100 + i}`).join('\n')}\n`;
-
-export async function uploadV2(h: Harness, fileName: string, contents: string, user = USER): Promise<string> {
-  // The v2 form carries `user_id` beside the file.
-  const file = multipart('file', fileName, contents);
-  const boundary = /boundary=(.+)$/.exec(file.contentType)?.[1] as string;
-  const userPart = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="user_id"\r\n\r\n${user}\r\n`);
-  const r = await fetch(`${h.baseUrl}/v2/team/file/upload-datasource`, {
-    method: 'POST', headers: { 'x-pd-api-key': TEST_KEY, 'content-type': file.contentType }, body: Buffer.concat([userPart, file.body]),
-  });
-  const json = (await r.json()) as { code: number; data: Rec };
-  assert.equal(json.code, 0, JSON.stringify(json));
-  assert.deepEqual(Object.keys(json.data), ['file_object_key']);
-  return json.data['file_object_key'] as string;
-}
-
-export async function waitSynched(h: Harness, datasetId: string, sourceId: string): Promise<Rec> {
-  return eventually(async () => {
-    const d = data(await h.call('GET', `/v2/team/datasets/${datasetId}/datasources/${sourceId}?user_id=${USER}`));
-    if (d['status'] === 'invalid' && d['error'] !== undefined) throw new Error(`processing failed: ${String(d['error'])}`);
-    return d['status'] === 'synched' ? d : undefined;
-  }, 'the data source to be synched');
-}
 
 async function streamV2(h: Harness, body: Rec): Promise<{ raw: string; events: Array<{ id?: string | undefined; event?: string | undefined; data: string }> }> {
   const res = await fetch(`${h.baseUrl}/v2/team/jobs`, {
@@ -218,11 +194,12 @@ describe('local service: v2 API over HTTP', function () {
     assert.ok(left > 60_000 && left <= 120_000, `expires in ${left} ms`);
     assert.equal(await (await fetch(p['presigned_url'] as string)).text(), SALES);
     const tooShort = await h.call('POST', `/v2/team/datasets/${datasetId}/datasources/${sourceId}/presign`, { expires_in: 10, user_id: USER });
-    assert.equal(tooShort.json?.code, 100);
+    assert.equal(tooShort.status, 400);
+    assert.equal(tooShort.json?.code, 300001);
     assert.match(tooShort.json?.msg ?? '', /expires_in/);
   });
 
-  it('names v2 fields in its refusals', async () => {
+  it('names v2 fields in its refusals (300001, HTTP 400)', async () => {
     const cases: Array<[string, string, Rec, RegExp]> = [
       ['POST', '/v2/team/datasets', { description: 'x', user_id: USER }, /^name: required/],
       ['POST', `/v2/team/datasets/${datasetId}/datasources`, { name: 'a.csv', type: 'FILE', user_id: USER }, /url, file_object_key/],
@@ -233,7 +210,9 @@ describe('local service: v2 API over HTTP', function () {
     ];
     for (const [method, path, body, msg] of cases) {
       const r = await h.call(method, path, body);
-      assert.equal(r.json?.code, 100, `${path} ${r.text}`);
+      // v2 has no code 100: invalid parameters are 300001 with HTTP 400.
+      assert.equal(r.status, 400, `${path} ${r.text}`);
+      assert.equal(r.json?.code, 300001, `${path} ${r.text}`);
       assert.match(r.json?.msg ?? '', msg);
     }
     const list = await h.call('GET', `/v2/team/datasets?user_id=${USER}&page_size=0`);

@@ -20,6 +20,9 @@ import { bareEtag, type MultipartPlan } from '../../shared/codecV2';
 import { ErrorCode } from '../../shared/errorCodes';
 import { fileExtension, safeFileName } from '../../shared/fileNames';
 import { ApiError, badRequest } from '../http/envelope';
+
+/** A refused part must not look like success to an S3-style client: HTTP 400, not 200. */
+const badPart = (msg: string): ApiError => new ApiError(ErrorCode.BAD_REQUEST, msg, 400);
 import { bodyTimeout, BODY_IDLE_MS } from '../http/requestBody';
 import { newId } from '../ids';
 import { isSupportedExtension, unsupportedExtension, type UploadedFile } from './uploadHandler';
@@ -165,7 +168,7 @@ export class MultipartUploads {
     const part = up.parts[n - 1];
     if (part === undefined) throw new ApiError(ErrorCode.NOT_FOUND, `part ${n}: this upload has ${up.parts.length} parts`, 404);
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > part.size) throw badRequest(`part ${n}: ${declared} bytes sent, the part is ${part.size} bytes`);
+    if (Number.isFinite(declared) && declared > part.size) throw badPart(`part ${n}: ${declared} bytes sent, the part is ${part.size} bytes`);
     const tmp = join(up.dir, `${n}.${newId()}.tmp`);
     // A client that stops sending mid-part is answered 408 rather than holding the socket forever.
     let stalled = false;
@@ -178,15 +181,15 @@ export class MultipartUploads {
       await pipeline(req, meter, createWriteStream(tmp, { mode: 0o600, highWaterMark: WRITE_HWM }));
     } catch (e) {
       await unlink(tmp).catch(() => undefined);
-      if (e instanceof PartTooLarge) throw badRequest(`part ${n}: more than its ${part.size} bytes`);
+      if (e instanceof PartTooLarge) throw badPart(`part ${n}: more than its ${part.size} bytes`);
       if (stalled) throw bodyTimeout();
-      throw new ApiError(ErrorCode.UPLOAD_FAILED, `part ${n}: the upload was interrupted`);
+      throw new ApiError(ErrorCode.UPLOAD_FAILED, `part ${n}: the upload was interrupted`, 400);
     } finally {
       clearTimeout(idle);
     }
     if (meter.bytes !== part.size) {
       await unlink(tmp).catch(() => undefined);
-      throw badRequest(`part ${n}: ${meter.bytes} bytes received, the part is ${part.size} bytes`);
+      throw badPart(`part ${n}: ${meter.bytes} bytes received, the part is ${part.size} bytes`);
     }
     const etag = meter.md5.digest('hex');
     const keep = up.tail.then(async () => {

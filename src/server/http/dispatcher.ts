@@ -115,6 +115,10 @@ export function createDispatcher(o: DispatcherOptions): (req: IncomingMessage, r
       o.log('error', `unexpected error on ${ctx.req.method ?? '?'} request (trace ${ctx.traceId}): ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
       apiErr = new ApiError(ErrorCode.INTERNAL, 'internal error in the local service');
     }
+    // v2 has no code 100: its invalid-parameter refusals are 300001 with HTTP 400.
+    if (apiErr.code === ErrorCode.BAD_REQUEST && apiErr.httpStatus === 200 && (ctx.req.url ?? '').startsWith('/v2/')) {
+      apiErr = new ApiError(ErrorCode.INVALID_PARAMS, apiErr.message, 400);
+    }
     if (ctx.res.headersSent) {
       ctx.res.destroy();
       return;
