@@ -101,4 +101,10 @@ export interface AnalysisEngine {
    * cannot answer is answered with a MESSAGE that says so.
    */
   answer(ctx: AnswerContext): Promise<void>;
+  /**
+   * Questions worth asking first about these sources (the dataset overview's
+   * `exploration_questions`), each one the engine itself answers. Optional: engines without it
+   * leave the list empty.
+   */
+  firstQuestions?(sources: ReadonlyArray<{ source: DataSource; ingest: IngestResult }>): Promise<string[]>;
 }

@@ -21,6 +21,13 @@ import { registerFileRoutes } from './routes/fileRoutes';
 import { registerJobRoutes } from './routes/jobRoutes';
 import { registerSessionRoutes } from './routes/sessionRoutes';
 import { registerUploadRoutes } from './routes/uploadRoutes';
+import { PART_CORS_HEADERS, registerMultipartRoutes, registerPartRoute } from './routes/multipartRoutes';
+import type { Spelling } from './routes/routeKit';
+import { MultipartUploads } from './files/multipartUploads';
+import { v1Codec } from '../shared/codecV1';
+import { v2Codec } from '../shared/codecV2';
+import { v1RequestCodec } from '../shared/requestCodecV1';
+import { v2RequestCodec } from '../shared/requestCodecV2';
 import type { ServiceDeps } from './serviceDeps';
 import { dataPaths, ensureDataDirs } from './state/dataPaths';
 import { removeLeftovers } from './state/leftovers';
@@ -58,10 +65,14 @@ export interface LocalServiceOptions {
   ingestBudgetMs?: number;
   /** DuckDB's memory limit and threads for the default store (see sandbox.ts for the defaults). */
   duckdb?: Omit<StoreLimits, 'readableDirs'>;
+  /** Size of v2 multipart upload parts; default 5 MiB (the official web client's chunk size). */
+  multipartPartBytes?: number;
+  /** Lifetime of v2 part URLs (and of an upload nobody completes); default 24 h. */
+  multipartUrlTtlMs?: number;
 }
 
 export interface LocalService {
-  /** `http://127.0.0.1:PORT` (no trailing slash); append `/v1/team/...`. */
+  /** `http://127.0.0.1:PORT` (no trailing slash); append `/v1/team/...` or `/v2/team/...`. */
   baseUrl: string;
   apiKey: string;
   port: number;
@@ -125,18 +136,33 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
     keepAliveMs: opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
   };
 
+  const multipart = await MultipartUploads.open({
+    dir: paths.multipartDir, maxBytes: maxUploadBytes,
+    ...(opts.multipartPartBytes !== undefined ? { partBytes: opts.multipartPartBytes } : {}),
+    ...(opts.multipartUrlTtlMs !== undefined ? { urlTtlMs: opts.multipartUrlTtlMs } : {}),
+  });
+
+  // Both versions over the same state: the same route code, each version's spelling.
   const router = new Router();
-  registerDatasetRoutes(router, deps);
-  registerDataSourceRoutes(router, deps);
-  registerSessionRoutes(router, deps);
-  registerJobRoutes(router, deps);
-  registerUploadRoutes(router, deps);
+  const spellings: Spelling[] = [{ wire: v1Codec, req: v1RequestCodec }, { wire: v2Codec, req: v2RequestCodec }];
+  for (const spelling of spellings) {
+    registerDatasetRoutes(router, deps, spelling);
+    registerDataSourceRoutes(router, deps, spelling);
+    registerSessionRoutes(router, deps, spelling);
+    registerJobRoutes(router, deps, spelling);
+    registerUploadRoutes(router, deps, spelling);
+  }
+  registerMultipartRoutes(router, deps, multipart);
   const publicRouter = new Router();
   registerFileRoutes(publicRouter, deps);
+  registerPartRoute(publicRouter, multipart);
 
   let port = 0;
   const server = createServer(
-    createDispatcher({ router, publicRouter, keyDigest: keyDigest(opts.apiKey), host, port: () => port, log }),
+    createDispatcher({
+      router, publicRouter, keyDigest: keyDigest(opts.apiKey), host, port: () => port, log,
+      preflightHeaders: (path) => (publicRouter.match('PUT', path).kind === 'found' ? PART_CORS_HEADERS : undefined),
+    }),
   );
   server.on('clientError', answerClientError);
   // Large uploads and long streams must not hit Node's whole-request timeout; headers still must come quickly.
@@ -146,6 +172,7 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   try {
     port = await listen(server, opts.port ?? 0, host);
   } catch (e) {
+    await multipart.close();
     await owned?.close().catch(() => undefined);
     throw e;
   }
@@ -153,6 +180,7 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   const baseUrl = `http://${urlHost}:${port}`;
   phases.mark('listen');
   vault.setBaseUrl(baseUrl);
+  multipart.setBaseUrl(baseUrl);
   await ingest.recover();
   phases.mark('recover');
   log('info', `local service listening on ${baseUrl} (started in ${phases.summary()})`);
@@ -164,6 +192,7 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
       server.closeIdleConnections();
       await jobs.close();
       await ingest.close();
+      await multipart.close();
       server.closeAllConnections();
       await stopped;
       await meta.flush();

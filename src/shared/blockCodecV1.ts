@@ -43,7 +43,8 @@ export function decodeFileRef(raw: unknown, field: string): FileRef {
   const o = asObject(raw, field);
   const url = readString(o, 'url', `${field}.url`);
   const name = readOptionalString(o, 'name', `${field}.name`) ?? fileNameFromUrl(url);
-  const expires = pick(o, 'expiredAt', 'expires_at', 'expiredTime');
+  // v2 streams spell it `expired_at` (streaming docs) as well as `expires_at` (OpenAPI).
+  const expires = pick(o, 'expiredAt', 'expires_at', 'expired_at', 'expiredTime');
   const ref: FileRef = { url, name };
   if (typeof expires === 'string' && expires.length > 0) ref.expiredAt = expires;
   else if (typeof expires === 'number' && Number.isFinite(expires)) {

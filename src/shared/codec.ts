@@ -1,11 +1,12 @@
 /**
  * The wire codec interface: the only place that knows field, path and query spellings. The client
  * and the local service both go through a codec, so adding v2 means adding a codec, not editing
- * callers. {@link v1Codec} implements the contract.
+ * callers. {@link v1Codec} implements the contract, {@link v2Codec} the service's current API.
  */
+import type { SseFrame } from './blockCodecV1';
 import type {
   DataSource, Dataset, DatasetOverview, DatasetStatus, HistoryRecord, JobRequest, JobResult, NewDataSource,
-  NewSession, Page, Session,
+  JobEvent, NewSession, Page, Session,
 } from './domain';
 import type { JsonObject } from './json';
 
@@ -58,6 +59,13 @@ export interface WireCodec {
   decodeDatasetStatus(raw: unknown, datasetId: string): DatasetStatus;
   decodeDatasetOverview(raw: unknown): DatasetOverview;
   decodePresign(raw: unknown): { url: string; expiredAt?: string };
+  /**
+   * The JSON body of a DELETE: v2 names the caller there (`{"user_id"}`); v1 sends none (the user
+   * id goes in the query), so this is undefined.
+   */
+  encodeDeleteBody(userId: string | undefined): JsonObject | undefined;
+  /** One streamed frame (`event:` name and `data:` text) into a domain event. */
+  decodeEvent(event: string, data: string): JobEvent;
 
   // Server side: the same spellings, other direction.
   encodeDataset(d: Dataset): JsonObject;
@@ -68,4 +76,6 @@ export interface WireCodec {
   encodeJobResult(r: JobResult): JsonObject;
   encodeDatasetStatus(s: DatasetStatus): JsonObject;
   encodeDatasetOverview(o: DatasetOverview): JsonObject;
+  /** A domain event as the SSE frame this version sends (undefined for events never sent). */
+  encodeEvent(e: JobEvent, created: number): SseFrame | undefined;
 }

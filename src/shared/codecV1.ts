@@ -4,7 +4,7 @@
  * `status` (data sources). Decoders tolerate the known quirks: `pending` status, numeric ids,
  * snake_case fields from v2-era payloads.
  */
-import { decodeBlocks, encodeBlock } from './blockCodecV1';
+import { decodeBlocks, decodeEvent, encodeBlock, encodeEvent } from './blockCodecV1';
 import type { ListQuery, WireCodec } from './codec';
 import {
   DEFAULT_AGENT_ID, JOB_MODES, LANGUAGE_TYPES, type DataSource, type DataSourceStatus, type Dataset,
@@ -133,6 +133,26 @@ function decodeDatasetStatus(raw: unknown, datasetId: string): DatasetStatus {
   return { datasetId: optStr(o, 'datasetId', 'dataset_id') ?? datasetId, total: n('total'), synched: n('synched'), synching: n('synching'), invalid: n('invalid') };
 }
 
+function strings(v: unknown): string[] | undefined {
+  if (typeof v === 'string') return v.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
+}
+
+/**
+ * The made-from-the-data part of an overview: `summary`, the questions list (named per version)
+ * and `keywords`, which the OpenAPI types as a string but its example sends as an array.
+ */
+export function decodeDigest(o: Record<string, unknown>, questionsKey: string, field: string): Pick<DatasetOverview, 'summary' | 'explorationQuestions' | 'keywords'> {
+  const out: Pick<DatasetOverview, 'summary' | 'explorationQuestions' | 'keywords'> = {};
+  const summary = readOptionalString(o, 'summary', `${field}.summary`);
+  if (summary !== undefined) out.summary = summary;
+  const questions = strings(o[questionsKey]);
+  if (questions !== undefined) out.explorationQuestions = questions;
+  const keywords = strings(o['keywords']);
+  if (keywords !== undefined) out.keywords = keywords;
+  return out;
+}
+
 /** Header names of the v1 API, read by the service and sent by the client. */
 export const V1_HEADERS = {
   apiKey: 'x-pd-api-key',
@@ -226,6 +246,7 @@ export const v1Codec: WireCodec = {
       dataSourceCount: readOptionalInteger(o, 'dataSourceCount', 'overview.dataSourceCount') ?? 0,
       totalBytes: readOptionalInteger(o, 'totalBytes', 'overview.totalBytes') ?? 0,
       statuses: decodeDatasetStatus(o['statuses'] ?? {}, ''),
+      ...decodeDigest(o, 'explorationQuestions', 'overview'),
     };
   },
   decodePresign(raw) {
@@ -235,6 +256,9 @@ export const v1Codec: WireCodec = {
     if (exp !== undefined) out.expiredAt = exp;
     return out;
   },
+  encodeDeleteBody: () => undefined,
+  decodeEvent: (event, data) => decodeEvent(event, data),
+  encodeEvent,
   encodeDataset: (d) => ({ id: d.id, name: d.name, description: d.description }),
   encodeDataSource,
   encodeSession(s) {
@@ -256,5 +280,8 @@ export const v1Codec: WireCodec = {
   encodeDatasetOverview: (o) => ({
     dataset: { id: o.dataset.id, name: o.dataset.name, description: o.dataset.description },
     dataSourceCount: o.dataSourceCount, totalBytes: o.totalBytes, statuses: encodeDatasetStatus(o.statuses),
+    ...(o.summary !== undefined ? { summary: o.summary } : {}),
+    ...(o.explorationQuestions !== undefined ? { explorationQuestions: [...o.explorationQuestions] } : {}),
+    ...(o.keywords !== undefined ? { keywords: [...o.keywords] } : {}),
   }),
 };

@@ -84,6 +84,12 @@ export interface DatasetOverview {
   dataSourceCount: number;
   totalBytes: number;
   statuses: DatasetStatus;
+  /** What the data is about, made from the data (v2 `summary`). */
+  summary?: string;
+  /** Questions worth asking first (v2 `exploration_questions`). */
+  explorationQuestions?: string[];
+  /** Words that say what the data covers (v2 `keywords`). */
+  keywords?: string[];
 }
 
 export type Stage = 'Analyze' | 'Respond';
@@ -187,12 +193,26 @@ export interface Answer {
   error?: { message: string; code?: number };
 }
 
+/** Per-job settings of v2 (`custom_options`). */
+export interface JobCustomOptions {
+  /** Replaces the system prompt (v2 `user_prompt`). */
+  userPrompt?: string;
+  /** Whether the answer cites its sources (v2 `with_citation`, default true). */
+  withCitation?: boolean;
+}
+
 export interface JobRequest {
   sessionId: string;
   question: string;
   datasetId?: string;
   datasourceIdList?: string[];
   languageType?: LanguageType;
+  /** v2 only: overrides the session's job mode for this job. */
+  jobMode?: JobMode;
+  /** v2 only. */
+  customOptions?: JobCustomOptions;
+  /** v2 sends the caller in the body (`user_id`). */
+  userId?: string;
 }
 
 export interface NewSession {

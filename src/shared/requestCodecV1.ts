@@ -25,9 +25,9 @@ export class InvalidFieldError extends Error {
 
 /** Longest name, keyword or id the service accepts (service-notes: names and search <= 128). */
 export const MAX_NAME_LENGTH = 128;
-const MAX_DESCRIPTION_LENGTH = 4096;
-const MAX_FILE_NAME_LENGTH = 255;
-const MAX_URL_LENGTH = 4096;
+export const MAX_DESCRIPTION_LENGTH = 4096;
+export const MAX_FILE_NAME_LENGTH = 255;
+export const MAX_URL_LENGTH = 4096;
 /** No maximum page size is documented; the official client uses 100, so 1000 leaves room. */
 export const MAX_PAGE_SIZE = 1000;
 
@@ -56,12 +56,12 @@ export interface QueryReader {
   get(name: string): string | null;
 }
 
-function body(raw: unknown): Record<string, unknown> {
+export function body(raw: unknown): Record<string, unknown> {
   if (!isObject(raw)) throw new InvalidFieldError('body', 'expected a JSON object');
   return raw;
 }
 
-function optionalString(o: Record<string, unknown>, key: string, max: number): string | undefined {
+export function optionalString(o: Record<string, unknown>, key: string, max: number): string | undefined {
   const v = o[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') throw new InvalidFieldError(key, 'expected a string');
@@ -69,14 +69,14 @@ function optionalString(o: Record<string, unknown>, key: string, max: number): s
   return v;
 }
 
-function requiredString(o: Record<string, unknown>, key: string, max: number): string {
+export function requiredString(o: Record<string, unknown>, key: string, max: number): string {
   const v = optionalString(o, key, max);
   if (v === undefined) throw new InvalidFieldError(key, 'required');
   if (v.trim() === '') throw new InvalidFieldError(key, 'must not be empty');
   return v;
 }
 
-function enumValue<T extends string>(o: Record<string, unknown>, key: string, values: readonly T[]): T | undefined {
+export function enumValue<T extends string>(o: Record<string, unknown>, key: string, values: readonly T[]): T | undefined {
   const v = o[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string' && (values as readonly string[]).includes(v)) return v as T;
@@ -117,7 +117,7 @@ function sessionFields(o: Record<string, unknown>): Partial<NewSession> {
   return s;
 }
 
-function positiveInt(q: QueryReader, name: string, fallback: number, max: number): number {
+export function positiveInt(q: QueryReader, name: string, fallback: number, max: number): number {
   const raw = q.get(name);
   if (raw === null || raw === '') return fallback;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new InvalidFieldError(name, 'expected a positive integer');
@@ -126,7 +126,7 @@ function positiveInt(q: QueryReader, name: string, fallback: number, max: number
   return n;
 }
 
-function httpUrl(value: string): string {
+export function httpUrl(value: string): string {
   let parsed: URL;
   try {
     parsed = new URL(value);
@@ -139,8 +139,38 @@ function httpUrl(value: string): string {
   return value;
 }
 
+/**
+ * What the local service needs from a version's request spelling. Routes are written once against
+ * this, and registered once per version with that version's request codec and {@link WireCodec}.
+ */
+export interface RequestCodec {
+  readonly version: 'v1' | 'v2';
+  readonly headers: typeof V1_HEADERS;
+  /** Extra paths (prose spellings) that reach the same operation. */
+  readonly aliases: { readonly upload: readonly string[]; readonly jobs: readonly string[] };
+  /** The caller's user id from the query, if any. */
+  userId(q: QueryReader): string | undefined;
+  decodeListQuery(resource: ListResource, q: QueryReader): DecodedListQuery;
+  decodeDatasetBody(raw: unknown): { name: string; description: string; userId?: string };
+  decodeDatasetPatch(raw: unknown): { name?: string; description?: string; userId?: string };
+  decodeDataSourceBody(raw: unknown): DecodedDataSourceBody;
+  decodeSessionBody(raw: unknown): NewSession;
+  decodeSessionPatch(raw: unknown): Partial<NewSession>;
+  decodeJobBody(raw: unknown): DecodedJobBody;
+  /** True when a DELETE carries a JSON body naming the caller (v2). */
+  readonly deleteBodyHasUser: boolean;
+  decodeDeleteBody(raw: unknown): { userId?: string };
+  /** True when presign reads a JSON body (v2: `expires_in`, `user_id`). */
+  readonly presignHasBody: boolean;
+  decodePresignBody(raw: unknown): { expiresInSec?: number; userId?: string };
+  encodeCreated(id: string): JsonObject;
+  encodeUploadResult(r: { fileKey: string }): JsonObject;
+  encodePresign(r: { url: string; expiredAt: string }): JsonObject;
+}
+
 /** Server-side v1 request decoding; the names here mirror what {@link v1Codec} encodes. */
-export const v1RequestCodec = {
+export const v1RequestCodec: RequestCodec = {
+  version: 'v1',
   /** Header names of the v1 API. */
   headers: V1_HEADERS,
   /** Paths the docs' prose uses for the same operations as the codec's canonical paths. */
@@ -267,6 +297,13 @@ export const v1RequestCodec = {
     if (lang !== undefined) out.languageType = lang;
     return out;
   },
+
+  /** v1 names the caller of a DELETE in the query, never in a body. */
+  deleteBodyHasUser: false,
+  decodeDeleteBody: () => ({}),
+  /** v1's presign takes no body. */
+  presignHasBody: false,
+  decodePresignBody: () => ({}),
 
   /** Create operations answer with the new id only. */
   encodeCreated: (id: string): JsonObject => ({ id }),

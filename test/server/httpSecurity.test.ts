@@ -87,14 +87,22 @@ describe('local service: security over HTTP', function () {
     assert.match(bad.json?.msg ?? '', /x-pd-external-trace-id/);
   });
 
-  it('answers unknown routes with 300003 and wrong methods with 100, both naming what was wrong', async () => {
-    const unknown = await h.call('GET', '/v1/team/unicorns');
-    assert.equal(unknown.status, 200);
-    assert.equal(unknown.json?.code, 300003);
-    assert.match(unknown.json?.msg ?? '', /no endpoint GET \/v1\/team\/unicorns/);
-    const wrong = await h.call('PUT', '/v1/team/sessions');
-    assert.equal(wrong.json?.code, 100);
-    assert.match(wrong.json?.msg ?? '', /method PUT not allowed/);
+  it('answers unknown routes with HTTP 404 + 300003 and wrong methods with HTTP 405 + Allow, in both versions, naming what was wrong', async () => {
+    for (const v of ['v1', 'v2']) {
+      const unknown = await h.call('GET', `/${v}/team/unicorns`);
+      assert.equal(unknown.status, 404);
+      assert.equal(unknown.json?.code, 300003);
+      assert.equal(unknown.json?.data, null);
+      assert.match(unknown.json?.msg ?? '', new RegExp(`no endpoint GET /${v}/team/unicorns`));
+      const wrong = await h.call('PUT', `/${v}/team/sessions`);
+      assert.equal(wrong.status, 405);
+      assert.equal(wrong.headers.get('allow'), 'POST, GET');
+      assert.equal(wrong.json?.code, v === 'v1' ? 100 : 300001);
+      assert.match(wrong.json?.msg ?? '', /method PUT not allowed/);
+    }
+    // A v1 client pointed at a path that only exists in v2 (and the other way round) gets 404.
+    assert.equal((await h.call('POST', '/v1/team/file/init-multipart-upload', {})).status, 404);
+    assert.equal((await h.call('GET', '/v3/team/datasets')).status, 404);
     const traversal = await rawRequest(h.baseUrl, 'GET', '/v1/team/datasets/../../etc/passwd', { 'x-pd-api-key': TEST_KEY });
     assert.equal((JSON.parse(traversal.body) as { code: number }).code, 300003);
     const badPct = await rawRequest(h.baseUrl, 'GET', '/v1/team/sessions/%E0%A4%A', { 'x-pd-api-key': TEST_KEY });

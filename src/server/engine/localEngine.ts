@@ -6,7 +6,7 @@
  * and the built-in engine takes over on any failure.
  */
 import type { DataSource } from '../../shared/domain';
-import type { AnalysisEngine, AnswerContext } from '../engine';
+import type { AnalysisEngine, AnswerContext, IngestResult } from '../engine';
 import { QueryError, QueryTimeoutError, type DuckDbStore } from '../duckdb/duckDbStore';
 import { AnswerWriter } from './answerWriter';
 import { describePlan, md } from './describe';
@@ -70,6 +70,14 @@ export class LocalAnalysisEngine implements AnalysisEngine {
       return;
     }
     await this.analyze(ctx, writer, hasDocs && ctx.jobMode !== 'DATA_ANALYTICS');
+  }
+
+  async firstQuestions(sources: ReadonlyArray<{ source: DataSource; ingest: IngestResult }>): Promise<string[]> {
+    const tabular = sources.filter((s) => s.ingest.kind === 'tables');
+    const out = tabular.length > 0 ? suggestQuestions(await this.schema.tables(tabular)) : [];
+    // Documents are searched, so a question naming the file's subject is one retrieval answers.
+    for (const s of sources) if (s.ingest.kind === 'text' && out.length < 4) out.push(`What are the main points of ${s.source.fileName}?`);
+    return out;
   }
 
   private async retrieve(ctx: AnswerContext, writer: AnswerWriter): Promise<void> {

@@ -14,7 +14,6 @@ import { pipeline } from 'node:stream/promises';
 import { SUPPORTED_EXTENSIONS } from '../../shared/domain';
 import { ErrorCode } from '../../shared/errorCodes';
 import { fileExtension, safeFileName } from '../../shared/fileNames';
-import { v1Codec } from '../../shared/codecV1';
 import { ApiError, badRequest } from '../http/envelope';
 import { newId } from '../ids';
 
@@ -26,6 +25,8 @@ export interface UploadedFile {
   storedName: string;
   fileName: string;
   size: number;
+  /** Text fields of the form (v2 sends `user_id` beside the file); first value of each name. */
+  fields: Record<string, string>;
 }
 
 export function unsupportedExtension(ext: string): ApiError {
@@ -41,7 +42,7 @@ export function isSupportedExtension(ext: string): boolean {
  * Receives the `file` part of a multipart request into `dir`. Resolves once the whole request has
  * been read (so the response reaches a client that is still sending), or rejects with an ApiError.
  */
-export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: number): Promise<UploadedFile> {
+export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: number, fileField = 'file'): Promise<UploadedFile> {
   let bb: busboy.Busboy;
   try {
     bb = busboy({
@@ -58,17 +59,21 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
     let writing: Promise<UploadedFile | undefined> | undefined;
     let current: NodeJS.ReadableStream & { destroy(err?: Error): void } | undefined;
     let finishing = false;
+    const fields = Object.create(null) as Record<string, string>;
     const tmpPath = join(dir, `${newId()}.part`);
 
     const failWith = (err: ApiError): void => {
       failure ??= err;
     };
 
+    bb.on('field', (name, value) => {
+      if (!(name in fields)) fields[name] = value;
+    });
     bb.on('file', (field, stream, info) => {
       // Busboy destroys the part's stream with its parse error (e.g. a truncated form); the error
       // is handled once, on busboy itself, so parts nobody pipes must not throw it again.
       stream.on('error', () => undefined);
-      if (field !== v1Codec.uploadFileField || writing !== undefined) {
+      if (field !== fileField || writing !== undefined) {
         stream.resume();
         return;
       }
@@ -89,7 +94,7 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
           failWith(new ApiError(ErrorCode.EMPTY_FILE, 'file: the uploaded file is empty'));
           return undefined;
         }
-        return { storedName: newId(), fileName, size: out.bytesWritten };
+        return { storedName: newId(), fileName, size: out.bytesWritten, fields };
       });
     });
     bb.on('error', () => {
@@ -129,7 +134,7 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
       } catch {
         failWith(new ApiError(ErrorCode.UPLOAD_FAILED, 'upload failed while writing the file'));
       }
-      if (!failure && result === undefined) failWith(badRequest(`${v1Codec.uploadFileField}: required (a multipart file field)`));
+      if (!failure && result === undefined) failWith(badRequest(`${fileField}: required (a multipart file field)`));
       if (failure || result === undefined) {
         await unlink(tmpPath).catch(() => undefined);
         reject(failure);

@@ -27,6 +27,16 @@ export interface DispatcherOptions {
   host: string;
   port: () => number;
   log: Logger;
+  /** Extra headers for a preflight (OPTIONS) of a path that browsers may call cross-origin. */
+  preflightHeaders?: (path: string) => Readonly<Record<string, string>> | undefined;
+}
+
+/** 405 names the allowed methods (in `Allow` too), with the envelope code of the path's version. */
+function wrongMethod(res: ServerResponse, method: string, path: string, allowed: readonly string[]): ApiError {
+  const list = [...new Set(allowed)];
+  res.setHeader('allow', list.join(', '));
+  const code = path.startsWith('/v2/') ? ErrorCode.INVALID_PARAMS : ErrorCode.BAD_REQUEST;
+  return new ApiError(code, `method ${method.slice(0, 20)} not allowed on ${path.slice(0, 200)}; use ${list.join(' or ')}`, 405);
 }
 
 function splitUrl(raw: string): { path: string; query: URLSearchParams } {
@@ -105,6 +115,10 @@ export function createDispatcher(o: DispatcherOptions): (req: IncomingMessage, r
       o.log('error', `unexpected error on ${ctx.req.method ?? '?'} request (trace ${ctx.traceId}): ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
       apiErr = new ApiError(ErrorCode.INTERNAL, 'internal error in the local service');
     }
+    // v2 has no code 100: its invalid-parameter refusals are 300001 with HTTP 400.
+    if (apiErr.code === ErrorCode.BAD_REQUEST && apiErr.httpStatus === 200 && (ctx.req.url ?? '').startsWith('/v2/')) {
+      apiErr = new ApiError(ErrorCode.INVALID_PARAMS, apiErr.message, 400);
+    }
     if (ctx.res.headersSent) {
       ctx.res.destroy();
       return;
@@ -126,7 +140,7 @@ export function createDispatcher(o: DispatcherOptions): (req: IncomingMessage, r
     if (method === 'OPTIONS') {
       // Answered without any Access-Control-* header, so browser preflights fail.
       await settleBody(req, res);
-      res.writeHead(204, { ...baseHeaders(traceId), allow: 'GET, POST, DELETE' });
+      res.writeHead(204, { ...baseHeaders(traceId), allow: 'GET, POST, DELETE', ...o.preflightHeaders?.(path) });
       res.end();
       return;
     }
@@ -135,6 +149,7 @@ export function createDispatcher(o: DispatcherOptions): (req: IncomingMessage, r
       await run({ req, res, traceId, method, path, params: pub.params, query }, pub.handler);
       return;
     }
+    if (pub.kind === 'wrong-method') throw wrongMethod(res, method, path, pub.allowed);
     if (!keyMatches(req.headers[v1RequestCodec.headers.apiKey], o.keyDigest)) {
       throw new ApiError(ErrorCode.BAD_CREDENTIALS);
     }
@@ -143,10 +158,9 @@ export function createDispatcher(o: DispatcherOptions): (req: IncomingMessage, r
       throw badRequest(`${v1RequestCodec.headers.externalTraceId}: at most ${MAX_TRACE_ID_LENGTH} characters`);
     }
     const m = o.router.match(method, path);
-    if (m.kind === 'none') throw new ApiError(ErrorCode.NOT_FOUND, `not found: no endpoint ${method} ${path.slice(0, 200)}`);
-    if (m.kind === 'wrong-method') {
-      throw badRequest(`method ${method.slice(0, 20)} not allowed on ${path.slice(0, 200)}; use ${[...new Set(m.allowed)].join(' or ')}`);
-    }
+    // An unknown path is HTTP 404 (a client probing for an API version learns it is absent).
+    if (m.kind === 'none') throw new ApiError(ErrorCode.NOT_FOUND, `not found: no endpoint ${method} ${path.slice(0, 200)}`, 404);
+    if (m.kind === 'wrong-method') throw wrongMethod(res, method, path, m.allowed);
     await run({ req, res, traceId, method, path, params: m.params, query }, m.handler);
   };
 

@@ -5,7 +5,7 @@
  * and later writes are dropped: the job itself carries on and lands in history.
  */
 import type { ServerResponse } from 'node:http';
-import { encodeEvent, formatSseFrame } from '../../shared/blockCodecV1';
+import { encodeEvent, formatSseFrame, type SseFrame } from '../../shared/blockCodecV1';
 import type { JobEvent } from '../../shared/domain';
 import { baseHeaders } from '../http/envelope';
 
@@ -17,7 +17,12 @@ export class SseWriter {
   private gone = false;
   private corked = false;
 
-  constructor(private readonly res: ServerResponse, private readonly keepAliveMs = DEFAULT_KEEP_ALIVE_MS) {
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly keepAliveMs = DEFAULT_KEEP_ALIVE_MS,
+    /** The API version's frame spelling (v1 `groupId`, v2 `group_id`). */
+    private readonly encode: (e: JobEvent, created: number) => SseFrame | undefined = encodeEvent,
+  ) {
     res.on('close', () => {
       this.gone = true;
       this.stopKeepAlive();
@@ -49,7 +54,7 @@ export class SseWriter {
   }
 
   send(event: JobEvent): void {
-    const frame = encodeEvent(event, Math.floor(Date.now() / 1000));
+    const frame = this.encode(event, Math.floor(Date.now() / 1000));
     if (frame) this.write(formatSseFrame(frame));
   }
 

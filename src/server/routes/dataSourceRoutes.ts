@@ -1,7 +1,5 @@
 /** Data sources: create (in a dataset or the default one), list with status filter, get, delete, presign. */
-import { v1Codec } from '../../shared/codecV1';
 import { ErrorCode } from '../../shared/errorCodes';
-import { v1RequestCodec } from '../../shared/requestCodecV1';
 import { ApiError, badRequest, notFound } from '../http/envelope';
 import { readJsonBody } from '../http/requestBody';
 import { patternOf, type RequestContext, type Router } from '../http/router';
@@ -9,10 +7,9 @@ import { newId } from '../ids';
 import type { ServiceDeps } from '../serviceDeps';
 import { toDataSource, type DatasetRecord, type SourceRecord } from '../state/records';
 import { datasetOf } from './datasetRoutes';
-import { decode, idParam, newestFirst, paginate } from './routeKit';
+import { decode, decodeBody, deleteCaller, idParam, newestFirst, paginate, type Spelling } from './routeKit';
 import { createSource, removeSource } from './sourceLifecycle';
 
-const P = v1Codec.paths;
 /** Presigned links last 600 s by default in the real service. */
 const PRESIGN_TTL_MS = 600_000;
 
@@ -32,43 +29,45 @@ function defaultDataset(deps: ServiceDeps): DatasetRecord {
   return rec;
 }
 
-export function registerDataSourceRoutes(router: Router, deps: ServiceDeps): void {
+export function registerDataSourceRoutes(router: Router, deps: ServiceDeps, spelling: Spelling): void {
   const { meta } = deps;
+  const { wire, req } = spelling;
+  const P = wire.paths;
 
   router.add('POST', patternOf(P.datasources(':datasetId')), async (ctx) => {
     const d = datasetOf(deps, ctx);
-    const queryUser = decode(() => v1RequestCodec.userId(ctx.query));
+    const queryUser = decode(() => req.userId(ctx.query));
     const raw = await readJsonBody(ctx.req);
-    const body = decode(() => v1RequestCodec.decodeDataSourceBody(raw));
+    const body = decode(() => req.decodeDataSourceBody(raw));
     const userId = queryUser ?? body.userId;
-    if (userId === undefined) throw badRequest(`${v1Codec.userIdParam}: required`);
-    return { data: v1Codec.encodeDataSource(await createSource(deps, d.id, body, userId)) };
+    if (userId === undefined) throw badRequest(`${wire.userIdParam}: required`);
+    return { data: wire.encodeDataSource(await createSource(deps, d.id, body, userId)) };
   });
 
   router.add('POST', P.datasourcesWithoutDataset, async (ctx) => {
-    const queryUser = decode(() => v1RequestCodec.userId(ctx.query));
+    const queryUser = decode(() => req.userId(ctx.query));
     const raw = await readJsonBody(ctx.req);
-    const body = decode(() => v1RequestCodec.decodeDataSourceBody(raw));
+    const body = decode(() => req.decodeDataSourceBody(raw));
     const d = defaultDataset(deps);
-    return { data: v1Codec.encodeDataSource(await createSource(deps, d.id, body, queryUser ?? body.userId)) };
+    return { data: wire.encodeDataSource(await createSource(deps, d.id, body, queryUser ?? body.userId)) };
   });
 
   router.add('GET', patternOf(P.datasources(':datasetId')), async (ctx) => {
     const d = datasetOf(deps, ctx);
-    const q = decode(() => v1RequestCodec.decodeListQuery('datasources', ctx.query));
+    const q = decode(() => req.decodeListQuery('datasources', ctx.query));
     let items = newestFirst(meta.sourcesOf(d.id));
     const wanted = q.statuses;
     if (wanted !== undefined) items = items.filter((s) => wanted.includes(s.status));
-    return { data: v1Codec.encodePage(paginate(items.map(toDataSource), q), v1Codec.encodeDataSource) };
+    return { data: wire.encodePage(paginate(items.map(toDataSource), q), wire.encodeDataSource) };
   });
 
   router.add('GET', patternOf(P.datasource(':datasetId', ':datasourceId')), async (ctx) => {
-    return { data: v1Codec.encodeDataSource(toDataSource(sourceOf(deps, ctx))) };
+    return { data: wire.encodeDataSource(toDataSource(sourceOf(deps, ctx))) };
   });
 
   router.add('DELETE', patternOf(P.datasource(':datasetId', ':datasourceId')), async (ctx) => {
     const s = sourceOf(deps, ctx);
-    decode(() => v1RequestCodec.userId(ctx.query));
+    await deleteCaller(ctx, spelling);
     await removeSource(deps, s);
     await meta.save();
     return { data: null };
@@ -79,7 +78,9 @@ export function registerDataSourceRoutes(router: Router, deps: ServiceDeps): voi
     if (s.file === undefined) {
       throw new ApiError(ErrorCode.PRESIGN_ERROR, 'could not create a download link: the file has not been downloaded yet');
     }
-    const ref = deps.vault.link('s', s.id, s.fileName, Math.min(PRESIGN_TTL_MS, deps.vault.ttlMs));
-    return { data: v1RequestCodec.encodePresign({ url: ref.url, expiredAt: ref.expiredAt ?? '' }) };
+    const asked = req.presignHasBody ? (await decodeBody(ctx, (raw) => req.decodePresignBody(raw))).expiresInSec : undefined;
+    const ttl = asked !== undefined ? asked * 1000 : PRESIGN_TTL_MS;
+    const ref = deps.vault.link('s', s.id, s.fileName, Math.min(ttl, deps.vault.ttlMs));
+    return { data: req.encodePresign({ url: ref.url, expiredAt: ref.expiredAt ?? '' }) };
   });
 }

@@ -1,16 +1,13 @@
-/** Datasets (team-owned): create, list with `name` keyword, modify, delete, status, overview. */
-import { v1Codec } from '../../shared/codecV1';
+/** Datasets (team-owned): create, list with a name keyword, modify, delete, status, overview. */
 import type { DatasetStatus } from '../../shared/domain';
-import { v1RequestCodec } from '../../shared/requestCodecV1';
 import { notFound } from '../http/envelope';
 import { patternOf, type RequestContext, type Router } from '../http/router';
 import { newId } from '../ids';
 import type { ServiceDeps } from '../serviceDeps';
 import { toDataset, type DatasetRecord } from '../state/records';
+import { datasetDigest } from './datasetDigest';
 import { removeSource } from './sourceLifecycle';
-import { contains, decode, decodeBody, idParam, newestFirst, paginate } from './routeKit';
-
-const P = v1Codec.paths;
+import { contains, decode, decodeBody, deleteCaller, idParam, newestFirst, paginate, type Spelling } from './routeKit';
 
 export function datasetOf(deps: ServiceDeps, ctx: RequestContext): DatasetRecord {
   const d = deps.meta.datasets.get(idParam(ctx, 'datasetId'));
@@ -27,30 +24,31 @@ export function datasetStatus(deps: ServiceDeps, datasetId: string): DatasetStat
   return s;
 }
 
-export function registerDatasetRoutes(router: Router, deps: ServiceDeps): void {
+export function registerDatasetRoutes(router: Router, deps: ServiceDeps, { wire, req }: Spelling): void {
   const { meta } = deps;
+  const P = wire.paths;
 
   router.add('POST', P.datasets, async (ctx) => {
-    const body = await decodeBody(ctx, v1RequestCodec.decodeDatasetBody);
+    const body = await decodeBody(ctx, (raw) => req.decodeDatasetBody(raw));
     const rec: DatasetRecord = { id: newId(), name: body.name, description: body.description, createdAt: Date.now() };
     meta.datasets.set(rec.id, rec);
     await meta.save();
-    return { data: v1RequestCodec.encodeCreated(rec.id) };
+    return { data: req.encodeCreated(rec.id) };
   });
 
   router.add('GET', P.datasets, async (ctx) => {
-    const q = decode(() => v1RequestCodec.decodeListQuery('datasets', ctx.query));
+    const q = decode(() => req.decodeListQuery('datasets', ctx.query));
     let items = newestFirst(meta.datasets.values());
     const k = q.keyword;
     if (k !== undefined) items = items.filter((d) => contains(d.name, k) || contains(d.description, k));
     const page = paginate(items.map(toDataset), q);
-    return { data: v1Codec.encodePage(page, v1Codec.encodeDataset) };
+    return { data: wire.encodePage(page, wire.encodeDataset) };
   });
 
   router.add('POST', patternOf(P.dataset(':datasetId')), async (ctx) => {
     const d = datasetOf(deps, ctx);
-    decode(() => v1RequestCodec.userId(ctx.query));
-    const patch = await decodeBody(ctx, v1RequestCodec.decodeDatasetPatch);
+    decode(() => req.userId(ctx.query));
+    const patch = await decodeBody(ctx, (raw) => req.decodeDatasetPatch(raw));
     if (patch.name !== undefined) d.name = patch.name;
     if (patch.description !== undefined) d.description = patch.description;
     await meta.save();
@@ -59,7 +57,7 @@ export function registerDatasetRoutes(router: Router, deps: ServiceDeps): void {
 
   router.add('DELETE', patternOf(P.dataset(':datasetId')), async (ctx) => {
     const d = datasetOf(deps, ctx);
-    decode(() => v1RequestCodec.userId(ctx.query));
+    await deleteCaller(ctx, { wire, req });
     for (const s of meta.sourcesOf(d.id)) await removeSource(deps, s);
     meta.datasets.delete(d.id);
     await meta.save();
@@ -68,18 +66,19 @@ export function registerDatasetRoutes(router: Router, deps: ServiceDeps): void {
 
   router.add('GET', patternOf(P.datasetStatus(':datasetId')), async (ctx) => {
     const d = datasetOf(deps, ctx);
-    return { data: v1Codec.encodeDatasetStatus(datasetStatus(deps, d.id)) };
+    return { data: wire.encodeDatasetStatus(datasetStatus(deps, d.id)) };
   });
 
   router.add('GET', patternOf(P.datasetOverview(':datasetId')), async (ctx) => {
     const d = datasetOf(deps, ctx);
     const sources = meta.sourcesOf(d.id);
     return {
-      data: v1Codec.encodeDatasetOverview({
+      data: wire.encodeDatasetOverview({
         dataset: toDataset(d),
         dataSourceCount: sources.length,
         totalBytes: sources.reduce((n, s) => n + (s.size ?? 0), 0),
         statuses: datasetStatus(deps, d.id),
+        ...(await datasetDigest(deps, sources)),
       }),
     };
   });

@@ -1,17 +1,15 @@
-/** POST /v1/team/jobs (and the prose alias /v1/job): validate, then stream or answer at once. */
-import { v1Codec } from '../../shared/codecV1';
+/** POST /v{1,2}/team/jobs (and the prose alias /v1/job): validate, then stream or answer at once. */
 import { ErrorCode } from '../../shared/errorCodes';
-import { v1RequestCodec } from '../../shared/requestCodecV1';
 import { ApiError } from '../http/envelope';
 import type { Handler, Router } from '../http/router';
 import { planJob } from '../jobs/jobPlan';
 import { SseWriter } from '../jobs/sseWriter';
 import type { ServiceDeps } from '../serviceDeps';
-import { decodeBody } from './routeKit';
+import { decodeBody, type Spelling } from './routeKit';
 
-export function registerJobRoutes(router: Router, deps: ServiceDeps): void {
+export function registerJobRoutes(router: Router, deps: ServiceDeps, { wire, req }: Spelling): void {
   const createJob: Handler = async (ctx) => {
-    const body = await decodeBody(ctx, v1RequestCodec.decodeJobBody);
+    const body = await decodeBody(ctx, (raw) => req.decodeJobBody(raw));
     const plan = await planJob(deps, body);
     // A client that goes away before the answer is complete cancelled the job: stop it.
     const cancel = new AbortController();
@@ -22,9 +20,9 @@ export function registerJobRoutes(router: Router, deps: ServiceDeps): void {
     if (!body.stream) {
       const outcome = await deps.jobs.run(plan, () => undefined, cancel.signal);
       if (!outcome.ok) throw new ApiError(ErrorCode.JOB_FAILED, outcome.answer.error?.message);
-      return { data: v1Codec.encodeJobResult({ jobId: outcome.jobId, blocks: outcome.blocks }) };
+      return { data: wire.encodeJobResult({ jobId: outcome.jobId, blocks: outcome.blocks }) };
     }
-    const sse = new SseWriter(ctx.res, deps.keepAliveMs);
+    const sse = new SseWriter(ctx.res, deps.keepAliveMs, wire.encodeEvent);
     sse.start(ctx.traceId);
     // The stream ends with END, sent once the job is in history on disk.
     await deps.jobs.run(plan, (e) => {
@@ -37,6 +35,6 @@ export function registerJobRoutes(router: Router, deps: ServiceDeps): void {
     sse.end();
     return 'handled';
   };
-  router.add('POST', v1Codec.paths.jobs, createJob);
-  for (const alias of v1RequestCodec.aliases.jobs) router.add('POST', alias, createJob);
+  router.add('POST', wire.paths.jobs, createJob);
+  for (const alias of req.aliases.jobs) router.add('POST', alias, createJob);
 }

@@ -1,7 +1,8 @@
 /** Small helpers every route module uses: paging, ownership, body decoding with field errors. */
+import type { WireCodec } from '../../shared/codec';
 import type { Page } from '../../shared/domain';
 import { ErrorCode } from '../../shared/errorCodes';
-import { InvalidFieldError, type DecodedListQuery } from '../../shared/requestCodecV1';
+import { InvalidFieldError, type DecodedListQuery, type RequestCodec } from '../../shared/requestCodecV1';
 import { readJsonBody } from '../http/requestBody';
 import type { RequestContext } from '../http/router';
 import { ApiError, badRequest } from '../http/envelope';
@@ -41,4 +42,22 @@ export function idParam(ctx: RequestContext, name: string): string {
   const v = ctx.params[name] ?? '';
   if (v.length > 128) throw new ApiError(ErrorCode.NOT_FOUND, `${name}: not found`);
   return v;
+}
+
+/**
+ * One API version as the routes see it: its paths and response spelling, and its request
+ * decoders. Every route module is registered once per spelling over the same state, so a dataset
+ * made through v1 is listed through v2 and the other way round.
+ */
+export interface Spelling {
+  wire: WireCodec;
+  req: RequestCodec;
+}
+
+/** The caller a DELETE names: in the query (v1) or in a JSON body (v2). */
+export async function deleteCaller(ctx: RequestContext, s: Spelling): Promise<string | undefined> {
+  const fromQuery = decode(() => s.req.userId(ctx.query));
+  if (!s.req.deleteBodyHasUser) return fromQuery;
+  const body = await decodeBody(ctx, (raw) => s.req.decodeDeleteBody(raw));
+  return body.userId ?? fromQuery;
 }

@@ -2,10 +2,8 @@
  * Sessions belong to their caller (`userId`): when a request names a user, it only sees and
  * touches that user's sessions (others read as not found). At most 150 sessions exist at once.
  */
-import { v1Codec } from '../../shared/codecV1';
 import { DEFAULT_AGENT_ID, MAX_SESSIONS, type HistoryRecord } from '../../shared/domain';
 import { ErrorCode } from '../../shared/errorCodes';
-import { v1RequestCodec } from '../../shared/requestCodecV1';
 import { ApiError, notFound } from '../http/envelope';
 import { patternOf, type RequestContext, type Router } from '../http/router';
 import { FileVault } from '../files/fileVault';
@@ -13,9 +11,7 @@ import { newId } from '../ids';
 import { DEFAULT_SESSION_TITLE } from '../jobs/title';
 import type { ServiceDeps } from '../serviceDeps';
 import { toSession, type SessionRecord } from '../state/records';
-import { contains, decode, decodeBody, idParam, newestFirst, paginate } from './routeKit';
-
-const P = v1Codec.paths;
+import { contains, decode, decodeBody, deleteCaller, idParam, newestFirst, paginate, type Spelling } from './routeKit';
 
 function owns(s: SessionRecord, userId: string | undefined): boolean {
   return userId === undefined || s.userId === undefined || s.userId === userId;
@@ -27,12 +23,14 @@ function sessionOf(deps: ServiceDeps, ctx: RequestContext, userId: string | unde
   return s;
 }
 
-export function registerSessionRoutes(router: Router, deps: ServiceDeps): void {
+export function registerSessionRoutes(router: Router, deps: ServiceDeps, spelling: Spelling): void {
   const { meta, history, vault } = deps;
+  const { wire, req } = spelling;
+  const P = wire.paths;
 
   router.add('POST', P.sessions, async (ctx) => {
-    const queryUser = decode(() => v1RequestCodec.userId(ctx.query));
-    const body = await decodeBody(ctx, v1RequestCodec.decodeSessionBody);
+    const queryUser = decode(() => req.userId(ctx.query));
+    const body = await decodeBody(ctx, (raw) => req.decodeSessionBody(raw));
     if (meta.sessions.size >= MAX_SESSIONS) {
       throw new ApiError(ErrorCode.SESSION_LIMIT, `session limit reached (${MAX_SESSIONS}): delete sessions first`);
     }
@@ -51,25 +49,25 @@ export function registerSessionRoutes(router: Router, deps: ServiceDeps): void {
     if (userId !== undefined) rec.userId = userId;
     meta.sessions.set(rec.id, rec);
     await meta.save();
-    return { data: v1RequestCodec.encodeCreated(rec.id) };
+    return { data: req.encodeCreated(rec.id) };
   });
 
   router.add('GET', P.sessions, async (ctx) => {
-    const q = decode(() => v1RequestCodec.decodeListQuery('sessions', ctx.query));
+    const q = decode(() => req.decodeListQuery('sessions', ctx.query));
     let items = newestFirst(meta.sessions.values()).filter((s) => owns(s, q.userId));
     const k = q.keyword;
     if (k !== undefined) items = items.filter((s) => contains(s.title, k));
-    return { data: v1Codec.encodePage(paginate(items.map(toSession), q), v1Codec.encodeSession) };
+    return { data: wire.encodePage(paginate(items.map(toSession), q), wire.encodeSession) };
   });
 
   router.add('GET', patternOf(P.session(':sessionId')), async (ctx) => {
-    const s = sessionOf(deps, ctx, decode(() => v1RequestCodec.userId(ctx.query)));
-    return { data: v1Codec.encodeSession(toSession(s)) };
+    const s = sessionOf(deps, ctx, decode(() => req.userId(ctx.query)));
+    return { data: wire.encodeSession(toSession(s)) };
   });
 
   router.add('POST', patternOf(P.session(':sessionId')), async (ctx) => {
-    const queryUser = decode(() => v1RequestCodec.userId(ctx.query));
-    const patch = await decodeBody(ctx, v1RequestCodec.decodeSessionPatch);
+    const queryUser = decode(() => req.userId(ctx.query));
+    const patch = await decodeBody(ctx, (raw) => req.decodeSessionPatch(raw));
     const s = sessionOf(deps, ctx, queryUser ?? patch.userId);
     if (patch.title !== undefined && patch.title.trim() !== '') {
       s.title = patch.title;
@@ -83,7 +81,7 @@ export function registerSessionRoutes(router: Router, deps: ServiceDeps): void {
   });
 
   router.add('DELETE', patternOf(P.session(':sessionId')), async (ctx) => {
-    const s = sessionOf(deps, ctx, decode(() => v1RequestCodec.userId(ctx.query)));
+    const s = sessionOf(deps, ctx, await deleteCaller(ctx, spelling));
     meta.sessions.delete(s.id);
     await meta.save();
     const records = await history.remove(s.id);
@@ -92,7 +90,7 @@ export function registerSessionRoutes(router: Router, deps: ServiceDeps): void {
   });
 
   router.add('GET', patternOf(P.history(':sessionId')), async (ctx) => {
-    const q = decode(() => v1RequestCodec.decodeListQuery('history', ctx.query));
+    const q = decode(() => req.decodeListQuery('history', ctx.query));
     const s = sessionOf(deps, ctx, q.userId);
     const records = [...(await history.list(s.id))].reverse();
     const page = paginate(records, q);
@@ -101,6 +99,6 @@ export function registerSessionRoutes(router: Router, deps: ServiceDeps): void {
       question: { blocks: [{ type: 'MESSAGE', content: r.question }] },
       answer: { blocks: vault.fresh(r.blocks), ...(r.cancelled === true ? { state: 'cancelled' as const } : !r.ok ? { state: 'error' as const } : {}) },
     }));
-    return { data: v1Codec.encodePage({ ...page, records: out }, v1Codec.encodeHistoryRecord) };
+    return { data: wire.encodePage({ ...page, records: out }, wire.encodeHistoryRecord) };
   });
 }

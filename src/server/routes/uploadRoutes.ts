@@ -1,18 +1,21 @@
-/** POST /v1/team/file/upload-datasource (and its prose aliases): multipart `file` -> {fileKey}. */
-import { v1Codec } from '../../shared/codecV1';
+/**
+ * POST /v1/team/file/upload-datasource (and its prose aliases): multipart `file` -> {fileKey};
+ * POST /v2/team/file/upload-datasource: multipart `file` + `user_id` -> {file_object_key}.
+ */
 import { fileExtension } from '../../shared/fileNames';
-import { v1RequestCodec } from '../../shared/requestCodecV1';
 import type { Handler, Router } from '../http/router';
 import { receiveUpload } from '../files/uploadHandler';
 import { newId } from '../ids';
 import type { ServiceDeps } from '../serviceDeps';
 import type { UploadRecord } from '../state/records';
-import { decode } from './routeKit';
+import { decode, type Spelling } from './routeKit';
 
-export function registerUploadRoutes(router: Router, deps: ServiceDeps): void {
+export function registerUploadRoutes(router: Router, deps: ServiceDeps, { wire, req }: Spelling): void {
   const upload: Handler = async (ctx) => {
-    const userId = decode(() => v1RequestCodec.userId(ctx.query));
-    const file = await receiveUpload(ctx.req, deps.paths.uploadsDir, deps.maxUploadBytes);
+    const queryUser = decode(() => req.userId(ctx.query));
+    const file = await receiveUpload(ctx.req, deps.paths.uploadsDir, deps.maxUploadBytes, wire.uploadFileField);
+    const formUser = file.fields[wire.userIdParam];
+    const userId = formUser !== undefined && formUser !== '' ? formUser.slice(0, 128) : queryUser;
     // Looks like an object-storage path (as the real service's keys do) but names nothing on disk.
     const rec: UploadRecord = {
       fileKey: `uploads/${newId()}${fileExtension(file.fileName)}`,
@@ -24,8 +27,8 @@ export function registerUploadRoutes(router: Router, deps: ServiceDeps): void {
     if (userId !== undefined) rec.userId = userId;
     deps.meta.uploads.set(rec.fileKey, rec);
     await deps.meta.save();
-    return { data: v1RequestCodec.encodeUploadResult({ fileKey: rec.fileKey }) };
+    return { data: req.encodeUploadResult({ fileKey: rec.fileKey }) };
   };
-  router.add('POST', v1Codec.paths.upload, upload);
-  for (const alias of v1RequestCodec.aliases.upload) router.add('POST', alias, upload);
+  router.add('POST', wire.paths.upload, upload);
+  for (const alias of req.aliases.upload) router.add('POST', alias, upload);
 }

@@ -14,6 +14,8 @@ export interface DataPaths {
   uploadsDir: string;
   /** The file of each data source, under its generated id. */
   sourcesDir: string;
+  /** Parts of v2 multipart uploads in progress, one folder per upload (emptied at start). */
+  multipartDir: string;
   /** HMAC key for file links, kept so links stay valid across restarts. */
   secretFile: string;
 }
@@ -26,6 +28,7 @@ export function dataPaths(root: string): DataPaths {
     filesDir: join(root, 'files'),
     uploadsDir: join(root, 'uploads'),
     sourcesDir: join(root, 'sources'),
+    multipartDir: join(root, 'multipart'),
     secretFile: join(root, 'meta', 'link-secret'),
   };
 }
