@@ -38,13 +38,20 @@ async function hasParquetEnds(path: string): Promise<{ head: boolean; tail: bool
   }
 }
 
-/** Ingests a Parquet file into the source's table, replacing what the source had. */
-export async function ingestParquet(args: ParquetArgs): Promise<IngestResult> {
-  const { conn, sourceId, filePath, fileName, signal } = args;
-  // DuckDB's own messages for these ("No magic bytes found at end of file") do not say what to do.
+/**
+ * Throws an {@link IngestError} for a file that is not Parquet or is cut short. DuckDB's own
+ * messages for these ("No magic bytes found at end of file") do not say what to do.
+ */
+export async function checkParquetEnds(filePath: string, fileName: string): Promise<void> {
   const ends = await hasParquetEnds(filePath);
   if (!ends.head) throw new IngestError(`${fileName} is not a Parquet file (it does not start with Parquet's marker); export it as Parquet again, or use CSV`);
   if (!ends.tail) throw new IngestError(`${fileName} is cut short: a Parquet file ends with its table of contents, and this one is missing (was a download or copy interrupted?); get the complete file and add it again`);
+}
+
+/** Ingests a Parquet file into the source's table, replacing what the source had. */
+export async function ingestParquet(args: ParquetArgs): Promise<IngestResult> {
+  const { conn, sourceId, filePath, fileName, signal } = args;
+  await checkParquetEnds(filePath, fileName);
   const table = tableNameFor(sourceId);
   try {
     return await replaceSource(conn, sourceId, signal, async () => {
