@@ -38,6 +38,12 @@ export function fileExtension(name: string): string {
   return inner !== null && (inner.index ?? 0) > 0 ? `${(inner[1] ?? '').toLowerCase()}${ext}` : ext;
 }
 
+/** The CSV a file is converted to for a hosted service: `events.parquet`, `events.jsonl.gz` -> `events.csv`. */
+export function convertedCsvName(name: string): string {
+  const base = (name.split(/[\\/]/).pop() ?? '').replace(/\.gz$/i, '').replace(/\.[^.]+$/, '');
+  return `${base || 'data'}.csv`;
+}
+
 /**
  * One safe path component derived from `name`: separators and control characters replaced,
  * leading dots removed (no hidden files, no `..`), reserved device names prefixed, length bounded

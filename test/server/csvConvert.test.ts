@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { IngestError } from '../../src/server/engine';
-import { convertedName, convertToCsv } from '../../src/server/duckdb/csvConvert';
+import { convertToCsv } from '../../src/server/duckdb/csvConvert';
+import { convertedCsvName as convertedName } from '../../src/shared/fileNames';
 import { parseCsv } from '../../src/shared/csv';
 
 const ROOT = join(__dirname, '..', '..');

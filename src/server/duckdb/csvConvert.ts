@@ -32,11 +32,6 @@ export interface ConvertOptions {
   maxInflatedBytes?: number;
 }
 
-/** The CSV name for a converted file: `events.parquet` and `events.jsonl.gz` both become `events.csv`. */
-export function convertedName(fileName: string): string {
-  const base = basename(fileName).replace(/\.gz$/i, '').replace(/\.[^.]+$/, '');
-  return `${base || 'data'}.csv`;
-}
 
 function readerCall(path: string, fileName: string): string {
   const { kind, gzip } = fileFormatOf(fileName);

@@ -16,6 +16,7 @@ export function run(): Promise<void> {
   require('./activation.suite');
   require('./trees.suite');
   require('./analyze.suite');
+  require('./formats.suite');
   require('./chat.suite');
   require('./signIn.suite');
   require('./deletes.suite');
