@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import * as vscode from 'vscode';
 import type { AnalyzeResult } from '../../../../src/extension/flows/analyze';
 import { CONVERT_AND_UPLOAD } from '../../../../src/extension/flows/csvConversion';
-import { api, extension, labelled, ScriptedPrompts, useScriptedPrompts, waitFor, workspaceFile } from './helpers';
+import { api, extension, ScriptedPrompts, useScriptedPrompts, waitFor, workspaceFile } from './helpers';
 
 const REGIONS = ['north', 'south', 'east', 'west'];
 const ROWS = 400;
@@ -74,6 +74,7 @@ describe('Parquet and compressed files', function () {
   }
 
   describe('with a hosted service', () => {
+    let hostedSession: string | undefined;
     before(async () => {
       const a = await api();
       const endpoint = await a.services.supervisor.ensureStarted();
@@ -91,6 +92,8 @@ describe('Parquet and compressed files', function () {
     });
     after(async () => {
       const a = await api();
+      // The local service limits sessions across users; the later session-limit test counts only its own user's.
+      if (hostedSession !== undefined) await (await a.services.connection.client()).sessions.delete(hostedSession).catch(() => undefined);
       await vscode.commands.executeCommand('teamData.signOut');
       const config = vscode.workspace.getConfiguration('teamData');
       await config.update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
@@ -100,12 +103,14 @@ describe('Parquet and compressed files', function () {
 
     it('says the service does not accept a Parquet file, converts it to CSV with DuckDB and uploads that', async () => {
       const uri = workspaceFile('orders.parquet');
+      const folder = vscode.workspace.workspaceFolders?.[0]?.name ?? '';
       prompts().expect(
         { kind: 'choose', match: /does not accept orders\.parquet: the hosted service reads only csv, tsv/, answer: CONVERT_AND_UPLOAD },
-        { kind: 'pick', match: /Add orders\.parquet to which dataset/, answer: labelled(/New dataset/) },
+        { kind: 'pick', match: /Add orders\.parquet to which dataset/, answer: (items) => items.find((i) => new RegExp(`New dataset “${folder}”|\\$\\(database\\) ${folder}$`).test(i.label)) },
         { kind: 'input', match: /Ask about orders\.parquet/, answer: () => 'total amount by region' },
       );
       const result = (await vscode.commands.executeCommand('teamData.analyzeFile', uri, [uri])) as AnalyzeResult | undefined;
+      hostedSession = result?.sessionId;
       prompts().assertDone();
       assert.deepEqual(prompts().errors(), []);
       assert.equal(result?.answer?.state, 'done', JSON.stringify(result?.answer?.error));
