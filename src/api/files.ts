@@ -5,8 +5,9 @@
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { SUPPORTED_EXTENSIONS } from '../shared/domain';
+import { fileExtension } from '../shared/fileNames';
 import { TeamDataError } from './errors';
 import { contentTypeFor, multipartBody, type ProgressListener } from './multipart';
 import type { UserCallOptions } from './options';
@@ -41,7 +42,7 @@ export class FilesApi {
       throw new TeamDataError('INVALID_ARGUMENT', { message: 'upload needs a userId (client option or call option)' });
     }
     const fileName = opts.fileName ?? basename(path);
-    const ext = extname(fileName).toLowerCase();
+    const ext = fileExtension(fileName);
     if (!(SUPPORTED_EXTENSIONS as readonly string[]).includes(ext)) {
       throw new TeamDataError('UNSUPPORTED_FILE', {
         message: `unsupported file type "${ext || 'none'}" for ${fileName}: supported are ${SUPPORTED_EXTENSIONS.join(' ')}`,

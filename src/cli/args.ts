@@ -30,6 +30,9 @@ export const USAGE = `Usage:
       Serve the analysis tools to MCP clients over stdio (analyze files, ask a dataset,
       list datasets); on the embedded local service unless --base-url is given.
       --base-url URL, --api-key KEY, --user-id ID, --data-dir DIR   as for ask
+  team-data convert FILE --out FILE.csv
+      Convert a Parquet, JSON Lines or gzip-compressed file to CSV with DuckDB (for services
+      that accept only CSV); prints progress as JSON lines.
   team-data --version | --help`;
 
 export interface ServeArgs {
@@ -65,7 +68,14 @@ export interface McpArgs {
   dataDir?: string;
 }
 
-export type CliArgs = ServeArgs | AskArgs | McpArgs | { command: 'help' } | { command: 'version' };
+/** `team-data convert`: one file to CSV (the extension runs it for hosted services). */
+export interface ConvertArgs {
+  command: 'convert';
+  input: string;
+  out: string;
+}
+
+export type CliArgs = ServeArgs | AskArgs | McpArgs | ConvertArgs | { command: 'help' } | { command: 'version' };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -143,6 +153,12 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
       throw new UsageError('--base-url needs an API key: pass --api-key or set TEAM_DATA_API_KEY');
     }
     return out;
+  }
+  if (command === 'convert') {
+    const { values, positionals } = parse(rest, { out: { type: 'string' } });
+    if (positionals.length !== 1) throw new UsageError('convert takes one file');
+    if (typeof values.out !== 'string' || values.out === '') throw new UsageError('convert needs --out FILE.csv');
+    return { command: 'convert', input: positionals[0] as string, out: values.out };
   }
   throw new UsageError(`unknown command "${command}"`);
 }

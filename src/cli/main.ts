@@ -5,6 +5,7 @@
  */
 import { parseCli, USAGE, UsageError } from './args';
 import { ask } from './ask';
+import { convert } from './convert';
 import { mcp } from './mcp';
 import { serve } from './serve';
 import { describeFailure } from './failure';
@@ -37,6 +38,10 @@ async function main(argv: string[]): Promise<number> {
         return await serve(args, env);
       case 'mcp':
         return await mcp(args, env);
+      case 'convert':
+        process.on('SIGINT', onSigint);
+        process.on('SIGTERM', onSigint);
+        return await convert(args, process.stdout, controller.signal);
       case 'ask':
         process.on('SIGINT', onSigint);
         process.stdout.on('error', onStdoutError);
@@ -61,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
     process.stdout.off('error', onStdoutError);
   }
 }

@@ -23,7 +23,7 @@ export interface DateConversion {
  * as-is next to that file: `reader(<file name>, ...options)`, then the same date conversions.
  */
 export interface TableOrigin {
-  reader: 'read_csv' | 'read_json_auto' | 'read_xlsx';
+  reader: 'read_csv' | 'read_json_auto' | 'read_parquet' | 'read_xlsx';
   /** Named arguments after the file name, as SQL text (`null_padding = true`). */
   options: string[];
   /** The select list applied to the reader's columns (JSON flattened into columns), if any. */

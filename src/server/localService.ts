@@ -64,7 +64,7 @@ export interface LocalServiceOptions {
   /** Time one data source may take to process; default grows with its size (see ingestQueue.ts). */
   ingestBudgetMs?: number;
   /** DuckDB's memory limit and threads for the default store (see sandbox.ts for the defaults). */
-  duckdb?: Omit<StoreLimits, 'readableDirs'>;
+  duckdb?: Omit<StoreLimits, 'readableDirs' | 'maxInflatedBytes'>;
   /** Size of v2 multipart upload parts; default 5 MiB (the official web client's chunk size). */
   multipartPartBytes?: number;
   /** Lifetime of v2 part URLs (and of an upload nobody completes); default 24 h. */
@@ -91,7 +91,8 @@ async function defaultBackends(dataDir: string, o: LocalServiceOptions): Promise
     return { store: o.store, engine: new LocalAnalysisEngine(o.store), owned: undefined };
   }
   // DuckDB reads only the sources folder (and its own scratch): never state, history or answer files.
-  const duck = await DuckDbStore.open(dataDir, { ...o.duckdb, readableDirs: [dataPaths(dataDir).sourcesDir] });
+  // A gzip file may inflate to what the service accepts as an uncompressed upload, no more.
+  const duck = await DuckDbStore.open(dataDir, { ...o.duckdb, readableDirs: [dataPaths(dataDir).sourcesDir], maxInflatedBytes: o.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES });
   return { store: duck, engine: o.engine ?? new LocalAnalysisEngine(duck), owned: duck };
 }
 

@@ -18,11 +18,27 @@ export const DATA_SOURCE_STATUSES = ['invalid', 'synching', 'synched'] as const;
 /** `invalid` = awaiting processing (or failed, then `error` says why). */
 export type DataSourceStatus = (typeof DATA_SOURCE_STATUSES)[number];
 
-/** Extensions the service accepts for data sources (lower case, with the dot). */
-export const SUPPORTED_EXTENSIONS = [
+/** Extensions the hosted service accepts for data sources (lower case, with the dot). */
+export const HOSTED_EXTENSIONS = [
   '.csv', '.tsv', '.md', '.mdx', '.json', '.txt', '.pdf', '.pptx', '.ppt', '.doc', '.docx', '.xls',
   '.xlsx',
 ] as const;
+
+/**
+ * Formats only the local service reads (DuckDB reads them natively); the hosted service refuses
+ * them, so the extension offers to convert them to CSV on this machine before uploading there.
+ */
+export const LOCAL_ONLY_EXTENSIONS = [
+  '.parquet', '.jsonl', '.ndjson', '.csv.gz', '.tsv.gz', '.json.gz', '.jsonl.gz', '.ndjson.gz',
+] as const;
+
+/** Everything the extension, the CLI and the local service accept. */
+export const SUPPORTED_EXTENSIONS = [...HOSTED_EXTENSIONS, ...LOCAL_ONLY_EXTENSIONS] as const;
+
+/** Whether the hosted service refuses files with this extension (`fileExtension` spelling). */
+export function isLocalOnlyExtension(ext: string): boolean {
+  return (LOCAL_ONLY_EXTENSIONS as readonly string[]).includes(ext);
+}
 
 export const DEFAULT_AGENT_ID = 'DATA_ANALYSIS_AGENT';
 export const MAX_SESSIONS = 150;

@@ -24,11 +24,24 @@ function truncateUtf8(s: string, maxBytes: number): string {
   return out;
 }
 
-/** Lower-case extension with the dot ('.csv'), or '' when there is none. */
+/**
+ * Lower-case extension with the dot ('.csv'), or '' when there is none. A compressed file keeps
+ * the extension of what it compresses ('x.csv.gz' -> '.csv.gz'), because that says how to read it.
+ */
 export function fileExtension(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot).toLowerCase() : '';
+  if (dot <= 0) return '';
+  const ext = base.slice(dot).toLowerCase();
+  if (ext !== '.gz') return ext;
+  const inner = /(\.[A-Za-z0-9]{1,8})\.gz$/i.exec(base);
+  return inner !== null && (inner.index ?? 0) > 0 ? `${(inner[1] ?? '').toLowerCase()}${ext}` : ext;
+}
+
+/** The CSV a file is converted to for a hosted service: `events.parquet`, `events.jsonl.gz` -> `events.csv`. */
+export function convertedCsvName(name: string): string {
+  const base = (name.split(/[\\/]/).pop() ?? '').replace(/\.gz$/i, '').replace(/\.[^.]+$/, '');
+  return `${base || 'data'}.csv`;
 }
 
 /**

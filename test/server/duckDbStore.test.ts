@@ -267,7 +267,9 @@ describe('DuckDbStore', function () {
       await ingestFails('deck.pptx', 'x', /deck\.pptx is not a \.pptx file/);
       await ingestFails('old.doc', 'x', /save it as \.docx/);
       await ingestFails('old.ppt', 'x', /save it as \.pptx/);
-      await ingestFails('data.parquet', 'x', /\.parquet files are not supported/);
+      await ingestFails('data.avro', 'x', /\.avro files are not supported/);
+      await ingestFails('data.xlsx.gz', 'x', /\.xlsx\.gz files are not supported/);
+      await ingestFails('data.parquet', 'x', /data\.parquet is not a Parquet file/);
     });
   });
 

@@ -44,4 +44,12 @@ describe('safeFileName', () => {
     assert.equal(fileExtension('noext'), '');
     assert.equal(fileExtension('.bashrc'), '');
   });
+
+  it('fileExtension keeps what a .gz file compresses (x.csv.gz reads as CSV)', () => {
+    assert.equal(fileExtension('/a/Sales.CSV.GZ'), '.csv.gz');
+    assert.equal(fileExtension('events.jsonl.gz'), '.jsonl.gz');
+    assert.equal(fileExtension('v1.2.parquet'), '.parquet');
+    assert.equal(fileExtension('dump.gz'), '.gz');
+    assert.equal(fileExtension('.csv.gz'), '.gz');
+  });
 });

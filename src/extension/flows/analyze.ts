@@ -8,10 +8,11 @@ import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { TeamDataClient } from '../../api/index';
 import type { Answer, Dataset } from '../../shared/domain';
-import { MAX_QUESTION_LENGTH } from '../../shared/domain';
+import { MAX_QUESTION_LENGTH, SUPPORTED_EXTENSIONS } from '../../shared/domain';
 import type { Services } from '../services';
 import { pickDataset, rememberChoice, resolveDataset } from './pickers';
 import { createSession } from './sessionHelpers';
+import { offerConversion } from './csvConversion';
 import { addFilesToDataset, reportOutcomes, supportedFiles, SUPPORTED_FILTER } from './upload';
 
 export const DEFAULT_QUESTION = 'Give me an overview of this data';
@@ -38,7 +39,7 @@ export async function commandFiles(s: Services, uri: unknown, uris: unknown, dia
   const { files, skipped } = supportedFiles(list);
   if (skipped.length > 0) {
     const names = skipped.slice(0, 3).map((u) => basename(u.fsPath) || u.toString()).join(', ');
-    s.notifier.warn(`Skipped ${names}${skipped.length > 3 ? ' and more' : ''}: only files on disk of these types can be analyzed: csv, tsv, xls, xlsx, json, txt, md, mdx, pdf, doc, docx, ppt, pptx.`);
+    s.notifier.warn(`Skipped ${names}${skipped.length > 3 ? ' and more' : ''}: only files on disk of these types can be analyzed: ${SUPPORTED_EXTENSIONS.map((e) => e.slice(1)).join(', ')}.`);
   }
   return files.length > 0 ? files : undefined;
 }
@@ -53,7 +54,9 @@ export function defaultDatasetName(file: vscode.Uri): { name: string; reason: st
 }
 
 /** Pick/create the dataset and add the files; undefined when cancelled or nothing worked. */
-export async function addFilesFlow(s: Services, client: TeamDataClient, files: vscode.Uri[], preset?: Dataset): Promise<{ dataset: Dataset; ids: string[] } | undefined> {
+export async function addFilesFlow(s: Services, client: TeamDataClient, picked: vscode.Uri[], preset?: Dataset): Promise<{ dataset: Dataset; ids: string[]; files: vscode.Uri[] } | undefined> {
+  const files = await offerConversion(s, picked);
+  if (files.length === 0) return undefined;
   let dataset = preset;
   if (!dataset) {
     const first = files[0] as vscode.Uri;
@@ -67,7 +70,7 @@ export async function addFilesFlow(s: Services, client: TeamDataClient, files: v
   if (ok.length === 0) return undefined;
   const reused = outcomes.filter((o) => o.reused).length;
   s.log.info(`${ok.length} file(s) ready in "${dataset.name}"${reused ? ` (${reused} unchanged, reused)` : ''}`);
-  return { dataset, ids: ok.map((d) => d.id) };
+  return { dataset, ids: ok.map((d) => d.id), files };
 }
 
 const SESSION_FOR_FILES = 'teamData.sessionForFiles';
@@ -179,12 +182,12 @@ export async function analyzeFiles(s: Services, uri: unknown, uris: unknown): Pr
   const added = await addFilesFlow(s, client, files);
   if (!added) return undefined;
   const result: AnalyzeResult = { datasetId: added.dataset.id, dataSourceIds: added.ids };
-  const target = await sessionFor(s, client, added.dataset, added.ids, files);
+  const target = await sessionFor(s, client, added.dataset, added.ids, added.files);
   if (!target) return result;
   const sessionId = target.sessionId;
   result.sessionId = sessionId;
   await rememberChoice(s, { sessionId, datasetId: added.dataset.id, dataSourceIds: target.dataSourceIds });
-  const question = await askQuestionInput(s, DEFAULT_QUESTION, `Ask about ${files.length === 1 ? basename(files[0]?.fsPath ?? '') : `${files.length} files`}`);
+  const question = await askQuestionInput(s, DEFAULT_QUESTION, `Ask about ${added.files.length === 1 ? basename(added.files[0]?.fsPath ?? '') : `${added.files.length} files`}`);
   if (question === undefined) return result;
   result.answer = await s.panels.ask(sessionId, question.trim(), { datasetId: added.dataset.id, datasourceIdList: target.dataSourceIds });
   return result;

@@ -11,6 +11,7 @@ import { ErrorCode } from '../../shared/errorCodes';
 import { SUPPORTED_EXTENSIONS, type DataSource, type Dataset } from '../../shared/domain';
 import { fileExtension } from '../../shared/fileNames';
 import type { Services } from '../services';
+import { convertForUpload, needsConversion, type ConvertedFile } from './csvConversion';
 import { fingerprint } from './fileReuse';
 import { createSourceUndoable } from './sourceCreation';
 
@@ -97,16 +98,32 @@ export async function addFilesToDataset(s: Services, client: TeamDataClient, dat
           };
           if (!ds) {
             const fp = await fingerprint(file.fsPath, ac.signal);
-            const { fileKey } = await client.files.upload(file.fsPath, {
-              signal: ac.signal,
-              onProgress: (sent, total) => {
-                const pct = total > 0 ? Math.floor((sent / total) * 100) : 100;
-                advanceTo((doneBytes + sent) / totalBytes, `${name}: uploading ${pct}% (${formatBytes(sent)} of ${formatBytes(total)})`);
-              },
-            });
-            advanceTo((doneBytes + size) / totalBytes, `${name}: processing…`);
+            // A hosted service refuses Parquet, JSON Lines and gzip: the user agreed to send a CSV (csvConversion.ts).
+            let converted: ConvertedFile | undefined;
+            if (needsConversion(s, file)) {
+              advanceTo(doneBytes / totalBytes, `${name}: checking before converting to CSV…`);
+              converted = await convertForUpload(s, file, ac.signal, (f) => {
+                if (f !== undefined) advanceTo(doneBytes / totalBytes, `${name}: converting to CSV ${Math.floor(f * 100)}%`);
+              });
+            }
+            const sentName = converted?.name ?? name;
+            let fileKey: string;
+            try {
+              ({ fileKey } = await client.files.upload(converted?.path ?? file.fsPath, {
+                signal: ac.signal,
+                fileName: sentName,
+                onProgress: (sent, total) => {
+                  const pct = total > 0 ? Math.floor((sent / total) * 100) : 100;
+                  // A converted CSV's size is not the file's: progress stays within this file's share.
+                  advanceTo((doneBytes + (size * sent) / Math.max(1, total)) / totalBytes, `${sentName}: uploading ${pct}% (${formatBytes(sent)} of ${formatBytes(total)})`);
+                },
+              }));
+            } finally {
+              await converted?.dispose();
+            }
+            advanceTo((doneBytes + size) / totalBytes, `${sentName}: processing…`);
             // A cancel from here on removes the new data source again (sourceCreation.ts).
-            ds = await createSourceUndoable(client, dataset.id, { name, fileName: name, fileKey }, {
+            ds = await createSourceUndoable(client, dataset.id, { name: sentName, fileName: sentName, fileKey }, {
               signal: ac.signal,
               wait: waitStatus,
               onCreated: async (created) => {

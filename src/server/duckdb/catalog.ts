@@ -27,7 +27,7 @@ export type Built =
   | { kind: 'tables'; tables: Array<{ table: string; sheet?: string; origin?: TableOrigin }> }
   | { kind: 'text'; text: string };
 
-const READERS: ReadonlyArray<TableOrigin['reader']> = ['read_csv', 'read_json_auto', 'read_xlsx'];
+const READERS: ReadonlyArray<TableOrigin['reader']> = ['read_csv', 'read_json_auto', 'read_parquet', 'read_xlsx'];
 
 /** A recorded origin, or undefined when absent or malformed (the table itself stays usable). */
 function parseOrigin(raw: unknown): TableOrigin | undefined {

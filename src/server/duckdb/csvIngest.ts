@@ -14,13 +14,15 @@
  * - `strict_mode = false` only as a retry after a parse error (stray quotes and the like), since
  *   the lenient mode can silently shift fields in well-formed files.
  * - Not `ignore_errors`: it drops rows silently, and profiles must count every row.
- * Non-UTF-8 files are transcoded (windows-1252 -> UTF-8) and read again.
+ * Non-UTF-8 files are transcoded (windows-1252 -> UTF-8) and read again. Gzip files (`.csv.gz`) are
+ * read by DuckDB as they are (`compression = 'gzip'`) once gzipScan.ts has checked them.
  */
-import { checkLineLengths } from './lineLength';
+import { checkLineLengths, lineLengthGuard } from './lineLength';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource } from './catalog';
 import { duckDbReason } from './fileKinds';
+import { scanGzip } from './gzipScan';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
 
@@ -36,6 +38,10 @@ export interface DelimitedArgs {
   filePath: string;
   fileName: string;
   tab: boolean;
+  /** The file is gzip-compressed (`.csv.gz`); DuckDB reads it as it is, after gzipScan.ts checked it. */
+  gzip: boolean;
+  /** Inflated bytes a gzip file may hold. */
+  maxInflatedBytes: number;
   workDir: string;
   signal: AbortSignal;
 }
@@ -43,9 +49,10 @@ export interface DelimitedArgs {
 const FIRST_ATTEMPT: CsvAttempt = { sampleAll: false, allVarchar: false, strict: true };
 
 /** The named `read_csv` options of one attempt (everything after the path). */
-export function readCsvOptions(tab: boolean, a: CsvAttempt = FIRST_ATTEMPT): string[] {
+export function readCsvOptions(tab: boolean, a: CsvAttempt = FIRST_ATTEMPT, gzip = false): string[] {
   const opts = ['auto_detect = true', 'null_padding = true'];
   if (tab) opts.push(`delim = '\\t'`);
+  if (gzip) opts.push(`compression = 'gzip'`);
   if (a.sampleAll) opts.push('sample_size = -1');
   if (a.allVarchar) opts.push('all_varchar = true');
   if (!a.strict) opts.push('strict_mode = false');
@@ -53,16 +60,16 @@ export function readCsvOptions(tab: boolean, a: CsvAttempt = FIRST_ATTEMPT): str
 }
 
 /** The `read_csv(...)` call for one attempt. Exported for the benchmark and tests. */
-export function readCsvCall(path: string, tab: boolean, a: CsvAttempt = FIRST_ATTEMPT): string {
-  return `read_csv(${[quoteLiteral(path), ...readCsvOptions(tab, a)].join(', ')})`;
+export function readCsvCall(path: string, tab: boolean, a: CsvAttempt = FIRST_ATTEMPT, gzip = false): string {
+  return `read_csv(${[quoteLiteral(path), ...readCsvOptions(tab, a, gzip)].join(', ')})`;
 }
 
 /**
  * What users run against their own file: the same options, plus DuckDB's decoder for a file the
  * store transcoded (latin-1 is DuckDB's nearest built-in to windows-1252, hence "approximate").
  */
-function csvOrigin(tab: boolean, a: CsvAttempt, input: PreparedInput): TableOrigin {
-  const options = readCsvOptions(tab, a);
+function csvOrigin(tab: boolean, a: CsvAttempt, input: PreparedInput, gzip: boolean): TableOrigin {
+  const options = readCsvOptions(tab, a, gzip);
   if (input.sourceEncoding === 'windows-1252') options.push(`encoding = 'latin-1'`);
   else if (input.sourceEncoding !== undefined) options.push(`encoding = 'utf-16'`);
   const origin: TableOrigin = { reader: 'read_csv', options, dateColumns: [] };
@@ -88,10 +95,11 @@ function escalate(a: CsvAttempt, err: unknown): CsvAttempt | undefined {
 
 /** Ingests a CSV or TSV file into the source's table, replacing what the source had. */
 export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult> {
-  const { conn, sourceId, fileName, tab, workDir, signal } = args;
+  const { conn, sourceId, fileName, tab, gzip, workDir, signal } = args;
   const label = tab ? 'TSV' : 'CSV';
-  await checkLineLengths(args.filePath, fileName, label, signal);
-  let input: PreparedInput = await prepareInput(args.filePath, fileName, label, workDir, signal);
+  const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk: lineLengthGuard(fileName, label) }) : undefined;
+  if (scan === undefined) await checkLineLengths(args.filePath, fileName, label, signal);
+  let input: PreparedInput = await prepareInput(args.filePath, fileName, label, workDir, signal, scan);
   const table = tableNameFor(sourceId);
   try {
     let attempt: CsvAttempt | undefined = { sampleAll: false, allVarchar: false, strict: true };
@@ -100,8 +108,8 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
       const current: CsvAttempt = attempt;
       try {
         return await replaceSource(conn, sourceId, signal, async () => {
-          await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readCsvCall(input.path, tab, current)}`);
-          return { kind: 'tables', tables: [{ table, origin: csvOrigin(tab, current, input) }] };
+          await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readCsvCall(input.path, tab, current, input.gzip)}`);
+          return { kind: 'tables', tables: [{ table, origin: csvOrigin(tab, current, input, gzip) }] };
         });
       } catch (err) {
         signal.throwIfAborted();

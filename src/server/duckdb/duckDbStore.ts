@@ -12,8 +12,10 @@ import { IngestError, type DataStore, type IngestResult } from '../engine';
 import { dropSource, ensureCatalog, readCatalog, readDocument } from './catalog';
 import { ingestDelimited } from './csvIngest';
 import { ingestDocument } from './documentIngest';
-import { fileKindOf } from './fileKinds';
+import { fileFormatOf } from './fileKinds';
+import { DEFAULT_MAX_INFLATED_BYTES } from './gzipScan';
 import { ingestJson } from './jsonIngest';
+import { ingestParquet } from './parquetIngest';
 import { abortError, armInterrupts, runQuery, type QueryOptions, type QueryParam, type QueryResult } from './queryRunner';
 import { lockDown, readablePath, type StoreLimits } from './sandbox';
 import { ingestText } from './textIngest';
@@ -58,6 +60,8 @@ export class DuckDbStore implements DataStore {
     readonly databasePath: string,
     /** Folders DuckDB may read files from (everything else is refused by DuckDB itself). */
     private readonly readable: readonly string[],
+    /** Bytes a gzip-compressed file may inflate to. */
+    private readonly maxInflatedBytes: number,
   ) {}
 
   /**
@@ -92,7 +96,7 @@ export class DuckDbStore implements DataStore {
       const spillDir = join(dataDir, SPILL_DIR);
       await rm(spillDir, { recursive: true, force: true });
       const readable = [workDir, ...(limits.readableDirs ?? [])];
-      const store = new DuckDbStore(instance, workDir, databasePath, readable);
+      const store = new DuckDbStore(instance, workDir, databasePath, readable, limits.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES);
       await store.withConnection(async (conn) => {
         await lockDown(conn, spillDir, readable, limits);
         await ensureCatalog(conn);
@@ -110,7 +114,7 @@ export class DuckDbStore implements DataStore {
     if (signal.aborted) throw abortError(signal);
     // The user's file name decides the format; the stored upload may have a generated name.
     const fileName = source.fileName || source.name || filePath;
-    const kind = fileKindOf(/\.[A-Za-z0-9]+$/.test(fileName) ? fileName : filePath);
+    const { kind, gzip } = fileFormatOf(/\.[A-Za-z0-9]+$/.test(fileName) ? fileName : filePath);
     return this.serialized(source.id, () => this.withConnection(async (conn) => {
       this.described.delete(source.id);
       // The interrupt stops whichever DuckDB statement is running; no timeout: big files take time.
@@ -121,12 +125,15 @@ export class DuckDbStore implements DataStore {
         const readable = await readablePath(filePath, this.readable, this.workDir, source.id);
         release = readable.release;
         const base = { conn, sourceId: source.id, filePath: readable.path, fileName, signal };
+        const text = { ...base, gzip, maxInflatedBytes: this.maxInflatedBytes, workDir: this.workDir };
         switch (kind) {
           case 'csv':
           case 'tsv':
-            return await ingestDelimited({ ...base, tab: kind === 'tsv', workDir: this.workDir });
+            return await ingestDelimited({ ...text, tab: kind === 'tsv' });
           case 'json':
-            return await ingestJson({ ...base, workDir: this.workDir });
+            return await ingestJson(text);
+          case 'parquet':
+            return await ingestParquet(base);
           case 'spreadsheet':
             return await ingestSpreadsheet(base);
           case 'text':

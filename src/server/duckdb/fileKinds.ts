@@ -1,16 +1,26 @@
 /**
- * Which ingestion path a file takes, decided by its extension (case-insensitive), and the plain
- * reasons given for the formats the local service does not process yet.
+ * Which ingestion path a file takes, decided by its extension (case-insensitive; `x.csv.gz` is a
+ * gzip-compressed CSV), and the plain reasons given for the formats the local service does not
+ * process yet.
  */
 import { fileExtension } from '../../shared/fileNames';
 import { IngestError } from '../engine';
 
-export type FileKind = 'csv' | 'tsv' | 'json' | 'spreadsheet' | 'text' | 'pdf' | 'docx' | 'pptx';
+export type FileKind = 'csv' | 'tsv' | 'json' | 'parquet' | 'spreadsheet' | 'text' | 'pdf' | 'docx' | 'pptx';
+
+export interface FileFormat {
+  kind: FileKind;
+  /** Gzip-compressed (`.csv.gz`, `.jsonl.gz`): only delimited text and JSON. */
+  gzip: boolean;
+}
 
 const KINDS: Record<string, FileKind> = {
   '.csv': 'csv',
   '.tsv': 'tsv',
   '.json': 'json',
+  '.jsonl': 'json',
+  '.ndjson': 'json',
+  '.parquet': 'parquet',
   '.xlsx': 'spreadsheet',
   '.xls': 'spreadsheet',
   '.md': 'text',
@@ -27,13 +37,17 @@ const NOT_YET: Record<string, string> = {
   '.ppt': 'legacy PowerPoint files (.ppt) cannot be processed; open the file in PowerPoint (or LibreOffice) and save it as .pptx, then upload it again',
 };
 
-const SUPPORTED = '.csv, .tsv, .json, .xlsx, .xls, .md, .mdx, .txt, .pdf, .docx or .pptx';
+/** What may be compressed: DuckDB inflates gzip itself for its text readers only. */
+const GZIP_KINDS: ReadonlySet<FileKind> = new Set(['csv', 'tsv', 'json']);
+
+const SUPPORTED = '.csv, .tsv, .json, .jsonl, .ndjson, .parquet, .xlsx, .xls, .md, .mdx, .txt, .pdf, .docx or .pptx (CSV, TSV and JSON also gzip-compressed, as .csv.gz)';
 
 /** The ingestion path for a file name; throws {@link IngestError} for anything it cannot process. */
-export function fileKindOf(fileName: string): FileKind {
+export function fileFormatOf(fileName: string): FileFormat {
   const ext = fileExtension(fileName);
-  const kind = KINDS[ext];
-  if (kind !== undefined) return kind;
+  const gzip = ext.endsWith('.gz');
+  const kind = KINDS[gzip ? ext.slice(0, -3) : ext];
+  if (kind !== undefined && (!gzip || GZIP_KINDS.has(kind))) return { kind, gzip };
   const reason = NOT_YET[ext];
   if (reason !== undefined) throw new IngestError(reason);
   throw new IngestError(
@@ -56,6 +70,6 @@ export function duckDbReason(err: unknown, filePath: string, fileName: string): 
   if (long) return `a line is longer than ${Math.round(Number(long[1]) / 1e6)} MB, which no table row needs (is one cell holding a whole document, or are the line ends missing?)`;
   let text = raw.split(/\r?\n/).find((l) => l.trim().length > 0) ?? raw;
   if (filePath.length > 0) text = text.split(filePath).join(fileName);
-  text = text.replace(/^(Invalid Input|Conversion|Parser|Binder|IO) Error:\s*/i, '').trim();
+  text = text.replace(/^(Invalid Input|Invalid|Conversion|Parser|Binder|IO) Error:\s*/i, '').trim();
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }

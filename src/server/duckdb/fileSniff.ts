@@ -6,6 +6,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 
 export type TextEncodingGuess = 'utf-8' | 'utf-16le' | 'utf-16be';
 
@@ -130,7 +131,7 @@ function streamDecoder(encoding: 'utf-16le' | 'utf-16be' | 'windows-1252'): (chu
  * "not UTF-8" files from spreadsheets on Windows (a superset of latin-1 for printable text).
  */
 export async function transcodeToUtf8(
-  src: string, dst: string, encoding: 'utf-16le' | 'utf-16be' | 'windows-1252', signal?: AbortSignal,
+  src: string, dst: string, encoding: 'utf-16le' | 'utf-16be' | 'windows-1252', signal?: AbortSignal, gzip = false,
 ): Promise<void> {
   const decode = streamDecoder(encoding);
   const toUtf8 = new Transform({
@@ -141,5 +142,7 @@ export async function transcodeToUtf8(
       done(null, Buffer.from(decode(), 'utf-8'));
     },
   });
-  await pipeline(createReadStream(src), toUtf8, createWriteStream(dst), signal ? { signal } : {});
+  // A gzip source was checked (size, integrity) by gzipScan.ts before it gets here.
+  if (gzip) await pipeline(createReadStream(src), createGunzip(), toUtf8, createWriteStream(dst), signal ? { signal } : {});
+  else await pipeline(createReadStream(src), toUtf8, createWriteStream(dst), signal ? { signal } : {});
 }

@@ -9,12 +9,15 @@ import { join, resolve } from 'node:path';
 import { IngestError } from '../engine';
 import { linkOrCopy } from '../files/linkOrCopy';
 import { isValidUtf8, readHead, sniffHead, transcodeToUtf8, type TextEncodingGuess } from './fileSniff';
+import type { GzipScan } from './gzipScan';
 
 export interface PreparedInput {
   /** The path DuckDB should read. */
   path: string;
   /** Whether `path` is already a UTF-8 copy made here (no further transcoding possible). */
   transcoded: boolean;
+  /** Whether `path` is gzip-compressed (DuckDB is told so: a stored upload's name may not end in .gz). */
+  gzip: boolean;
   /** The original file's encoding when it was not UTF-8 (so shown SQL can ask DuckDB to decode it). */
   sourceEncoding?: 'utf-16le' | 'utf-16be' | 'windows-1252';
   /** Removes temporary copies. Safe to call twice. */
@@ -27,6 +30,8 @@ const GLOB_CHARS = /[*?[\]{}]/;
 export type InputLabel = string;
 
 function binaryReason(what: string, label: InputLabel, fileName: string): string {
+  // A compressed export saved without its .gz: the service reads it once the name says so.
+  if (/gzip/.test(what) && !/\.gz\b/i.test(fileName)) return `${fileName} is gzip-compressed ${label}; name it ${fileName}.gz (or decompress it) and add it again`;
   return `${fileName} is not a ${label} text file: it looks like ${what}. Export the data as ${label} (UTF-8 text) and upload it again`;
 }
 
@@ -42,17 +47,18 @@ function trimPartialUtf8(head: Buffer, whole: boolean): Buffer {
 
 /**
  * Checks and normalises the input. Throws {@link IngestError} for empty, whitespace-only and binary
- * files. `workDir` receives any temporary copy.
+ * files. `workDir` receives any temporary copy. A gzip file comes with its scan (gzipScan.ts): the
+ * checks then look at the inflated bytes, and only a file that is not UTF-8 is inflated to disk.
  */
 export async function prepareInput(
-  filePath: string, fileName: string, label: InputLabel, workDir: string, signal: AbortSignal,
+  filePath: string, fileName: string, label: InputLabel, workDir: string, signal: AbortSignal, gzip?: GzipScan,
 ): Promise<PreparedInput> {
   const abs = resolve(filePath);
-  const size = (await stat(abs)).size;
-  const head = await readHead(abs);
+  const size = gzip !== undefined ? gzip.bytes : (await stat(abs)).size;
+  const head = gzip !== undefined ? gzip.head : await readHead(abs);
   const sniff = sniffHead(head);
   if (sniff.kind === 'empty') throw new IngestError(`${fileName} is empty`);
-  if (sniff.kind === 'binary') throw new IngestError(binaryReason(sniff.what, label, fileName));
+  if (sniff.kind === 'binary') throw new IngestError(binaryReason(sniff.what, label, gzip !== undefined ? `${fileName} (decompressed)` : fileName));
   const whole = head.length >= size;
   let encoding: TextEncodingGuess | 'windows-1252' = sniff.encoding;
   if (encoding === 'utf-8' && !isValidUtf8(trimPartialUtf8(head, whole))) encoding = 'windows-1252';
@@ -67,16 +73,16 @@ export async function prepareInput(
     if (encoding !== 'utf-8') {
       const dst = join(workDir, `${randomUUID()}.txt`);
       temps.push(dst);
-      await transcodeToUtf8(abs, dst, encoding, signal);
-      return { path: dst, transcoded: true, sourceEncoding: encoding, cleanup };
+      await transcodeToUtf8(abs, dst, encoding, signal, gzip !== undefined);
+      return { path: dst, transcoded: true, gzip: false, sourceEncoding: encoding, cleanup };
     }
     if (GLOB_CHARS.test(abs)) {
       const dst = join(workDir, `${randomUUID()}.txt`);
       temps.push(dst);
       await linkOrCopy(abs, dst);
-      return { path: dst, transcoded: false, cleanup };
+      return { path: dst, transcoded: false, gzip: gzip !== undefined, cleanup };
     }
-    return { path: abs, transcoded: false, cleanup };
+    return { path: abs, transcoded: false, gzip: gzip !== undefined, cleanup };
   } catch (err) {
     await cleanup();
     throw err;
@@ -90,7 +96,7 @@ export async function prepareInput(
 export async function transcodeLegacy(input: PreparedInput, workDir: string, signal: AbortSignal): Promise<PreparedInput> {
   const dst = join(workDir, `${randomUUID()}.txt`);
   try {
-    await transcodeToUtf8(input.path, dst, 'windows-1252', signal);
+    await transcodeToUtf8(input.path, dst, 'windows-1252', signal, input.gzip);
   } catch (err) {
     await rm(dst, { force: true });
     throw err;
@@ -98,6 +104,7 @@ export async function transcodeLegacy(input: PreparedInput, workDir: string, sig
   return {
     path: dst,
     transcoded: true,
+    gzip: false,
     sourceEncoding: 'windows-1252',
     async cleanup() {
       await rm(dst, { force: true });

@@ -18,15 +18,15 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /**
- * Throws an {@link IngestError} when brackets outside strings nest deeper than `max`. Reads the
- * file once in 1 MiB chunks (strings and escapes tracked from one chunk to the next); honours `signal`.
+ * A check fed the file's bytes chunk by chunk that throws an {@link IngestError} when brackets
+ * outside strings nest deeper than `max` (strings and escapes tracked from one chunk to the next).
+ * Gzip files feed it their inflated bytes.
  */
-export async function checkJsonDepth(path: string, fileName: string, signal: AbortSignal, max = MAX_JSON_DEPTH): Promise<void> {
+export function jsonDepthGuard(fileName: string, max = MAX_JSON_DEPTH): (chunk: Buffer) => void {
   let depth = 0;
   let inString = false;
   let escaped = false;
-  const stream = createReadStream(path, { highWaterMark: 1024 * 1024, signal });
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  return (chunk) => {
     for (let i = 0; i < chunk.length; i++) {
       const b = chunk[i] as number;
       if (inString) {
@@ -36,10 +36,20 @@ export async function checkJsonDepth(path: string, fileName: string, signal: Abo
       } else if (b === QUOTE) inString = true;
       else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
         if (++depth > max) {
-          stream.destroy();
           throw new IngestError(`${fileName} nests objects or arrays more than ${max} levels deep; flatten it (or export the inner records) and add it again`);
         }
       } else if ((b === CLOSE_OBJECT || b === CLOSE_ARRAY) && depth > 0) depth--;
     }
+  };
+}
+
+/** Throws an {@link IngestError} when the file nests deeper than `max`. Reads it once in 1 MiB chunks; honours `signal`. */
+export async function checkJsonDepth(path: string, fileName: string, signal: AbortSignal, max = MAX_JSON_DEPTH): Promise<void> {
+  const check = jsonDepthGuard(fileName, max);
+  const stream = createReadStream(path, { highWaterMark: 1024 * 1024, signal });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) check(chunk);
+  } finally {
+    stream.destroy();
   }
 }

@@ -3,14 +3,16 @@
  * array of objects, a single object, or newline-delimited JSON. Nested records are then flattened
  * into columns and JSON-typed fields typed from their values (`jsonShape.ts`), so questions can
  * name `name.common` or average a field that mixes numbers with "". An array of scalars becomes
- * one column named `json`, DuckDB's convention.
+ * one column named `json`, DuckDB's convention. JSON Lines (`.jsonl`, `.ndjson`) take the same path,
+ * and gzip files (`.jsonl.gz`) are read by DuckDB as they are once gzipScan.ts has checked them.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource } from './catalog';
 import { duckDbReason } from './fileKinds';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
-import { checkJsonDepth } from './jsonDepth';
+import { scanGzip } from './gzipScan';
+import { checkJsonDepth, jsonDepthGuard } from './jsonDepth';
 import { flattenJsonTable } from './jsonShape';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
 
@@ -25,20 +27,25 @@ export interface JsonArgs {
   sourceId: string;
   filePath: string;
   fileName: string;
+  /** The file is gzip-compressed (`.jsonl.gz`); DuckDB reads it as it is, after gzipScan.ts checked it. */
+  gzip: boolean;
+  /** Inflated bytes a gzip file may hold. */
+  maxInflatedBytes: number;
   workDir: string;
   signal: AbortSignal;
 }
 
 /** The named `read_json_auto` options (everything after the path). */
-export function readJsonOptions(sampleAll: boolean): string[] {
+export function readJsonOptions(sampleAll: boolean, gzip = false): string[] {
   const opts = [`maximum_object_size = ${MAX_OBJECT_BYTES}`];
+  if (gzip) opts.push(`compression = 'gzip'`);
   if (sampleAll) opts.push('sample_size = -1');
   return opts;
 }
 
 /** The `read_json_auto(...)` call. `sampleAll` sniffs types over the whole file (second attempt). */
-export function readJsonCall(path: string, sampleAll: boolean): string {
-  return `read_json_auto(${[quoteLiteral(path), ...readJsonOptions(sampleAll)].join(', ')})`;
+export function readJsonCall(path: string, sampleAll: boolean, gzip = false): string {
+  return `read_json_auto(${[quoteLiteral(path), ...readJsonOptions(sampleAll, gzip)].join(', ')})`;
 }
 
 function isConversionError(err: unknown): boolean {
@@ -48,19 +55,20 @@ function isConversionError(err: unknown): boolean {
 
 /** Ingests a JSON or NDJSON file into the source's table, replacing what the source had. */
 export async function ingestJson(args: JsonArgs): Promise<IngestResult> {
-  const { conn, sourceId, fileName, workDir, signal } = args;
-  await checkJsonDepth(args.filePath, fileName, signal);
-  let input: PreparedInput = await prepareInput(args.filePath, fileName, 'JSON', workDir, signal);
+  const { conn, sourceId, fileName, gzip, workDir, signal } = args;
+  const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk: jsonDepthGuard(fileName) }) : undefined;
+  if (scan === undefined) await checkJsonDepth(args.filePath, fileName, signal);
+  let input: PreparedInput = await prepareInput(args.filePath, fileName, 'JSON', workDir, signal, scan);
   const table = tableNameFor(sourceId);
   try {
     let sampleAll = false;
     for (;;) {
       try {
         return await replaceSource(conn, sourceId, signal, async () => {
-          await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readJsonCall(input.path, sampleAll)}`);
+          await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readJsonCall(input.path, sampleAll, input.gzip)}`);
           const select = await flattenJsonTable(conn, table);
           // DuckDB's JSON reader takes UTF-8 only, so a transcoded file is not reproducible as-is.
-          const origin: TableOrigin = { reader: 'read_json_auto', options: readJsonOptions(sampleAll), dateColumns: [] };
+          const origin: TableOrigin = { reader: 'read_json_auto', options: readJsonOptions(sampleAll, gzip), dateColumns: [] };
           if (select !== undefined) origin.select = select;
           if (input.transcoded) origin.approximate = true;
           return { kind: 'tables', tables: [{ table, origin }] };

@@ -13,21 +13,30 @@ export const MAX_LINE_BYTES = 2_000_000;
 const CHUNK = 1024 * 1024;
 
 /**
- * Throws an {@link IngestError} naming the problem when a line of the file is longer than `max`
- * bytes. Only a run that spans two chunks needs counting: a line that starts and ends inside one
- * chunk is shorter than the chunk, so each chunk costs two native searches, not one per line.
+ * A check fed the file's bytes chunk by chunk (chunks of at most `max` bytes) that throws an
+ * {@link IngestError} as soon as a line is longer than `max` bytes. Only a run that spans two
+ * chunks needs counting: a line that starts and ends inside one chunk is shorter than the chunk, so
+ * each chunk costs two native searches, not one per line. Gzip files feed it their inflated bytes.
  */
-export async function checkLineLengths(path: string, fileName: string, label: string, signal: AbortSignal, max = MAX_LINE_BYTES): Promise<void> {
-  const chunkSize = Math.min(CHUNK, max);
+export function lineLengthGuard(fileName: string, label: string, max = MAX_LINE_BYTES): (chunk: Buffer) => void {
   let run = 0;
-  const stream = createReadStream(path, { highWaterMark: chunkSize, signal });
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  return (chunk) => {
     const first = chunk.indexOf(10);
     run += first < 0 ? chunk.length : first;
     if (run > max) {
-      stream.destroy();
       throw new IngestError(`could not read ${fileName} as ${label}: a line is longer than ${Math.round(max / 1e6)} MB, which no table row needs (is one cell holding a whole document, or are the line ends missing?)`);
     }
     if (first >= 0) run = chunk.length - chunk.lastIndexOf(10) - 1;
+  };
+}
+
+/** Throws an {@link IngestError} naming the problem when a line of the file is longer than `max` bytes. */
+export async function checkLineLengths(path: string, fileName: string, label: string, signal: AbortSignal, max = MAX_LINE_BYTES): Promise<void> {
+  const check = lineLengthGuard(fileName, label, max);
+  const stream = createReadStream(path, { highWaterMark: Math.min(CHUNK, max), signal });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) check(chunk);
+  } finally {
+    stream.destroy();
   }
 }

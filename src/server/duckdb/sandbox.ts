@@ -18,6 +18,8 @@ export interface StoreLimits {
   threads?: number;
   /** Folders ingest may read besides the store's own scratch folder (the service passes its sources folder). */
   readableDirs?: readonly string[];
+  /** Bytes a gzip-compressed file may inflate to (default 8 GiB; the service passes its upload limit). */
+  maxInflatedBytes?: number;
 }
 
 const GIB = 1024 ** 3;

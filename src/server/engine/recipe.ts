@@ -20,12 +20,13 @@ export function executedCte(t: TableMeta): string {
 export function originOf(t: TableMeta): TableOrigin {
   if (t.ingested.origin !== undefined) return t.ingested.origin;
   const ext = fileExtension(t.source.fileName);
-  if (ext === '.json') return { reader: 'read_json_auto', options: [], dateColumns: [], approximate: true };
+  if (ext === '.parquet') return { reader: 'read_parquet', options: [], dateColumns: [], approximate: true };
+  if (/^\.(json|jsonl|ndjson)(\.gz)?$/.test(ext)) return { reader: 'read_json_auto', options: [], dateColumns: [], approximate: true };
   if (ext === '.xlsx' || ext === '.xls') {
     return { reader: 'read_xlsx', options: t.ingested.sheet !== undefined ? [`sheet = ${quoteLiteral(t.ingested.sheet)}`, 'header = true'] : ['header = true'], dateColumns: [], approximate: true };
   }
   const options = ['auto_detect = true', 'null_padding = true'];
-  if (ext === '.tsv') options.push(`delim = '\\t'`);
+  if (ext === '.tsv' || ext === '.tsv.gz') options.push(`delim = '\\t'`);
   return { reader: 'read_csv', options, dateColumns: [], approximate: true };
 }
 

@@ -5,6 +5,7 @@
  * repeated questions on big tables do not pay for it again.
  */
 import type { DataSource } from '../../shared/domain';
+import { fileExtension } from '../../shared/fileNames';
 import type { IngestedTable } from '../engine';
 import { quoteIdent, slug } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
@@ -68,7 +69,8 @@ export function tableLabel(source: DataSource, t: IngestedTable): string {
 }
 
 function baseAlias(source: DataSource, t: IngestedTable): string {
-  const base = source.fileName.replace(/\.[^.]+$/, '');
+  // `orders.csv.gz` is the table `orders`, as `orders.csv` is.
+  const base = source.fileName.slice(0, source.fileName.length - fileExtension(source.fileName).length) || source.fileName;
   let a = slug(t.sheet === undefined ? base : `${base}_${t.sheet}`, 40);
   if (/^[0-9]/.test(a)) a = `t_${a}`;
   if (RESERVED.has(a)) a = `${a}_data`;

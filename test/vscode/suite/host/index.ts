@@ -17,6 +17,7 @@ export function run(): Promise<void> {
   require('./activation.suite');
   require('./trees.suite');
   require('./analyze.suite');
+  require('./formats.suite');
   require('./chat.suite');
   require('./restart.suite');
   require('./signIn.suite');
