@@ -82,6 +82,27 @@ describe('answer panel (browser): long answers', function () {
     await allPagesRendered(panel);
   });
 
+  it('idle rendering waits while an answer streams, also one that arrives with long text (a resync mid-stream)', async () => {
+    panel = await PanelPage.open(env.browser, env.server);
+    await panel.send(initMessage([streamingTurn('s', sampleMarkdown(100_000, 6))]));
+    const before = await pendingPages(panel);
+    assert.ok(before.total > 5 && before.inView === 0, JSON.stringify(before));
+    await panel.page.waitForTimeout(1500);
+    assert.equal((await pendingPages(panel)).total, before.total, 'nothing rendered in idle time while streaming');
+    await panel.send({ type: 'answerPatch', turnId: 's', patch: { state: 'done' } });
+    await allPagesRendered(panel);
+  });
+
+  it('a streaming turn replaced by its finished copy (not finished in place) does not hold back idle rendering', async () => {
+    panel = await PanelPage.open(env.browser, env.server);
+    await panel.send(initMessage([finishedTurn('old', sampleMarkdown(150_000, 4)), streamingTurn('s', 'Working on it. ')]));
+    assert.ok((await pendingPages(panel)).total > 5);
+    // A resync or retry posts the whole turn: the streaming block leaves the document without finishing.
+    await panel.send({ type: 'turn', turn: finishedTurn('s', 'Done, briefly.') });
+    await allPagesRendered(panel);
+    assert.equal((await pendingPages(panel)).total, 0);
+  });
+
   it('a fast stream leaves pages it scrolled past pending, then ends exactly like the finished answer', async () => {
     panel = await PanelPage.open(env.browser, env.server);
     const text = sampleMarkdown(300_000, 12);

@@ -70,6 +70,8 @@ export class MdPage {
 
 /** Idle work per idle period: below the 50 ms that makes a long task, with room for input. */
 const IDLE_SLICE_MS = 12;
+/** While an answer streams, idle rendering looks again this often. */
+const STREAMING_POLL_MS = 500;
 /** Pending pages within this distance of the view render before they scroll into it. */
 const NEAR_VIEW = '100% 0px';
 
@@ -111,13 +113,15 @@ class LazyPages {
     for (const e of entries) if (e.isIntersecting) this.byEl.get(e.target)?.render();
   }
 
+  /** Whether an answer in the document streams. Only asked in idle callbacks: a block is built
+   * before its turn is inserted, and both happen in one task. */
   private isStreaming(): boolean {
     for (const b of this.streaming) if (!b.el.isConnected) this.streaming.delete(b);
     return this.streaming.size > 0;
   }
 
   private scheduleIdle(): void {
-    if (this.idleScheduled || this.pages.length === 0 || this.isStreaming()) return;
+    if (this.idleScheduled || this.pages.length === 0) return;
     this.idleScheduled = true;
     const run = (deadline?: IdleDeadline): void => {
       this.idleScheduled = false;
@@ -128,7 +132,12 @@ class LazyPages {
   }
 
   private idle(deadline: IdleDeadline | undefined): void {
-    if (this.isStreaming()) return;
+    // A finishing block schedules this again (setStreaming); the slow poll covers a streaming
+    // turn that was replaced rather than finished.
+    if (this.isStreaming()) {
+      setTimeout(() => this.scheduleIdle(), STREAMING_POLL_MS);
+      return;
+    }
     const until = performance.now() + IDLE_SLICE_MS;
     while (this.pages.length > 0 && performance.now() < until && (deadline?.timeRemaining() ?? 1) > 0) {
       const page = this.pages.pop() as MdPage;
