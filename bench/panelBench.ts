@@ -22,60 +22,16 @@
  * worst case for the webview), 50 messages per animation frame, and the time runs until the page
  * has rendered the finished answer. Each figure is the median of three runs, alternated.
  */
-import * as esbuild from 'esbuild';
-import { join } from 'node:path';
-import type { Browser, CDPSession } from 'playwright-core';
-import { answerOf, initMessage, respond, streamingTurn, turnOf } from '../test/webview/builders';
+import type { Browser } from 'playwright-core';
+import { initMessage, streamingTurn } from '../test/webview/builders';
 import { PanelPage, launchChromium, startPanelServer, type PanelServer } from '../test/webview/harness';
 import { fragments, sampleMarkdown } from '../test/webview/markdownSample';
+import { backgroundRendering, median, naiveBundle, takeLongTasks, taskMs, watchLongTasks } from './panelMeasure';
+import { naiveReopenOnce, reopenOnce, type ReopenRun } from './panelReopen';
 import type { BenchResult } from './types';
 
 const PER_FRAME = 50;
 const RUNS = 3;
-
-async function taskMs(cdp: CDPSession): Promise<number> {
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
-}
-
-type LongTaskWindow = Window & { longTasks?: number[] };
-
-/** Starts recording the page's long tasks (over 50 ms) into `window.longTasks`. */
-async function watchLongTasks(panel: PanelPage): Promise<void> {
-  await panel.page.evaluate(() => {
-    const w = window as LongTaskWindow;
-    w.longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.longTasks?.push(e.duration);
-    }).observe({ type: 'longtask' });
-  });
-}
-
-/** The long tasks recorded since the last call (entries arrive a task late, so wait one). */
-async function takeLongTasks(panel: PanelPage): Promise<number[]> {
-  return panel.page.evaluate(async () => {
-    await new Promise((r) => setTimeout(r, 0));
-    const w = window as LongTaskWindow;
-    return (w.longTasks ?? []).splice(0);
-  });
-}
-
-/** Main-thread ms (and long tasks) until the lazy queue has rendered every pending page. */
-async function backgroundRendering(panel: PanelPage, cdp: CDPSession): Promise<{ ms: number; longest: number }> {
-  await takeLongTasks(panel);
-  const before = await taskMs(cdp);
-  await panel.page.evaluate(async () => {
-    while (document.querySelector('.md-pending')) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  });
-  const ms = (await taskMs(cdp)) - before;
-  return { ms, longest: Math.max(0, ...(await takeLongTasks(panel))) };
-}
 
 interface StreamRun {
   /** Main-thread ms from the first post to the finished answer on screen. */
@@ -122,32 +78,6 @@ async function oursOnce(browser: Browser, server: PanelServer, frags: string[]):
   } finally {
     await panel.close();
   }
-}
-
-let naiveCode: Promise<string> | undefined;
-
-/** marked + DOMPurify, nothing else, as one script the bench evaluates in the page. */
-function naiveBundle(): Promise<string> {
-  naiveCode ??= esbuild
-    .build({
-      stdin: {
-        contents: `
-          import { Marked } from 'marked';
-          import DOMPurify from 'dompurify';
-          const marked = new Marked({ gfm: true, async: false });
-          window.naiveRender = (el, text) => { el.innerHTML = DOMPurify.sanitize(marked.parse(text)); };
-        `,
-        resolveDir: join(__dirname, '..'),
-        loader: 'js',
-      },
-      bundle: true,
-      write: false,
-      format: 'iife',
-      platform: 'browser',
-      logLevel: 'error',
-    })
-    .then((r) => r.outputFiles[0]?.text ?? '');
-  return naiveCode;
 }
 
 /** The naive renderer on the same document, stylesheet and feed (one full re-render per fragment). */
@@ -220,79 +150,6 @@ async function transportOnce(browser: Browser, server: PanelServer, frags: strin
     const before = await taskMs(cdp);
     await panel.page.evaluate(() => (window as unknown as { feed: () => Promise<number> }).feed());
     return (await taskMs(cdp)) - before;
-  } finally {
-    await panel.close();
-  }
-}
-
-interface ReopenRun {
-  /** Wall ms from posting the init to the turn painted with every page in view rendered. */
-  wall: number;
-  /** Main-thread ms in that time. */
-  ms: number;
-  longTasks: number[];
-  background: { ms: number; longest: number };
-}
-
-/** Opens the panel on a session whose finished answer is `text` (as after a reload). */
-async function reopenOnce(browser: Browser, server: PanelServer, text: string): Promise<ReopenRun> {
-  const panel = await PanelPage.open(browser, server, { height: 900 });
-  try {
-    const init = initMessage([turnOf('d', 'Summarize every region', answerOf([{ type: 'MESSAGE', content: text, ...respond }]))]);
-    await panel.page.evaluate((m) => {
-      (window as unknown as { reopen: () => Promise<number> }).reopen = async () => {
-        const t0 = performance.now();
-        window.postMessage(m, '*');
-        const shown = (): boolean => {
-          const c = document.querySelector('.conversation');
-          if (!c || !document.querySelector('[data-turn-id=d] .md-tail')) return false;
-          const view = c.getBoundingClientRect();
-          for (const p of document.querySelectorAll('.md-pending')) {
-            const r = p.getBoundingClientRect();
-            if (r.bottom > view.top && r.top < view.bottom) return false;
-          }
-          return true;
-        };
-        do await new Promise((r) => requestAnimationFrame(r));
-        while (!shown());
-        // The frame that shows it: painted once this frame's tasks are done.
-        await new Promise((r) => setTimeout(r, 0));
-        return performance.now() - t0;
-      };
-    }, init);
-    const cdp = await panel.page.context().newCDPSession(panel.page);
-    await cdp.send('Performance.enable');
-    await watchLongTasks(panel);
-    const before = await taskMs(cdp);
-    const wall = await panel.page.evaluate(() => (window as unknown as { reopen: () => Promise<number> }).reopen());
-    const ms = (await taskMs(cdp)) - before;
-    const longTasks = await takeLongTasks(panel);
-    const background = await backgroundRendering(panel, cdp);
-    const chars = await panel.page.$eval('[data-turn-id=d] .markdown', (m) => m.textContent?.length ?? 0);
-    if (chars < text.length * 0.8) throw new Error(`the re-opened answer rendered only ${chars} characters`);
-    if (panel.pageErrors.length > 0) throw new Error(`page errors: ${panel.pageErrors.join('; ')}`);
-    return { wall, ms, longTasks, background };
-  } finally {
-    await panel.close();
-  }
-}
-
-/** marked + DOMPurify over the whole finished text at once, in the same document: wall ms to painted. */
-async function naiveReopenOnce(browser: Browser, server: PanelServer, text: string): Promise<number> {
-  const panel = await PanelPage.open(browser, server, { height: 900, bundle: false });
-  try {
-    await panel.page.evaluate(await naiveBundle());
-    return await panel.page.evaluate(async (text) => {
-      const app = document.getElementById('app') as HTMLElement;
-      app.innerHTML = '<main class="conversation"><article class="turn"><div class="response"><div class="block message markdown"></div></div></article></main>';
-      const el = app.querySelector('.markdown') as HTMLElement;
-      const render = (window as unknown as { naiveRender: (el: HTMLElement, t: string) => void }).naiveRender;
-      const t0 = performance.now();
-      render(el, text);
-      await new Promise((r) => requestAnimationFrame(r));
-      await new Promise((r) => setTimeout(r, 0));
-      return performance.now() - t0;
-    }, text);
   } finally {
     await panel.close();
   }
