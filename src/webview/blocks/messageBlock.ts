@@ -22,7 +22,7 @@ const EAGER_CHARS = 4 * 1024;
 /** Wait this many times the last render's cost before the next one (streaming only). */
 const COST_FACTOR = 8;
 /** ...but never more than this, so a fast stream still moves on screen several times a second. */
-const MAX_WAIT_MS = 100;
+const MAX_WAIT_MS = 250;
 
 export class MessageBlockView implements BlockView {
   readonly el: HTMLDivElement;
