@@ -5,10 +5,11 @@
  * therefore proportional to the new text, and a whole answer costs time linear in its length.
  *
  * Renders happen at most once per animation frame, and less often when they are expensive: the
- * next render waits COST_FACTOR times the last one's cost, so however fast text arrives, rendering
- * takes a bounded share of the main thread. Text that arrived faster than one can read (more than
- * EAGER_CHARS before the end at render time) has already scrolled by: its pages are left to the
- * lazy queue, which renders them when they come near the view or when the panel is idle.
+ * next render waits COST_FACTOR times the last one's cost (at most MAX_WAIT_MS), so however fast
+ * text arrives, rendering takes a bounded share of the main thread. Text that arrived faster than
+ * one can read (more than EAGER_CHARS before the end at render time) has already scrolled by: its
+ * pages are left to the lazy queue, which renders them when they come near the view or when the
+ * panel is idle.
  */
 import { inFrame } from '../frame';
 import { h } from '../dom';
@@ -17,11 +18,12 @@ import { MarkdownChunker } from './mdChunks';
 import { MdPage, PAGE_CHARS, lazyPages } from './mdPages';
 import { renderMarkdown } from './markdown';
 
-/** The end of the text rendered at once: more than a screenful of the widest panel. */
+/** The end of the text rendered at once: a screenful or two of a typical panel. A taller view
+ * gets the rest from the lazy queue as soon as it is near the view. */
 const EAGER_CHARS = 4 * 1024;
 /** Wait this many times the last render's cost before the next one (streaming only). */
 const COST_FACTOR = 8;
-/** ...but never more than this, so a fast stream still moves on screen several times a second. */
+/** ...but never more than this, so a fast stream still moves on screen a few times a second. */
 const MAX_WAIT_MS = 250;
 
 export class MessageBlockView implements BlockView {
