@@ -10,6 +10,13 @@ export async function taskMs(cdp: CDPSession): Promise<number> {
   return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
 }
 
+/** CPU ms of the renderer's main thread so far (CDP ThreadTime): unlike TaskDuration, it does not
+ * grow when other processes on the machine take the CPU away mid-task. */
+export async function threadMs(cdp: CDPSession): Promise<number> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return (metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0) * 1000;
+}
+
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] as number;

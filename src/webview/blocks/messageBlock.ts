@@ -21,8 +21,10 @@ import { renderMarkdown } from './markdown';
 /** The end of the text rendered at once: a screenful or two of a typical panel. A taller view
  * gets the rest from the lazy queue as soon as it is near the view. */
 const EAGER_CHARS = 4 * 1024;
-/** Wait this many times the last render's cost before the next one (streaming only). */
-const COST_FACTOR = 8;
+/** Wait this many times the last render's cost before the next one (streaming only). A slow
+ * stream renders every frame (its renders cost well under 1 ms); a flood of text is rendered a
+ * few times a second, with most of the main thread left for scrolling and typing. */
+const COST_FACTOR = 16;
 /** ...but never more than this, so a fast stream still moves on screen a few times a second. */
 const MAX_WAIT_MS = 250;
 
