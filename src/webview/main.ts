@@ -5,6 +5,7 @@
 import { PatchConflictError } from '../shared/answerPatch';
 import { PROTOCOL_VERSION } from '../shared/protocol';
 import { isHostToWebview } from '../shared/protocolGuards';
+import { warmUpMarkdown } from './blocks/markdown';
 import { onFrameError } from './frame';
 import { connectHost } from './hostChannel';
 import { PanelApp } from './panelApp';
@@ -45,6 +46,7 @@ function start(): void {
     if (document.visibilityState === 'hidden') ui.flush();
   });
   host.post({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+  warmUpMarkdown();
 }
 
 start();

@@ -238,6 +238,13 @@ export class PanelPage {
   }
 }
 
+/** Waits until the panel has rendered every pending markdown page (see mdPages.ts), which it
+ * does in idle time once no answer streams. */
+export async function allPagesRendered(panel: PanelPage): Promise<void> {
+  await panel.page.waitForFunction(() => document.querySelector('.md-pending') === null, undefined, { timeout: 60_000 });
+  await panel.flush();
+}
+
 /**
  * The panel server and Chromium for the enclosing suite: started in its `before`, stopped in its
  * `after`. Read them through the returned object once the suite runs.
