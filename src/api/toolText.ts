@@ -38,18 +38,24 @@ export function markdownTable(csv: string, maxRows = TOOL_TABLE_ROWS): { table: 
   return { table: lines.join('\n'), rows: body.length };
 }
 
-async function tableText(block: Extract<Block, { type: 'TABLE' }>, signal?: AbortSignal): Promise<string> {
+/** The first rows of an answer's table file as a markdown table, or why it could not be read. */
+export async function tableExcerpt(block: Extract<Block, { type: 'TABLE' }>, signal?: AbortSignal): Promise<{ table: string; rowsNote: string } | { error: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'team-data-tool-'));
   try {
     const got = await downloadFile(block.content.url, dir, { maxBytes: MAX_TABLE_BYTES, ...(signal ? { signal } : {}) });
     const { table, rows } = markdownTable(await readFile(got.path, 'utf8'));
     const shown = Math.min(rows, TOOL_TABLE_ROWS);
-    return `Table ${block.content.name} (${shown === rows ? `${rows} rows` : `first ${shown} of ${rows} rows`}):\n${table}`;
+    return { table, rowsNote: shown === rows ? `${rows} rows` : `first ${shown} of ${rows} rows` };
   } catch (err) {
-    return `Table ${block.content.name}: could not be read (${err instanceof Error ? err.message : String(err)})`;
+    return { error: err instanceof Error ? err.message : String(err) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+async function tableText(block: Extract<Block, { type: 'TABLE' }>, signal?: AbortSignal): Promise<string> {
+  const t = await tableExcerpt(block, signal);
+  return 'error' in t ? `Table ${block.content.name}: could not be read (${t.error})` : `Table ${block.content.name} (${t.rowsNote}):\n${t.table}`;
 }
 
 function sqlOf(blocks: readonly Block[]): string | undefined {

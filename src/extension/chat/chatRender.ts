@@ -5,13 +5,9 @@
  * as a button that opens it there, sources as references to the files, and the suggested
  * questions kept for the follow-up provider.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { downloadFile } from '../../api/fileDownload';
 import type { JobStream } from '../../api/jobStream';
-import { markdownTable, TOOL_TABLE_ROWS } from '../../api/toolText';
+import { tableExcerpt } from '../../api/toolText';
 import type { Answer, Block } from '../../shared/domain';
 
 export const SHOW_ANSWER_COMMAND = 'teamData.showAnswer';
@@ -27,17 +23,8 @@ function fenced(code: string): string {
 }
 
 async function tableMarkdown(block: Extract<Block, { type: 'TABLE' }>, signal: AbortSignal): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'team-data-chat-'));
-  try {
-    const got = await downloadFile(block.content.url, dir, { signal, maxBytes: 16 * 1024 * 1024 });
-    const { table, rows } = markdownTable(await readFile(got.path, 'utf8'));
-    const shown = Math.min(rows, TOOL_TABLE_ROWS);
-    return `**${block.content.name}** (${shown === rows ? `${rows} rows` : `first ${shown} of ${rows} rows`})\n\n${table}`;
-  } catch (err) {
-    return `**${block.content.name}**: the table could not be read (${err instanceof Error ? err.message : String(err)}).`;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const t = await tableExcerpt(block, signal);
+  return 'error' in t ? `**${block.content.name}**: the table could not be read (${t.error}).` : `**${block.content.name}** (${t.rowsNote})\n\n${t.table}`;
 }
 
 /**
