@@ -6,7 +6,8 @@ import type { ListQuery } from '../shared/codec';
 import { DATA_SOURCE_STATUSES, type DataSource, type NewDataSource, type Page } from '../shared/domain';
 import { TeamDataError } from './errors';
 import type { CallOptions, UserCallOptions } from './options';
-import { checkListQuery, iteratePages, requireId, userIdOf, userQuery } from './paging';
+import { withCaller } from './caller';
+import { checkListQuery, iteratePages, requireId, userIdOf } from './paging';
 import { sleep } from './retry';
 import type { Transport } from './transport';
 
@@ -54,83 +55,53 @@ export class DataSourcesApi {
       throw new TeamDataError('INVALID_ARGUMENT', { message: 'creating a data source needs a userId (client option or call option)' });
     }
     const c = this.t.codec;
-    return this.t.call(
-      {
-        method: 'POST',
-        path: c.paths.datasources(requireId(datasetId, 'datasetId')),
-        query: { [c.userIdParam]: userId },
-        json: c.encodeDataSourceBody(d, userId),
-      },
-      opts,
-      (x) => c.decodeDataSource(x),
-    );
+    const path = c.paths.datasources(requireId(datasetId, 'datasetId'));
+    const spec = withCaller(this.t, { ...opts, userId }, { method: 'POST', path, json: c.encodeDataSourceBody(d, userId) }, true);
+    return this.t.call(spec, opts, (x) => c.decodeDataSource(x));
   }
 
   /** Adds a data source to a dataset the service creates for it (see the result's `datasetId`). */
   async createWithoutDataset(d: NewDataSource, opts?: UserCallOptions): Promise<DataSource> {
     checkNew(d);
     const c = this.t.codec;
-    return this.t.call(
-      {
-        method: 'POST',
-        path: c.paths.datasourcesWithoutDataset,
-        query: userQuery(this.t, opts),
-        json: c.encodeDataSourceBody(d, userIdOf(this.t, opts)),
-      },
-      opts,
-      (x) => c.decodeDataSource(x),
-    );
+    const spec = withCaller(this.t, opts, { method: 'POST', path: c.paths.datasourcesWithoutDataset, json: c.encodeDataSourceBody(d, userIdOf(this.t, opts)) }, true);
+    return this.t.call(spec, opts, (x) => c.decodeDataSource(x));
   }
 
   /** One page of a dataset's sources; `statuses` keeps sources in any of those states. */
-  async list(datasetId: string, q: ListQuery = {}, opts?: CallOptions): Promise<Page<DataSource>> {
+  async list(datasetId: string, q: ListQuery = {}, opts?: UserCallOptions): Promise<Page<DataSource>> {
     checkListQuery(q);
     checkStatuses(q);
     const c = this.t.codec;
-    return this.t.call(
-      { method: 'GET', path: c.paths.datasources(requireId(datasetId, 'datasetId')), query: c.listQuery('datasources', q) },
-      opts,
-      (x) => c.decodePage(x, (r) => c.decodeDataSource(r)),
-    );
+    const path = c.paths.datasources(requireId(datasetId, 'datasetId'));
+    const spec = withCaller(this.t, opts, { method: 'GET', path, query: c.listQuery('datasources', q) }, false);
+    return this.t.call(spec, opts, (x) => c.decodePage(x, (r) => c.decodeDataSource(r)));
   }
 
   /** Every source of the dataset matching `q`. */
-  iterate(datasetId: string, q: ListQuery = {}, opts?: CallOptions): AsyncIterable<DataSource> {
+  iterate(datasetId: string, q: ListQuery = {}, opts?: UserCallOptions): AsyncIterable<DataSource> {
     return iteratePages((page) => this.list(datasetId, page, opts), q);
   }
 
   /** One data source, with its current status (and `error` when processing failed). */
-  async get(datasetId: string, id: string, opts?: CallOptions): Promise<DataSource> {
+  async get(datasetId: string, id: string, opts?: UserCallOptions): Promise<DataSource> {
     const c = this.t.codec;
-    return this.t.call(
-      { method: 'GET', path: c.paths.datasource(requireId(datasetId, 'datasetId'), requireId(id, 'datasourceId')) },
-      opts,
-      (x) => c.decodeDataSource(x),
-    );
+    const path = c.paths.datasource(requireId(datasetId, 'datasetId'), requireId(id, 'datasourceId'));
+    return this.t.call(withCaller(this.t, opts, { method: 'GET', path }, false), opts, (x) => c.decodeDataSource(x));
   }
 
   /** Removes a data source from its dataset. */
   async delete(datasetId: string, id: string, opts?: UserCallOptions): Promise<void> {
     const c = this.t.codec;
-    await this.t.call(
-      {
-        method: 'DELETE',
-        path: c.paths.datasource(requireId(datasetId, 'datasetId'), requireId(id, 'datasourceId')),
-        query: userQuery(this.t, opts),
-      },
-      opts,
-      () => undefined,
-    );
+    const path = c.paths.datasource(requireId(datasetId, 'datasetId'), requireId(id, 'datasourceId'));
+    await this.t.call(withCaller(this.t, opts, { method: 'DELETE', path }, true), opts, () => undefined);
   }
 
   /** A temporary download URL of the source's file. */
-  async presign(datasetId: string, id: string, opts?: CallOptions): Promise<{ url: string; expiredAt?: string }> {
+  async presign(datasetId: string, id: string, opts?: UserCallOptions): Promise<{ url: string; expiredAt?: string }> {
     const c = this.t.codec;
-    return this.t.call(
-      { method: 'POST', path: c.paths.presign(requireId(datasetId, 'datasetId'), requireId(id, 'datasourceId')), json: {} },
-      opts,
-      (x) => c.decodePresign(x),
-    );
+    const path = c.paths.presign(requireId(datasetId, 'datasetId'), requireId(id, 'datasourceId'));
+    return this.t.call(withCaller(this.t, opts, { method: 'POST', path, json: {} }, false), opts, (x) => c.decodePresign(x));
   }
 
   /**

@@ -4,8 +4,9 @@
 import type { ListQuery } from '../shared/codec';
 import type { Dataset, DatasetOverview, DatasetStatus, Page } from '../shared/domain';
 import { TeamDataError } from './errors';
-import type { CallOptions, UserCallOptions } from './options';
-import { checkListQuery, iteratePages, requireId, userQuery } from './paging';
+import type { UserCallOptions } from './options';
+import { withCaller } from './caller';
+import { checkListQuery, iteratePages, requireId } from './paging';
 import type { Transport } from './transport';
 
 export interface DatasetFields {
@@ -26,53 +27,52 @@ export class DatasetsApi {
   constructor(private readonly t: Transport) {}
 
   /** Creates a dataset and returns its id. */
-  async create(d: DatasetFields, opts?: CallOptions): Promise<{ id: string }> {
+  async create(d: DatasetFields, opts?: UserCallOptions): Promise<{ id: string }> {
     checkFields(d);
     const c = this.t.codec;
-    return this.t.call({ method: 'POST', path: c.paths.datasets, json: c.encodeDatasetBody(d) }, opts, (x) => c.decodeCreated(x));
+    const spec = withCaller(this.t, opts, { method: 'POST', path: c.paths.datasets, json: c.encodeDatasetBody(d) }, false);
+    return this.t.call(spec, opts, (x) => c.decodeCreated(x));
   }
 
   /** Renames a dataset or changes its description. */
   async modify(id: string, d: DatasetFields, opts?: UserCallOptions): Promise<void> {
     checkFields(d);
     const c = this.t.codec;
-    await this.t.call(
-      { method: 'POST', path: c.paths.dataset(requireId(id, 'datasetId')), query: userQuery(this.t, opts), json: c.encodeDatasetBody(d) },
-      opts,
-      () => undefined,
-    );
+    const spec = withCaller(this.t, opts, { method: 'POST', path: c.paths.dataset(requireId(id, 'datasetId')), json: c.encodeDatasetBody(d) }, true);
+    await this.t.call(spec, opts, () => undefined);
   }
 
   /** One page of datasets; `keyword` matches name or description. */
-  async list(q: ListQuery = {}, opts?: CallOptions): Promise<Page<Dataset>> {
+  async list(q: ListQuery = {}, opts?: UserCallOptions): Promise<Page<Dataset>> {
     checkListQuery(q);
     const c = this.t.codec;
-    return this.t.call({ method: 'GET', path: c.paths.datasets, query: c.listQuery('datasets', q) }, opts, (x) =>
-      c.decodePage(x, (r) => c.decodeDataset(r)),
-    );
+    const spec = withCaller(this.t, opts, { method: 'GET', path: c.paths.datasets, query: c.listQuery('datasets', q) }, false);
+    return this.t.call(spec, opts, (x) => c.decodePage(x, (r) => c.decodeDataset(r)));
   }
 
   /** Every dataset matching `q`, fetching pages as the loop advances. */
-  iterate(q: ListQuery = {}, opts?: CallOptions): AsyncIterable<Dataset> {
+  iterate(q: ListQuery = {}, opts?: UserCallOptions): AsyncIterable<Dataset> {
     return iteratePages((page) => this.list(page, opts), q);
   }
 
   /** Deletes a dataset with its data sources. */
   async delete(id: string, opts?: UserCallOptions): Promise<void> {
     const c = this.t.codec;
-    await this.t.call({ method: 'DELETE', path: c.paths.dataset(requireId(id, 'datasetId')), query: userQuery(this.t, opts) }, opts, () => undefined);
+    await this.t.call(withCaller(this.t, opts, { method: 'DELETE', path: c.paths.dataset(requireId(id, 'datasetId')) }, true), opts, () => undefined);
   }
 
   /** How many of the dataset's sources are synched, synching, invalid. */
-  async status(id: string, opts?: CallOptions): Promise<DatasetStatus> {
+  async status(id: string, opts?: UserCallOptions): Promise<DatasetStatus> {
     const c = this.t.codec;
     const datasetId = requireId(id, 'datasetId');
-    return this.t.call({ method: 'GET', path: c.paths.datasetStatus(datasetId) }, opts, (x) => c.decodeDatasetStatus(x, datasetId));
+    const spec = withCaller(this.t, opts, { method: 'GET', path: c.paths.datasetStatus(datasetId) }, false);
+    return this.t.call(spec, opts, (x) => c.decodeDatasetStatus(x, datasetId));
   }
 
   /** The dataset with its source count, stored bytes and statuses. */
-  async overview(id: string, opts?: CallOptions): Promise<DatasetOverview> {
+  async overview(id: string, opts?: UserCallOptions): Promise<DatasetOverview> {
     const c = this.t.codec;
-    return this.t.call({ method: 'GET', path: c.paths.datasetOverview(requireId(id, 'datasetId')) }, opts, (x) => c.decodeDatasetOverview(x));
+    const spec = withCaller(this.t, opts, { method: 'GET', path: c.paths.datasetOverview(requireId(id, 'datasetId')) }, false);
+    return this.t.call(spec, opts, (x) => c.decodeDatasetOverview(x));
   }
 }

@@ -1,7 +1,9 @@
 /**
- * File upload (`POST {upload}?userId=...`, multipart field from the codec). Everything that can be
- * checked locally is checked before a byte is sent: the extension against the service's list, that
- * the path is a readable, non-empty regular file, and that a user id is known.
+ * File upload. v1: one form POST (`{upload}?userId=...`). v2: a form POST with `file` and
+ * `user_id` for files under 1 MB, the multipart upload through presigned part URLs for larger
+ * ones (see partUpload.ts), as the service recommends. Everything that can be checked locally is
+ * checked before a byte is sent: the extension against the service's list, that the path is a
+ * readable, non-empty regular file, and that a user id is known.
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
@@ -11,8 +13,12 @@ import { fileExtension } from '../shared/fileNames';
 import { TeamDataError } from './errors';
 import { contentTypeFor, multipartBody, type ProgressListener } from './multipart';
 import type { UserCallOptions } from './options';
+import { uploadInParts } from './partUpload';
 import { userIdOf } from './paging';
 import type { Transport } from './transport';
+
+/** v2 sends files from this size on in parts (the service recommends its single upload below 1 MB). */
+export const V2_PART_UPLOAD_FROM_BYTES = 1024 * 1024;
 
 export interface UploadOptions extends UserCallOptions {
   /**
@@ -31,7 +37,9 @@ export class FilesApi {
   /**
    * Streams the file at `path` to the service and returns its `fileKey` (for
    * `dataSources.create`). Memory use does not depend on the file size. Never retried after a
-   * connection failure; retried on rate limits.
+   * connection failure; retried on rate limits. Under v2, a file of 1 MB or more goes in parts,
+   * three in flight, each part retried on connection failures and 5xx answers; cancelling aborts
+   * the parts in flight and completes nothing.
    *
    * @throws TeamDataError `UNSUPPORTED_FILE`, `EMPTY_FILE`, `FILE_UNREADABLE` or
    *   `INVALID_ARGUMENT` before sending; the service's code, `NETWORK`, `TIMEOUT`, `ABORTED` after.
@@ -48,7 +56,7 @@ export class FilesApi {
         message: `unsupported file type "${ext || 'none'}" for ${fileName}: supported are ${SUPPORTED_EXTENSIONS.join(' ')}`,
       });
     }
-    const size = await checkFile(path);
+    const { size, mtimeMs } = await checkFile(path);
     if (opts.signal?.aborted) throw this.t.aborted(`POST ${this.t.codec.paths.upload}`);
     let reported = 0;
     const onProgress: ProgressListener | undefined = opts.onProgress
@@ -59,12 +67,17 @@ export class FilesApi {
         }
       : undefined;
     const codec = this.t.codec;
-    const part = { path, size, fieldName: codec.uploadFileField, fileName, contentType: contentTypeFor(ext) };
+    if (codec.version === 'v2' && size >= V2_PART_UPLOAD_FROM_BYTES) {
+      return uploadInParts(this.t, { path, size, mtimeMs, fileName, userId, ...(onProgress ? { onProgress } : {}) }, opts);
+    }
+    const v2 = codec.version === 'v2';
+    // v1 names the caller in the query, v2 in a form field beside the file.
+    const part = { path, size, fieldName: codec.uploadFileField, fileName, contentType: contentTypeFor(ext), ...(v2 ? { fields: { [codec.userIdParam]: userId } } : {}) };
     return this.t.call(
       {
         method: 'POST',
         path: codec.paths.upload,
-        query: { [codec.userIdParam]: userId },
+        ...(v2 ? {} : { query: { [codec.userIdParam]: userId } }),
         body: (activity) => multipartBody(part, onProgress, activity),
       },
       opts,
@@ -73,8 +86,8 @@ export class FilesApi {
   }
 }
 
-/** The file's size, after checking it is a readable, non-empty regular file. */
-async function checkFile(path: string): Promise<number> {
+/** The file's size and modification time, after checking it is a readable, non-empty regular file. */
+async function checkFile(path: string): Promise<{ size: number; mtimeMs: number }> {
   let info;
   try {
     info = await stat(path);
@@ -86,5 +99,5 @@ async function checkFile(path: string): Promise<number> {
   }
   if (!info.isFile()) throw new TeamDataError('FILE_UNREADABLE', { message: `cannot upload ${path}: not a regular file` });
   if (info.size === 0) throw new TeamDataError('EMPTY_FILE', { message: `cannot upload ${path}: the file is empty` });
-  return info.size;
+  return { size: info.size, mtimeMs: info.mtimeMs };
 }

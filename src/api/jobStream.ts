@@ -7,7 +7,7 @@ import { AnswerBuilder, resultEvents } from '../shared/answerFold';
 import type { Answer, JobEvent, JobResult } from '../shared/domain';
 import { clientMessage, TeamDataError } from './errors';
 import type { ResponseContext } from './envelope';
-import { JobEventDecoder } from './sseDecoder';
+import { JobEventDecoder, MAX_FRAME_CHARS, type EventDecoder } from './sseDecoder';
 import type { OpenJson, OpenResponse } from './transport';
 
 /** Events buffered for a slow iterator before the body is no longer read (backpressure). */
@@ -19,6 +19,8 @@ export interface JobStreamDeps {
   open(signal: AbortSignal): Promise<OpenResponse | OpenJson>;
   /** The codec's non-stream result decoder, for a service that ignores `stream: true`. */
   decodeResult(data: unknown): JobResult;
+  /** The codec's decoder of one streamed frame (`event:` name, `data:` text). */
+  decodeEvent: EventDecoder;
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
   /** Removes the API key from text that came from the network stack. */
   scrub(text: string): string;
@@ -166,7 +168,7 @@ export class JobStream implements AsyncIterable<JobEvent> {
         this.fail(this.protocol(message));
       },
       note: (message) => this.deps.log('debug', `${this.deps.operation}: ${message}`),
-    });
+    }, MAX_FRAME_CHARS, this.deps.decodeEvent);
     let cut: unknown;
     let eof = false;
     try {

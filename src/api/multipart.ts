@@ -44,6 +44,8 @@ export interface FilePart {
   fieldName: string;
   fileName: string;
   contentType: string;
+  /** Text fields sent before the file (v2 names the caller in a `user_id` field). */
+  fields?: Readonly<Record<string, string>>;
 }
 
 /** Bytes of the file handed to the connection so far, and the file size. */
@@ -93,8 +95,12 @@ function randomLetters(count: number): string {
  */
 export function multipartBody(part: FilePart, onProgress: ProgressListener | undefined, activity: () => void): RawBody {
   const boundary = `----TeamDataBoundary${randomLetters(24)}`;
+  const fields = Object.entries(part.fields ?? {})
+    .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quoteFormValue(name)}"\r\n\r\n${value.replace(/\r\n?|\n/g, '\r\n')}\r\n`)
+    .join('');
   const head = Buffer.from(
-    `--${boundary}\r\n` +
+    fields +
+      `--${boundary}\r\n` +
       `Content-Disposition: form-data; name="${quoteFormValue(part.fieldName)}"; filename="${quoteFormValue(part.fileName)}"\r\n` +
       `Content-Type: ${part.contentType}\r\n\r\n`,
     'utf8',

@@ -7,8 +7,13 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { WireCodec } from '../shared/codec';
 import { v1Codec } from '../shared/codecV1';
+import { v2Codec } from '../shared/codecV2';
 import { MAX_TRACE_ID_LENGTH } from '../shared/domain';
 import { TeamDataError } from './errors';
+
+/** The API versions the client speaks. */
+export type ApiVersion = 'v1' | 'v2';
+export const API_VERSIONS: readonly ApiVersion[] = ['v1', 'v2'];
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 /** Receives one line per event worth logging. Lines never contain the API key. */
@@ -33,7 +38,13 @@ export interface TeamDataClientOptions {
   apiKey: string;
   /** The caller's user id, sent wherever the contract needs `userId`; each call may override it. */
   userId?: string;
-  /** Wire spelling (default the contract's v1). */
+  /**
+   * Which API to speak: `v1` (the contract, the default) or `v2` (the service's current API:
+   * `/v2/team/...`, snake_case, the caller's `user_id` in bodies, multipart upload). A shorthand
+   * for `codec`; give one or the other (or both, agreeing).
+   */
+  apiVersion?: ApiVersion;
+  /** Wire spelling (default the contract's v1, or the one `apiVersion` names). */
   codec?: WireCodec;
   /**
    * Longest wait for the response headers, connecting included, of every call but a non-streamed
@@ -117,7 +128,7 @@ export function resolveOptions(o: TeamDataClientOptions): ResolvedOptions {
     baseUrl: checkBaseUrl(o.baseUrl),
     apiKey: o.apiKey,
     userId: o.userId === undefined || o.userId === '' ? undefined : o.userId,
-    codec: o.codec ?? v1Codec,
+    codec: codecFor(o),
     timeoutMs: positive(o.timeoutMs, 30_000, 'timeoutMs'),
     jobTimeoutMs: positive(o.jobTimeoutMs, 600_000, 'jobTimeoutMs'),
     idleTimeoutMs: positive(o.idleTimeoutMs, 300_000, 'idleTimeoutMs'),
@@ -129,6 +140,20 @@ export function resolveOptions(o: TeamDataClientOptions): ResolvedOptions {
     logger: o.logger ?? noLog,
     dispatcher: o.dispatcher,
   };
+}
+
+function codecFor(o: TeamDataClientOptions): WireCodec {
+  const v = o.apiVersion;
+  if (v !== undefined && !(API_VERSIONS as readonly string[]).includes(v)) {
+    throw new TeamDataError('INVALID_ARGUMENT', { message: `invalid option apiVersion "${String(v)}": use ${API_VERSIONS.join(' or ')}` });
+  }
+  if (o.codec !== undefined) {
+    if (v !== undefined && o.codec.version !== v) {
+      throw new TeamDataError('INVALID_ARGUMENT', { message: `apiVersion ${v} contradicts the ${o.codec.version} codec: give one of them` });
+    }
+    return o.codec;
+  }
+  return v === 'v2' ? v2Codec : v1Codec;
 }
 
 /** The trace id for one call: the caller's (checked) or a fresh UUID. */

@@ -50,9 +50,3 @@ export function userIdOf(t: Transport, opts: UserCallOptions | undefined): strin
   const id = opts?.userId ?? t.userId;
   return id === '' ? undefined : id;
 }
-
-/** The `userId` query entry, when a user id is known. */
-export function userQuery(t: Transport, opts: UserCallOptions | undefined): Record<string, string> {
-  const id = userIdOf(t, opts);
-  return id === undefined ? {} : { [t.codec.userIdParam]: id };
-}

@@ -6,7 +6,8 @@ import type { ListQuery } from '../shared/codec';
 import type { HistoryRecord, NewSession, Page, Session } from '../shared/domain';
 import { TeamDataError } from './errors';
 import type { UserCallOptions } from './options';
-import { checkListQuery, iteratePages, requireId, userIdOf, userQuery } from './paging';
+import { withCaller } from './caller';
+import { checkListQuery, iteratePages, requireId, userIdOf } from './paging';
 import type { Transport } from './transport';
 
 function checkSession(s: Partial<NewSession>): void {
@@ -38,17 +39,14 @@ export class SessionsApi {
   async modify(id: string, patch: Partial<NewSession>, opts?: UserCallOptions): Promise<void> {
     checkSession(patch);
     const c = this.t.codec;
-    await this.t.call(
-      { method: 'POST', path: c.paths.session(requireId(id, 'sessionId')), query: userQuery(this.t, opts), json: c.encodeSessionPatch(patch) },
-      opts,
-      () => undefined,
-    );
+    const spec = withCaller(this.t, opts, { method: 'POST', path: c.paths.session(requireId(id, 'sessionId')), json: c.encodeSessionPatch(patch) }, true);
+    await this.t.call(spec, opts, () => undefined);
   }
 
   /** One session of the user. */
   async get(id: string, opts?: UserCallOptions): Promise<Session> {
     const c = this.t.codec;
-    return this.t.call({ method: 'GET', path: c.paths.session(requireId(id, 'sessionId')), query: userQuery(this.t, opts) }, opts, (x) =>
+    return this.t.call(withCaller(this.t, opts, { method: 'GET', path: c.paths.session(requireId(id, 'sessionId')) }, true), opts, (x) =>
       c.decodeSession(x),
     );
   }
@@ -70,7 +68,7 @@ export class SessionsApi {
   /** Deletes a session with its history (frees one of the team's 150 session slots). */
   async delete(id: string, opts?: UserCallOptions): Promise<void> {
     const c = this.t.codec;
-    await this.t.call({ method: 'DELETE', path: c.paths.session(requireId(id, 'sessionId')), query: userQuery(this.t, opts) }, opts, () => undefined);
+    await this.t.call(withCaller(this.t, opts, { method: 'DELETE', path: c.paths.session(requireId(id, 'sessionId')) }, true), opts, () => undefined);
   }
 
   /** One page of the session's past jobs (the service lists the newest first). */

@@ -66,7 +66,8 @@ export interface OpenJson {
   ctx: ResponseContext;
 }
 
-interface Attempt {
+/** One try of a request: its own abort signal, fed by the caller's and by the stall timer. */
+export interface Attempt {
   signal: AbortSignal;
   timedOut(): boolean;
   /** Restarts the timeout (the request body made progress). */
@@ -86,6 +87,11 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 
 /** Connection failures worth retrying for idempotent calls; kept off the public error type. */
 const transient = new WeakSet<TeamDataError>();
+
+/** Whether a NETWORK error was a connection failure worth retrying for an idempotent request. */
+export function isTransient(err: TeamDataError): boolean {
+  return transient.has(err);
+}
 
 function errorCode(err: unknown): string | undefined {
   if (typeof err === 'object' && err !== null) {
@@ -176,7 +182,16 @@ export class Transport {
     return `${this.o.baseUrl}${spec.path}${q}`;
   }
 
-  private startAttempt(signal: AbortSignal | undefined, timeoutMs: number): Attempt {
+  /** The settings a request made outside {@link Transport.call} (a part PUT) shares with calls. */
+  get settings(): Pick<ResolvedOptions, 'timeoutMs' | 'idleTimeoutMs' | 'retry' | 'dispatcher'> {
+    return this.o;
+  }
+
+  /**
+   * Starts one attempt: aborted by `signal`, or by a timer of `timeoutMs` that `touch()` restarts
+   * (progress) and `settle()` stops (headers arrived).
+   */
+  startAttempt(signal: AbortSignal | undefined, timeoutMs: number): Attempt {
     const ac = new AbortController();
     let timedOut = false;
     const onAbort = (): void => ac.abort(signal?.reason);

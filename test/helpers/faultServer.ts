@@ -28,6 +28,8 @@ export interface RecordedRequest {
   /** The body (empty for multipart, which is summarised in `files`). */
   body: Buffer;
   files: UploadedFile[];
+  /** Text fields of a multipart body, in order. */
+  fields: Array<[string, string]>;
   /** Set when the body did not arrive whole (client aborted, bad multipart). */
   bodyError?: string;
 }
@@ -107,6 +109,7 @@ export class FaultServer {
       headers: req.headers,
       body: Buffer.alloc(0),
       files: [],
+      fields: [],
     };
     this.requests.push(rec);
     try {
@@ -171,6 +174,7 @@ function readMultipart(req: IncomingMessage, rec: RecordedRequest): Promise<void
       });
       stream.on('error', reject);
     });
+    bb.on('field', (name, value) => rec.fields.push([name, value]));
     bb.on('close', () => {
       finished = true;
       maybeDone();

@@ -1,7 +1,8 @@
 /**
  * Every endpoint through the real client against the real local service (port 0, temp data dir):
  * the two halves of the foundation checked against each other, including the error paths a user
- * meets (bad key, bad parameters, unknown ids, limits, unsynched sources, aborts).
+ * meets (bad key, bad parameters, unknown ids, limits, unsynched sources, aborts). Once per API
+ * version: the local service speaks both over one state.
  */
 import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
@@ -34,17 +35,23 @@ function comparable(a: Answer): unknown {
   return answerBlocks(a).map((b) => (b.type === 'TABLE' || b.type === 'IMAGE' ? { ...b, content: { name: b.content.name } } : b));
 }
 
-describe('client against the local service', function () {
+for (const apiVersion of ['v1', 'v2'] as const) describe(`client against the local service (${apiVersion})`, function () {
   this.timeout(120_000);
   let h: Harness;
   let client: TeamDataClient;
   let dir: string;
   let csvPath: string;
+  /** Every request the client sent (`METHOD /path`), from its debug log. */
+  const sent: string[] = [];
 
   before(async () => {
     // URL sources below are served from 127.0.0.1, which needs the private-network opt-in.
     h = await startHarness({ allowPrivateNetworks: true });
-    client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
+    const logger = (_level: string, line: string): void => {
+      const m = /^-> (\S+ \S+)/.exec(line);
+      if (m) sent.push(m[1] as string);
+    };
+    client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER, apiVersion, logger });
     dir = await mkdtemp(join(tmpdir(), 'client-it-'));
     csvPath = join(dir, 'sales.csv');
     await writeFile(csvPath, CSV);
@@ -180,6 +187,11 @@ describe('client against the local service', function () {
     assert.equal(history.total, 2);
     assert.deepEqual(history.records.map((r) => r.jobId), [whole.jobId, streamed.jobId]);
     assert.equal(history.records[0]!.question.blocks[0]!.content, req.question);
+    const second = await client.sessions.history(sessionId, { pageNumber: 2, pageSize: 1 });
+    assert.deepEqual([second.total, second.pageNumber, second.pageSize, second.records.map((r) => r.jobId)], [2, 2, 1, [streamed.jobId]]);
+    const paged: string[] = [];
+    for await (const r of client.sessions.iterateHistory(sessionId, { pageSize: 1 })) paged.push(r.jobId);
+    assert.deepEqual(paged, [whole.jobId, streamed.jobId]);
     const session = await client.sessions.get(sessionId);
     assert.ok(session.title.length > 0);
   });
@@ -199,7 +211,7 @@ describe('client against the local service', function () {
   });
 
   it('a wrong key is refused with 403 / 1004 and the key is never echoed', async () => {
-    const wrong = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: 'wrong-key-abcdef', userId: USER });
+    const wrong = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: 'wrong-key-abcdef', userId: USER, apiVersion });
     const err = await rejectsWith(wrong.sessions.list(), 1004, /credentials/);
     assert.equal(err.httpStatus, 403);
     assert.ok(err.traceId, 'the trace id is kept for support');
@@ -240,6 +252,13 @@ describe('client against the local service', function () {
     for (let i = existing; i < MAX_SESSIONS; i++) await client.sessions.create({ title: `s${i}` });
     const err = await rejectsWith(client.sessions.create({ title: 'one too many' }), 300009, /session limit reached: delete sessions first/);
     assert.equal(err.httpStatus, 200);
+  });
+
+  it(`spoke ${apiVersion} only`, () => {
+    assert.ok(sent.length > 100, `${sent.length} requests`);
+    const other = sent.filter((r) => !r.includes(` /${apiVersion}/team/`));
+    assert.deepEqual(other, []);
+    for (const m of ['GET', 'POST', 'DELETE']) assert.ok(sent.some((r) => r.startsWith(`${m} `)), m);
   });
 });
 
