@@ -7,11 +7,15 @@ import { JOB_MODES, LANGUAGE_TYPES, type JobMode, type LanguageType } from '../s
 
 export const CONFIG_SECTION = 'teamData';
 
+export const API_VERSIONS = ['v1', 'v2'] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+
 export interface Settings {
   /** Hosted service base URL; empty means the embedded local service. */
   baseUrl: string;
   userId: string;
-  apiVersion: 'v1';
+  /** v2 is the service's current API (the default); v1 stays selectable. */
+  apiVersion: ApiVersion;
   language: LanguageType;
   jobMode: JobMode;
   maxMessagesInContext: number;
@@ -33,7 +37,7 @@ export function readSettings(): Settings {
   return {
     baseUrl: typeof baseUrl === 'string' ? baseUrl.trim() : '',
     userId: typeof userId === 'string' ? userId.trim() : '',
-    apiVersion: 'v1',
+    apiVersion: oneOf(c.get('apiVersion'), API_VERSIONS, 'v2'),
     language: oneOf(c.get('language'), LANGUAGE_TYPES, 'AUTO'),
     jobMode: oneOf(c.get('jobMode'), JOB_MODES, 'AUTO'),
     maxMessagesInContext: intIn(c.get('maxMessagesInContext'), 0, 10, 10),
@@ -42,7 +46,7 @@ export function readSettings(): Settings {
 }
 
 /** Writes a setting where the user most likely expects it: the global (user) scope. */
-export async function updateSetting(key: 'baseUrl' | 'userId', value: string | undefined): Promise<void> {
+export async function updateSetting(key: 'baseUrl' | 'userId' | 'apiVersion', value: string | undefined): Promise<void> {
   await vscode.workspace.getConfiguration(CONFIG_SECTION).update(key, value, vscode.ConfigurationTarget.Global);
 }
 

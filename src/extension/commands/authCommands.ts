@@ -4,7 +4,8 @@
  * key goes to SecretStorage (or memory, see KeyStore), never to settings or the log.
  */
 import * as vscode from 'vscode';
-import { readSettings, updateSetting } from '../config';
+import { isTeamDataError } from '../../api/index';
+import { readSettings, updateSetting, type ApiVersion } from '../config';
 import { hostedHost } from '../connection/connection';
 import { API_KEY_ENV } from '../connection/keyStore';
 import type { Services } from '../services';
@@ -14,6 +15,27 @@ export const DEFAULT_HOSTED_URL = 'https://ai.data.cloud/api';
 function validUrl(v: string): string | undefined {
   const host = hostedHost(v.trim());
   return host ? undefined : 'Enter an http(s) URL, e.g. https://ai.data.cloud/api';
+}
+
+type Probe = { kind: 'ok' } | { kind: 'otherVersion'; version: ApiVersion } | { kind: 'failed'; error: unknown };
+
+/**
+ * Proves the key with the chosen API version. A "not found" there may mean the service speaks the
+ * other version (a v1 path the service no longer has), so that one is tried too: the user is told
+ * which to pick instead of a bare 404. Neither answering means the base URL is wrong.
+ */
+async function probeVersions(s: Services, baseUrl: string, apiKey: string, userId: string, version: ApiVersion): Promise<Probe> {
+  const tryVersion = (v: ApiVersion): Promise<void> => s.connection.probeClient(baseUrl, apiKey, userId, v).sessions.list({ pageSize: 1 }).then(() => undefined);
+  try {
+    await tryVersion(version);
+    return { kind: 'ok' };
+  } catch (err) {
+    if (!isTeamDataError(err) || err.httpStatus !== 404) return { kind: 'failed', error: err };
+    const other: ApiVersion = version === 'v1' ? 'v2' : 'v1';
+    const otherWorks = await tryVersion(other).then(() => true, () => false);
+    if (otherWorks) return { kind: 'otherVersion', version: other };
+    return { kind: 'failed', error: new Error(`neither the ${version} nor the ${other} API was found at ${baseUrl} (HTTP 404); check the base URL: it is the part before /${version}/team/…`) };
+  }
 }
 
 /** Returns true when signed in at the end. */
@@ -50,17 +72,22 @@ export async function signIn(s: Services): Promise<boolean> {
   if (key === undefined) return false;
   const apiKey = key.trim();
 
-  const ok = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking the key with ${host}…` }, async () => {
-    try {
-      const probe = s.connection.probeClient(baseUrl, apiKey, userId);
-      await probe.sessions.list({ pageSize: 1 });
-      return true;
-    } catch (err) {
-      s.notifier.failure(`sign in to ${host}`, err);
-      return false;
-    }
-  });
-  if (!ok) return false;
+  const version = settings.apiVersion;
+  const probe = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking the key with ${host}…` }, () => probeVersions(s, baseUrl, apiKey, userId, version));
+  if (probe.kind === 'failed') {
+    s.notifier.failure(`sign in to ${host}`, probe.error);
+    return false;
+  }
+  if (probe.kind === 'otherVersion') {
+    const use = `Use ${probe.version}`;
+    const choice = await s.prompts.choose(
+      `${host} speaks the ${probe.version} API, not ${version}: a ${version} request answered "not found". Use ${probe.version}?`,
+      [use] as const,
+      { modal: true, level: 'warning' },
+    );
+    if (choice !== use) return false;
+    await updateSetting('apiVersion', probe.version);
+  }
 
   if (settings.baseUrl !== baseUrl) await updateSetting('baseUrl', baseUrl);
   if (settings.userId !== userId) await updateSetting('userId', userId);

@@ -7,7 +7,8 @@
 import { userInfo } from 'node:os';
 import * as vscode from 'vscode';
 import { TeamDataClient, v1Codec } from '../../api/index';
-import { readSettings, type Settings } from '../config';
+import { v2Codec } from '../../shared/codecV2';
+import { readSettings, type ApiVersion, type Settings } from '../config';
 import type { Log } from '../log';
 import type { LocalServiceSupervisor, SupervisorState } from '../localService/supervisor';
 import type { KeySource, KeyStore } from './keyStore';
@@ -24,6 +25,8 @@ export interface ConnectionInfo {
   signedIn: boolean;
   keySource?: KeySource;
   userId: string;
+  /** The API version the client speaks. */
+  apiVersion: ApiVersion;
   localState?: SupervisorState;
 }
 
@@ -128,18 +131,19 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /** A client for explicit credentials (sign-in validates a key before storing it). */
-  probeClient(baseUrl: string, apiKey: string, userId: string): TeamDataClient {
+  probeClient(baseUrl: string, apiKey: string, userId: string, apiVersion?: ApiVersion): TeamDataClient {
     // Kept for the session even if the key turns out wrong: a mistyped key must not reach the log either.
     this.subscriptions.push(this.log.addSecret(apiKey));
-    return this.newClient(baseUrl, apiKey, userId, readSettings().requestTimeoutSeconds);
+    const settings = readSettings();
+    return this.newClient(baseUrl, apiKey, userId, settings.requestTimeoutSeconds, apiVersion ?? settings.apiVersion);
   }
 
-  private newClient(baseUrl: string, apiKey: string, userId: string, timeoutSeconds: number): TeamDataClient {
+  private newClient(baseUrl: string, apiKey: string, userId: string, timeoutSeconds: number, apiVersion: ApiVersion): TeamDataClient {
     return new TeamDataClient({
       baseUrl,
       apiKey,
       userId,
-      codec: v1Codec,
+      codec: apiVersion === 'v2' ? v2Codec : v1Codec,
       timeoutMs: timeoutSeconds * 1000,
       logger: (level, message) => this.log.write(level, message),
     });
@@ -150,14 +154,14 @@ export class ConnectionManager implements vscode.Disposable {
     if (this.cached?.signature === signature) return this.cached.client;
     this.secretRegistration?.dispose();
     this.secretRegistration = this.log.addSecret(apiKey);
-    const client = this.newClient(baseUrl, apiKey, userId, settings.requestTimeoutSeconds);
+    const client = this.newClient(baseUrl, apiKey, userId, settings.requestTimeoutSeconds, settings.apiVersion);
     this.cached = { signature, client };
     return client;
   }
 
   private baseInfo(settings: Settings, keySource: KeySource | undefined): ConnectionInfo {
     if (settings.baseUrl === '') {
-      return { mode: 'local', label: 'Local', signedIn: true, userId: localUserId(settings.userId), localState: this.supervisor?.state ?? 'stopped' };
+      return { mode: 'local', label: 'Local', signedIn: true, userId: localUserId(settings.userId), apiVersion: settings.apiVersion, localState: this.supervisor?.state ?? 'stopped' };
     }
     const info: ConnectionInfo = {
       mode: 'hosted',
@@ -165,6 +169,7 @@ export class ConnectionManager implements vscode.Disposable {
       baseUrl: settings.baseUrl,
       signedIn: keySource !== undefined,
       userId: settings.userId,
+      apiVersion: settings.apiVersion,
     };
     if (keySource) info.keySource = keySource;
     return info;

@@ -7,7 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -22,6 +22,7 @@ const REQUIRED = [
   'startup while the local service starts both trees say so, never empty; then they fill (prints the time)',
   'restart with existing state after a restart the trees say "Starting the local service…", then list the same data (prints the time)',
   'activation registers every command in package.json, and nothing that is not in it',
+  'activation speaks the API version the workspace selects',
   'sidebar trees against the local service Datasets lists every dataset of the service, paged with "Load more…"',
   'Analyze This File uploads the CSV, waits until synched, opens a session and streams the answer into the panel',
   'Analyze This File reuses the data source of the unchanged file instead of uploading it again',
@@ -57,23 +58,26 @@ describe('extension in a real VS Code (extension-host suite)', function () {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('passes the suite against the embedded local service', async () => {
-    const workspace = join(scratch, 'sales-demo');
-    mkdirSync(workspace);
+  // The main flows once per API version: the local service speaks both, and the extension must
+  // work in either (v2 is the default; a workspace setting selects v1).
+  for (const version of ['v2', 'v1'] as const) it(`passes the suite against the embedded local service (API ${version})`, async () => {
+    const workspace = join(scratch, `sales-demo-${version}`);
+    mkdirSync(join(workspace, '.vscode'), { recursive: true });
     copyFileSync(join(repo, 'samples', 'sales.csv'), join(workspace, 'sales.csv'));
-    const resultFile = join(scratch, 'result.json');
-    const logFile = join(scratch, 'suite.log');
+    writeFileSync(join(workspace, '.vscode', 'settings.json'), `${JSON.stringify({ 'teamData.apiVersion': version }, null, 2)}\n`);
+    const resultFile = join(scratch, `result-${version}.json`);
+    const logFile = join(scratch, `suite-${version}.log`);
     const code = await runExtensionTests({
       extensionDevelopmentPath: repo,
       extensionTestsPath: join(suiteOut, 'index.js'),
       workspace,
-      env: { TEAM_DATA_SUITE_RESULT: resultFile },
+      env: { TEAM_DATA_SUITE_RESULT: resultFile, TEAM_DATA_SUITE_API_VERSION: version },
       logFile,
       timeoutMs: 12 * 60_000,
     });
     const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '(no log)';
     // The figures the suite printed (startup times), shown with this run's output.
-    for (const line of log.split('\n').filter((l) => /^\s*startup: /.test(l))) console.log(`      ${line.trim()}`);
+    for (const line of log.split('\n').filter((l) => /^\s*startup: /.test(l))) console.log(`      ${line.trim()} [API ${version}]`);
     assert.ok(existsSync(resultFile), `the suite did not report (exit ${code}):\n${log.slice(-6000)}`);
     const result = JSON.parse(readFileSync(resultFile, 'utf8')) as { passed: string[]; failed: Array<{ title: string; error: string }> };
     assert.deepEqual(result.failed.map((f) => `${f.title}: ${f.error}`), [], log.slice(-6000));

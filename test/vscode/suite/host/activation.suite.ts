@@ -30,6 +30,14 @@ describe('activation', () => {
     assert.ok(a.services.connection, 'services are exposed to the tests');
   });
 
+  it('speaks the API version the workspace selects', async () => {
+    const a = await api();
+    const wanted = process.env['TEAM_DATA_SUITE_API_VERSION'] ?? 'v2';
+    assert.equal(a.services.connection.info.apiVersion, wanted);
+    // A real call in that version: the local service answers both.
+    await (await a.services.connection.client()).sessions.list({ pageSize: 1 });
+  });
+
   it('registers every command in package.json, and nothing that is not in it', async () => {
     const manifest = extension().packageJSON as Manifest;
     const contributed = manifest.contributes.commands.map((c) => c.command).sort();

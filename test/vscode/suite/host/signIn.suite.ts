@@ -84,4 +84,20 @@ describe('sign in and out', function () {
     a.services.datasets.refresh();
     assert.deepEqual(await a.services.datasets.getChildren(), []);
   });
+
+  it('says plainly when the base URL answers neither API version', async () => {
+    const a = await api();
+    const endpoint = await a.services.supervisor.ensureStarted();
+    prompts.expect(
+      { kind: 'input', match: /Base URL/, answer: () => `${endpoint.baseUrl}/not-the-api` },
+      { kind: 'input', match: /user id/, answer: () => 'tester' },
+      { kind: 'input', match: /API key/, answer: () => endpoint.apiKey },
+    );
+    const ok = await vscode.commands.executeCommand('teamData.signIn');
+    prompts.assertDone();
+    assert.equal(ok, false);
+    const error = prompts.errors()[0];
+    assert.match(error?.message ?? '', /[Nn]either the v[12] nor the v[12] API was found .* check the base URL/, JSON.stringify(prompts.notifications));
+    assert.ok(!(error?.message ?? '').includes(endpoint.apiKey), 'the key never appears in messages');
+  });
 });
