@@ -9,7 +9,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import type { Answer, DataSource, Dataset } from '../shared/domain';
-import { SUPPORTED_EXTENSIONS } from '../shared/domain';
+import { HOSTED_EXTENSIONS, SUPPORTED_EXTENSIONS } from '../shared/domain';
 import { fileExtension } from '../shared/fileNames';
 import type { TeamDataClient } from './client';
 import type { JobStream } from './jobStream';
@@ -52,8 +52,11 @@ export class AnalysisTools {
   /** Data source per file path while its size and modification time are unchanged. */
   private readonly uploaded = new Map<string, { size: number; mtimeMs: number; datasetId: string; id: string }>();
 
-  /** `root`: relative paths are resolved against it (the workspace, or the MCP server's folder). */
-  constructor(private readonly client: TeamDataClient, private readonly root: string = process.cwd()) {}
+  /**
+   * `root`: relative paths are resolved against it (the workspace, or the MCP server's folder).
+   * `hosted`: the service is a hosted one, which accepts fewer file types than the local service.
+   */
+  constructor(private readonly client: TeamDataClient, private readonly root: string = process.cwd(), private readonly hosted = false) {}
 
   async listDatasets(run: ToolRun = {}): Promise<Array<{ dataset: Dataset; sources: DataSource[] }>> {
     const out: Array<{ dataset: Dataset; sources: DataSource[] }> = [];
@@ -138,8 +141,12 @@ export class AnalysisTools {
       if (!info) throw new ToolInputError(`${p}: no such file`);
       if (!info.isFile()) throw new ToolInputError(`${p}: not a file`);
       const ext = fileExtension(path);
-      if (!(SUPPORTED_EXTENSIONS as readonly string[]).includes(ext)) {
-        throw new ToolInputError(`${p}: files of type "${ext || 'none'}" cannot be analyzed; supported: ${SUPPORTED_EXTENSIONS.join(' ')}`);
+      const accepted: readonly string[] = this.hosted ? HOSTED_EXTENSIONS : SUPPORTED_EXTENSIONS;
+      if (!accepted.includes(ext)) {
+        const localOnly = this.hosted && (SUPPORTED_EXTENSIONS as readonly string[]).includes(ext);
+        throw new ToolInputError(localOnly
+          ? `${p}: the hosted service does not accept "${ext}" files (only the embedded local service reads them); convert the file to CSV first, or use the local service; the hosted service accepts: ${HOSTED_EXTENSIONS.join(' ')}`
+          : `${p}: files of type "${ext || 'none'}" cannot be analyzed; supported: ${accepted.join(' ')}`);
       }
       if (info.size === 0) throw new ToolInputError(`${p}: the file is empty`);
       out.push(path);

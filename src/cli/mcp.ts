@@ -43,7 +43,7 @@ async function answerResult(r: ToolAnswer, local: boolean, signal: AbortSignal):
 
 /** The MCP server over a client; the caller connects a transport. */
 export function createMcpServer(client: TeamDataClient, opts: { local: boolean; root?: string }): McpServer {
-  const tools = new AnalysisTools(client, opts.root);
+  const tools = new AnalysisTools(client, opts.root, !opts.local);
   const server = new McpServer({ name: 'team-data', version: typeof TEAM_DATA_VERSION === 'string' ? TEAM_DATA_VERSION : 'dev' });
   const where = opts.local ? 'on this machine (nothing is uploaded anywhere)' : 'by the configured Team Data Analysis service (the files are uploaded to it)';
   server.registerTool(

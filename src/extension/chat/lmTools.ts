@@ -33,7 +33,7 @@ export class ToolHost {
     const identity = this.s.connection.identity();
     if (this.tools?.identity !== identity) {
       const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
-      this.tools = { identity, tools: new AnalysisTools(await this.s.connection.client(), root) };
+      this.tools = { identity, tools: new AnalysisTools(await this.s.connection.client(), root, this.s.connection.info.mode === 'hosted') };
     }
     return this.tools.tools;
   }
