@@ -61,6 +61,10 @@ export function registerFileRoutes(router: Router, deps: ServiceDeps): void {
       'content-disposition': contentDisposition(file.name, isImage),
       // An SVG opened directly must not run scripts in this origin.
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      // The official web client fetches TABLE and IMAGE urls from its own page (to parse the CSV,
+      // to inline the image), as it does the hosted service's presigned URLs. The signed link is
+      // the credential, so any origin holding it may read it; the API routes stay same-origin.
+      'access-control-allow-origin': '*',
     });
     if (ctx.method === 'HEAD') {
       ctx.res.end();
