@@ -104,6 +104,8 @@ describe('local service: the official web client request sequence (v2)', functio
   });
 
   const headers = { 'Content-Type': 'application/json', 'x-pd-api-key': TEST_KEY };
+  /** The kinds of answer file the page fetched (TABLE, IMAGE). */
+  const fetched = new Set<string>();
 
   async function envelope(r: Response, what: string): Promise<Rec> {
     assert.ok(r.ok, `${what}: HTTP ${r.status}`);
@@ -181,6 +183,16 @@ describe('local service: the official web client request sequence (v2)', functio
       else if (event !== 'JOB_ID' && event !== 'TITLE_GENERATION') assertStreamEvent(event, data);
     }
     assert.ok(done, 'the stream ends with data [DONE]');
+    // TableBlockView and ImageBlockComponent fetch the url from the page's origin.
+    for (const e of events.filter((x) => x.event === 'TABLE' || x.event === 'IMAGE')) {
+      const { url } = (JSON.parse(e.data) as { choices: Array<{ delta: { content: { url: string } } }> }).choices[0]!.delta.content;
+      const r = await fetch(url, { headers: { origin: ORIGIN } });
+      assert.equal(r.status, 200, `${e.event} url`);
+      assert.equal(r.headers.get('access-control-allow-origin'), '*', `${e.event} url answers cross-origin`);
+      const text = await r.text();
+      if (e.event === 'TABLE') assert.ok(text.split('\n')[0]!.includes(','), 'TABLE is a CSV with a header row');
+      fetched.add(e.event);
+    }
     return events;
   }
 
@@ -231,23 +243,17 @@ describe('local service: the official web client request sequence (v2)', functio
       question, session_id: sessionId, dataset_id: datasetId, datasource_ids: picked.map((d) => d['id']), custom_options: { with_citation: false },
     });
     assert.ok(events.some((e) => e.event === 'MESSAGE'), 'a MESSAGE');
-    const tables = events.filter((e) => e.event === 'TABLE' || e.event === 'IMAGE');
-    assert.ok(tables.some((e) => e.event === 'TABLE'), `a TABLE: ${events.map((e) => `${e.event} ${e.data.slice(0, 200)}`).join('\n')}`);
 
-    // TableBlockView and ImageBlockComponent fetch the url from the page's origin.
-    for (const e of tables) {
-      const { url } = (JSON.parse(e.data) as { choices: Array<{ delta: { content: { url: string } } }> }).choices[0]!.delta.content;
-      const r = await fetch(url, { headers: { origin: ORIGIN } });
-      assert.equal(r.status, 200, `${e.event} url`);
-      assert.equal(r.headers.get('access-control-allow-origin'), '*', `${e.event} url answers cross-origin`);
-      const body = await r.text();
-      if (e.event === 'TABLE') assert.ok(body.split('\n')[0]!.includes(','), 'TABLE is a CSV with a header row');
-    }
+    // A follow-up from the exploration-question chips under the input, in the same session.
+    const chip = (overview['exploration_questions'] as string[])[0] as string;
+    await ask({ question: chip, session_id: sessionId, dataset_id: datasetId, datasource_ids: picked.map((d) => d['id']), custom_options: { with_citation: false } });
+    assert.deepEqual([...fetched].sort(), ['IMAGE', 'TABLE'], 'the answers held a table and a chart, both fetched');
 
-    // Reopening the chat: history records the web client converts to messages.
+    // Reopening the chat: history records the web client converts to messages. It reverses the
+    // page to show them oldest first, so the newest must come first.
     const history = assertPage(await get(`/sessions/${sessionId}/history?page_size=100`), 'history');
-    assert.equal(history.length, 1);
-    const rec = history[0] as Rec;
+    assert.deepEqual(history.map((r) => ((r['question'] as Rec)['blocks'] as Rec[])[0]?.['content']), [chip, question]);
+    const rec = history[1] as Rec;
     assert.ok(isStr(rec['job_id']), 'history job_id');
     assert.deepEqual((rec['question'] as Rec)['blocks'], [{ type: 'MESSAGE', content: question }]);
     const blocks = (rec['answer'] as Rec)['blocks'] as Rec[];
