@@ -280,4 +280,19 @@ describe('local service: the official web client request sequence (v2)', functio
     const after = assertPage(await get('/datasets?page_number=1&page_size=9'), 'datasets');
     assert.ok(!after.some((d) => d['id'] === datasetId));
   });
+
+  it('gives the codes its error messages are looked up by (setup with a wrong key, a missing session)', async () => {
+    // handleApiResponse: not ok -> `code` of the JSON body; ok with code != 0 -> that code. The
+    // setup page shows "[code] message" from its table, e.g. 1004 "Invalid credentials".
+    const wrongKey = new URL(`${api}/sessions`);
+    wrongKey.searchParams.set('user_id', USER_ID);
+    const r = await fetch(wrongKey, { headers: { 'Content-Type': 'application/json', 'x-pd-api-key': 'not-the-key' } });
+    assert.equal(r.status, 403);
+    assert.equal(((await r.json()) as { code: number }).code, 1004);
+    const missing = new URL(`${api}/sessions/no-such-session`);
+    missing.searchParams.set('user_id', USER_ID);
+    const m = await fetch(missing, { headers });
+    assert.ok(m.ok);
+    assert.equal(((await m.json()) as { code: number }).code, 300003);
+  });
 });
