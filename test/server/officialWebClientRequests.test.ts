@@ -262,7 +262,14 @@ describe('local service: the official web client request sequence (v2)', functio
       assert.ok(isStr(b['type']), 'block type');
       assert.ok(b['group_id'] === undefined || isStr(b['group_id']), 'block group_id');
       assert.ok(b['group_name'] === undefined || b['group_name'] === null || isStr(b['group_name']), 'block group_name');
-      if (b['type'] === 'TABLE' || b['type'] === 'IMAGE') for (const k of ['name', 'url', 'expires_at']) assert.ok(isStr((b['content'] as Rec)[k]), `history ${String(b['type'])} ${k}`);
+      if (b['type'] === 'TABLE' || b['type'] === 'IMAGE') {
+        for (const k of ['name', 'url', 'expires_at']) assert.ok(isStr((b['content'] as Rec)[k]), `history ${String(b['type'])} ${k}`);
+        // A reopened chat renders these too, so their (re-signed) links answer the page as well.
+        const r = await fetch((b['content'] as Rec)['url'] as string, { headers: { origin: ORIGIN } });
+        assert.equal(r.status, 200, 'history file url');
+        assert.equal(r.headers.get('access-control-allow-origin'), '*');
+        await r.arrayBuffer();
+      }
       if (b['type'] === 'MESSAGE' || b['type'] === 'CODE') assert.ok(isStr(b['content']));
     }
 
