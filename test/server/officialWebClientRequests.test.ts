@@ -167,7 +167,10 @@ describe('local service: the official web client request sequence (v2)', functio
     throw new Error('data sources never synched');
   }
 
-  /** app/api/chat -> createJob (stream: true) read with fetchEventSource's framing; returns the events. */
+  /**
+   * app/api/chat -> createJob (stream: true), framed as any SSE parser does (fetchEventSource frames
+   * the same, and also hands over `:keep-alive` comments as empty messages, which it logs and skips).
+   */
   async function ask(body: Rec): Promise<Array<{ event: string; data: string }>> {
     const r = await fetch(`${api}/jobs`, { method: 'POST', headers, body: JSON.stringify({ ...body, stream: true, user_id: USER_ID }) });
     assert.ok(r.ok, `POST /jobs: HTTP ${r.status}`);
