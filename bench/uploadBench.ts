@@ -1,21 +1,23 @@
 /**
- * Upload of a large generated CSV to the local service: the client's peak RSS growth (it must
- * stream, not buffer) and its throughput against `curl -F` sending the same file to the same
- * endpoint, measured alternately in one run.
+ * Upload of a large generated CSV (1 GB by default, `BENCH_UPLOAD_MB`) to the local service, by
+ * both API versions side by side in one run: v1's one form POST against `curl -F`, v2's multipart
+ * upload (init, parts PUT three at a time, complete) against curl PUTting the same parts three at
+ * a time; and the client's peak RSS growth on each path (it must stream, not buffer).
  */
 import { execFile } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readdir, rm, stat, mkdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { TeamDataClient } from '../src/api/index';
+import { curlFormUpload, curlPartsUpload } from './curlUpload';
 import { startServiceProcess } from './localServiceProcess';
 import type { BenchResult } from './types';
 
 const run = promisify(execFile);
-const ROUNDS = 6;
+const ROUNDS = 3;
 
 /** Removes what earlier uploads left in the service's data dir and flushes the disk. */
 async function clearUploads(serviceDir: string): Promise<void> {
@@ -56,44 +58,40 @@ async function generateCsv(path: string, bytes: number): Promise<void> {
   await once(out, 'finish');
 }
 
-/** Seconds from bash's `times` line ("0m0.060s 0m0.610s"): user + system. */
-function timesSeconds(line: string): number {
-  let total = 0;
-  for (const m of line.matchAll(/(\d+)m([\d.]+)s/g)) total += Number(m[1]) * 60 + Number(m[2]);
-  return total;
+type Path = 'ours v1' | 'curl v1' | 'ours v2' | 'curl v2';
+
+interface Samples {
+  ms: number[];
+  cpuMs: number[];
 }
 
-/** One curl upload: wall time and curl's own CPU time (bash's `times` of its child). */
-async function curlUpload(file: string, url: string, apiKey: string): Promise<{ ms: number; cpuMs: number }> {
-  const started = process.hrtime.bigint();
-  // The key goes in a header read from stdin-free args; this is a local throwaway key.
-  const args = ['-sS', '-o', '/dev/null', '-w', '%{http_code}\n', '-H', `x-pd-api-key: ${apiKey}`, '-F', `file=@${file}`, url];
-  const { stdout } = await run('bash', ['-c', 'curl "$@" && times', 'bash', ...args], { maxBuffer: 1 << 20 });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  const [code, , children] = stdout.trim().split('\n');
-  if (code?.trim() !== '200') throw new Error(`curl upload answered HTTP ${code}`);
-  return { ms, cpuMs: timesSeconds(children ?? '') * 1000 };
-}
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
 
 export async function runUploadBench(): Promise<BenchResult[]> {
   const mb = Number(process.env['BENCH_UPLOAD_MB'] ?? '1024');
-  const dataRoot = join(__dirname, '.data');
-  await mkdir(dataRoot, { recursive: true });
-  const file = join(dataRoot, `upload-${mb}mb.csv`);
-  await generateCsv(file, mb * 1024 * 1024);
-  const size = (await stat(file)).size;
+  // A fresh file in a temp dir, removed at the end: 1 GB is not worth keeping around.
+  const fileDir = await mkdtemp(join(tmpdir(), 'team-data-upload-bench-'));
+  const file = join(fileDir, `upload-${mb}mb.csv`);
   const serviceDir = await mkdtemp(join(tmpdir(), 'team-data-bench-'));
   const apiKey = 'bench-local-key';
-  const service = await startServiceProcess(serviceDir, apiKey);
+  const userId = 'bench';
+  let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
   try {
-    const client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey, userId: 'bench' });
-    const url = `${service.baseUrl}/v1/team/file/upload-datasource?userId=bench`;
-    const ours: number[] = [];
-    const curl: number[] = [];
-    const oursCpu: number[] = [];
-    const curlCpu: number[] = [];
-    let peakGrowth = 0;
-    const measureOurs = async (): Promise<void> => {
+    await generateCsv(file, mb * 1024 * 1024);
+    const size = (await stat(file)).size;
+    service = await startServiceProcess(serviceDir, apiKey);
+    const baseUrl = service.baseUrl;
+    const v1 = new TeamDataClient({ baseUrl, apiKey, userId, apiVersion: 'v1' });
+    const v2 = new TeamDataClient({ baseUrl, apiKey, userId, apiVersion: 'v2' });
+    const samples: Record<Path, Samples> = {
+      'ours v1': { ms: [], cpuMs: [] }, 'curl v1': { ms: [], cpuMs: [] }, 'ours v2': { ms: [], cpuMs: [] }, 'curl v2': { ms: [], cpuMs: [] },
+    };
+    const peakGrowth = { v1: 0, v2: 0 };
+    const ours = (client: TeamDataClient, version: 'v1' | 'v2') => async (record: boolean): Promise<void> => {
       global.gc?.();
       const before = process.memoryUsage().rss;
       let peak = before;
@@ -103,57 +101,74 @@ export async function runUploadBench(): Promise<BenchResult[]> {
       const started = process.hrtime.bigint();
       const cpu = process.cpuUsage();
       await client.files.upload(file, {});
-      ours.push(Number(process.hrtime.bigint() - started) / 1e6);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const used = process.cpuUsage(cpu);
-      oursCpu.push((used.user + used.system) / 1000);
       clearInterval(sampler);
       peak = Math.max(peak, process.memoryUsage().rss);
-      peakGrowth = Math.max(peakGrowth, peak - before);
+      peakGrowth[version] = Math.max(peakGrowth[version], peak - before);
+      if (record) {
+        samples[`ours ${version}`].ms.push(ms);
+        samples[`ours ${version}`].cpuMs.push((used.user + used.system) / 1000);
+      }
     };
-    const measureCurl = async (): Promise<void> => {
-      const r = await curlUpload(file, url, apiKey);
-      curl.push(r.ms);
-      curlCpu.push(r.cpuMs);
+    const curl = (path: 'curl v1' | 'curl v2') => async (record: boolean): Promise<void> => {
+      const r = path === 'curl v1'
+        ? await curlFormUpload(file, `${baseUrl}/v1/team/file/upload-datasource?userId=${userId}`, apiKey)
+        : await curlPartsUpload(file, size, basename(file), baseUrl, apiKey, userId);
+      if (record) {
+        samples[path].ms.push(r.ms);
+        samples[path].cpuMs.push(r.cpuMs);
+      }
     };
+    const paths: Array<[Path, (record: boolean) => Promise<void>]> = [
+      ['curl v1', curl('curl v1')], ['ours v1', ours(v1, 'v1')], ['curl v2', curl('curl v2')], ['ours v2', ours(v2, 'v2')],
+    ];
     // The service's first upload runs cold (its JIT, the file's pages): one untimed upload by
-    // each client first, so neither side's first measured round pays for it.
-    await clearUploads(serviceDir);
-    await curlUpload(file, url, apiKey);
-    await clearUploads(serviceDir);
-    await client.files.upload(file, {});
+    // each path first, so no path's first measured round pays for it.
+    for (const [, measure] of paths) {
+      await clearUploads(serviceDir);
+      await measure(false);
+    }
     // Each upload writes a whole file on the server's disk, and the write-back of the previous
     // one slows the next: every upload starts on a flushed disk with the earlier uploads removed,
-    // the order alternates, and the medians are compared.
+    // the order turns each round, and the medians are compared.
     for (let round = 0; round < ROUNDS; round++) {
-      for (const measure of round % 2 === 0 ? [measureCurl, measureOurs] : [measureOurs, measureCurl]) {
+      for (let k = 0; k < paths.length; k++) {
+        const [, measure] = paths[(k + round) % paths.length] as [Path, (record: boolean) => Promise<void>];
         await clearUploads(serviceDir);
-        await measure();
+        await measure(true);
       }
     }
     await clearUploads(serviceDir);
-    const median = (xs: number[]): number => {
-      const sorted = [...xs].sort((a, b) => a - b);
-      const mid = Math.floor(sorted.length / 2);
-      return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+    const mbs = (path: Path): number => size / 1e6 / (median(samples[path].ms) / 1000);
+    const perRound = (path: Path): string => samples[path].ms.map((ms) => (size / 1e3 / ms).toFixed(0)).join('/');
+    const cpu = (path: Path): string => (median(samples[path].cpuMs) / 1000).toFixed(2);
+    const fileMiB = size / (1024 * 1024);
+    const throughput = (version: 'v1' | 'v2', how: string, curlHow: string): BenchResult => {
+      const ratio = mbs(`ours ${version}`) / mbs(`curl ${version}`);
+      return {
+        name: `upload ${mb} MB CSV, ${version} (${how}): throughput vs ${curlHow}`, ours: mbs(`ours ${version}`), baseline: mbs(`curl ${version}`), ratio,
+        unit: 'MB/s', target: '>= 0.8x', pass: ratio >= 0.8,
+        note: `median of ${ROUNDS} rounds in turning order after one warm-up each, every upload on a flushed disk; ours ${perRound(`ours ${version}`)} MB/s, curl ${perRound(`curl ${version}`)} MB/s; client CPU per upload (median) ours ${cpu(`ours ${version}`)} s, curl ${cpu(`curl ${version}`)} s`,
+      };
     };
-    const oursMBs = size / 1e6 / (median(ours) / 1000);
-    const curlMBs = size / 1e6 / (median(curl) / 1000);
-    const growthMB = peakGrowth / (1024 * 1024);
+    const growth = (version: 'v1' | 'v2', how: string): BenchResult => {
+      const growthMiB = peakGrowth[version] / (1024 * 1024);
+      return {
+        name: `upload ${mb} MB CSV, ${version} (${how}): client peak RSS growth`, ours: growthMiB, baseline: fileMiB,
+        ratio: growthMiB / fileMiB, unit: 'MiB (baseline = file size)', target: '< 100 MiB growth', pass: growthMiB < 100,
+      };
+    };
     return [
-      {
-        name: `upload ${mb} MB CSV: throughput vs curl -F`, ours: oursMBs, baseline: curlMBs, ratio: oursMBs / curlMBs,
-        unit: 'MB/s', target: '>= 0.8x', pass: oursMBs / curlMBs >= 0.8,
-        note: `median of ${ROUNDS} alternating rounds after one warm-up each, every upload on a flushed disk; ours ${ours.map((ms) => (size / 1e3 / ms).toFixed(0)).join('/')} MB/s, curl ${curl.map((ms) => (size / 1e3 / ms).toFixed(0)).join('/')} MB/s; client CPU per upload (median) ours ${(median(oursCpu) / 1000).toFixed(2)} s, curl ${(median(curlCpu) / 1000).toFixed(2)} s`,
-      },
-      {
-        name: `upload ${mb} MB CSV: client peak RSS growth`, ours: growthMB, baseline: size / (1024 * 1024),
-        ratio: growthMB / (size / (1024 * 1024)), unit: 'MiB (baseline = file size)', target: '< 100 MiB growth',
-        pass: growthMB < 100,
-      },
+      throughput('v1', 'one form POST', 'curl -F'),
+      throughput('v2', 'multipart, 3 parts in flight', 'curl PUTs of the same parts, 3 at a time'),
+      growth('v1', 'one form POST'),
+      growth('v2', 'multipart'),
     ];
   } finally {
-    await service.stop();
+    await service?.stop();
     await rm(serviceDir, { recursive: true, force: true });
+    await rm(fileDir, { recursive: true, force: true });
   }
 }
 

@@ -8,6 +8,7 @@ import { FilesApi } from './files';
 import { JobsApi } from './jobs';
 import { resolveOptions, type TeamDataClientOptions } from './options';
 import { SessionsApi } from './sessions';
+import type { WireCodec } from '../shared/codec';
 import { Transport } from './transport';
 
 /**
@@ -30,12 +31,15 @@ export class TeamDataClient {
   readonly jobs: JobsApi;
   /** The normalised base URL (no trailing slash). */
   readonly baseUrl: string;
+  /** The wire codec in use (from `apiVersion` or `codec`); `codec.version` says which API. */
+  readonly codec: WireCodec;
 
   /** @throws TeamDataError `INVALID_ARGUMENT` for a bad base URL, key or option. */
   constructor(options: TeamDataClientOptions) {
     const resolved = resolveOptions(options);
     const t = new Transport(resolved);
     this.baseUrl = resolved.baseUrl;
+    this.codec = resolved.codec;
     this.datasets = new DatasetsApi(t);
     this.dataSources = new DataSourcesApi(t);
     this.files = new FilesApi(t);

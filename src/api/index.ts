@@ -5,7 +5,7 @@
 export { TeamDataClient } from './client';
 export { TeamDataError, isTeamDataError, type ClientErrorCode, type TeamDataErrorCode } from './errors';
 export type {
-  CallOptions, Logger, LogLevel, RetryOptions, TeamDataClientOptions, UserCallOptions,
+  ApiVersion, CallOptions, Logger, LogLevel, RetryOptions, TeamDataClientOptions, UserCallOptions,
 } from './options';
 export { JobStream } from './jobStream';
 export { JobEventDecoder, type JobEventSink } from './sseDecoder';
@@ -19,6 +19,8 @@ export { parseRetryAfter } from './retry';
 export { DownloadError, describeUrl, downloadFile, type DownloadedFile, type DownloadOptions } from './fileDownload';
 export type { ListQuery, WireCodec } from '../shared/codec';
 export { v1Codec } from '../shared/codecV1';
+export { v2Codec } from '../shared/codecV2';
+export { API_VERSIONS } from './options';
 export { ErrorCode, describeErrorCode } from '../shared/errorCodes';
 export type {
   Answer, AnswerGroup, AnswerState, Block, BlockType, DataSource, DataSourceStatus, Dataset, DatasetOverview,

@@ -3,6 +3,7 @@
  * one clear line (the CLI never prints a stack trace for a user mistake).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { API_VERSIONS, type ApiVersion } from '../api/options';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -19,17 +20,19 @@ export const USAGE = `Usage:
       --dataset ID        use (and, with FILEs, add to) this dataset
       --session ID        ask in this session (default: a new session)
       --no-stream         ask for the whole answer at once
-      --json              print {"jobId", "blocks"} (the service's non-stream shape)
+      --json              print the service's non-stream shape ({"job_id", "blocks"} in v2,
+                          {"jobId", "blocks"} in v1)
       --out DIR           where charts and tables are saved (default ./team-data-output)
       --language CODE     output language (AUTO, EN, DE, ZH-CN, ...)
       --base-url URL      hosted service (or TEAM_DATA_BASE_URL); default: embedded local service
       --api-key KEY       (or TEAM_DATA_API_KEY)
       --user-id ID        (or TEAM_DATA_USER_ID)
       --data-dir DIR      data folder of the embedded service (or TEAM_DATA_DATA_DIR)
+      --api-version V     v2 (default, the service's current API) or v1 (or TEAM_DATA_API_VERSION)
   team-data mcp [options]
       Serve the analysis tools to MCP clients over stdio (analyze files, ask a dataset,
       list datasets); on the embedded local service unless --base-url is given.
-      --base-url URL, --api-key KEY, --user-id ID, --data-dir DIR   as for ask
+      --base-url URL, --api-key KEY, --user-id ID, --data-dir DIR, --api-version V   as for ask
   team-data convert FILE --out FILE.csv
       Convert a Parquet, JSON Lines or gzip-compressed file to CSV with DuckDB (for services
       that accept only CSV); prints progress as JSON lines.
@@ -57,11 +60,13 @@ export interface AskArgs {
   apiKey?: string;
   userId?: string;
   dataDir?: string;
+  apiVersion: ApiVersion;
 }
 
 /** `team-data mcp`: where the tools run (the same settings and environment as `ask`). */
 export interface McpArgs {
   command: 'mcp';
+  apiVersion: ApiVersion;
   baseUrl?: string;
   apiKey?: string;
   userId?: string;
@@ -87,6 +92,18 @@ function parse<O extends Options>(argv: string[], options: O) {
   }
 }
 
+/**
+ * The API version to speak: v2 unless told otherwise. The embedded service speaks both, and v2 is
+ * the hosted service's current API (v1 is deprecated there).
+ */
+function apiVersionOf(flag: unknown, env: NodeJS.ProcessEnv): ApiVersion {
+  const raw = typeof flag === 'string' && flag !== '' ? flag : env['TEAM_DATA_API_VERSION'];
+  if (raw === undefined || raw === '') return 'v2';
+  const v = raw.trim().toLowerCase();
+  if (!(API_VERSIONS as readonly string[]).includes(v)) throw new UsageError(`--api-version must be ${API_VERSIONS.join(' or ')} (got "${raw}")`);
+  return v as ApiVersion;
+}
+
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
@@ -110,14 +127,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
       question: { type: 'string', short: 'q' }, dataset: { type: 'string' }, session: { type: 'string' },
       'no-stream': { type: 'boolean' }, json: { type: 'boolean' }, out: { type: 'string' },
       language: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' },
-      'user-id': { type: 'string' }, 'data-dir': { type: 'string' },
+      'user-id': { type: 'string' }, 'data-dir': { type: 'string' }, 'api-version': { type: 'string' },
     });
     const question = values.question;
     if (typeof question !== 'string' || question.trim() === '') throw new UsageError('ask needs --question "..."');
     const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
     const out: AskArgs = {
       command: 'ask', files: positionals, question, stream: values['no-stream'] !== true, json: values.json === true,
-      out: str(values.out) ?? 'team-data-output',
+      out: str(values.out) ?? 'team-data-output', apiVersion: apiVersionOf(values['api-version'], env),
     };
     const set = <K extends keyof AskArgs>(k: K, v: AskArgs[K] | undefined): void => {
       if (v !== undefined) out[k] = v;
@@ -137,10 +154,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   if (command === 'mcp') {
     const { values, positionals } = parse(rest, {
       'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'user-id': { type: 'string' }, 'data-dir': { type: 'string' },
+      'api-version': { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError(`mcp takes no arguments (got ${positionals[0]})`);
     const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-    const out: McpArgs = { command: 'mcp' };
+    const out: McpArgs = { command: 'mcp', apiVersion: apiVersionOf(values['api-version'], env) };
     const baseUrl = str(values['base-url']) ?? str(env['TEAM_DATA_BASE_URL']);
     const apiKey = str(values['api-key']) ?? str(env['TEAM_DATA_API_KEY']);
     const userId = str(values['user-id']) ?? str(env['TEAM_DATA_USER_ID']);

@@ -8,7 +8,6 @@ import { basename, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import { TeamDataClient } from '../api/index';
 import { answerBlocks } from '../shared/answerFold';
-import { v1Codec } from '../shared/codecV1';
 import { LANGUAGE_TYPES, SUPPORTED_EXTENSIONS, type Answer, type JobRequest, type LanguageType } from '../shared/domain';
 import { fileExtension } from '../shared/fileNames';
 import { startLocalService } from '../server/localService';
@@ -138,7 +137,7 @@ async function runAsk(client: TeamDataClient, args: AskArgs, io: Io): Promise<nu
   }
   await printer.flush();
   if (args.json) {
-    io.out.write(`${JSON.stringify(v1Codec.encodeJobResult({ jobId: answer.jobId, blocks: answerBlocks(answer) }), null, 2)}\n`);
+    io.out.write(`${JSON.stringify(client.codec.encodeJobResult({ jobId: answer.jobId, blocks: answerBlocks(answer) }), null, 2)}\n`);
   }
   io.err.write(`Job ${answer.jobId} in session ${sessionId}${answer.state === 'done' ? '' : ` (${answer.state})`}\n`);
   return answer.state === 'done' ? 0 : 1;
@@ -146,12 +145,12 @@ async function runAsk(client: TeamDataClient, args: AskArgs, io: Io): Promise<nu
 
 export async function ask(args: AskArgs, io: Io): Promise<number> {
   if (args.baseUrl !== undefined) {
-    const client = new TeamDataClient({ baseUrl: args.baseUrl, apiKey: args.apiKey ?? '', ...(args.userId ? { userId: args.userId } : {}) });
+    const client = new TeamDataClient({ baseUrl: args.baseUrl, apiKey: args.apiKey ?? '', apiVersion: args.apiVersion, ...(args.userId ? { userId: args.userId } : {}) });
     return runAsk(client, args, io);
   }
   const service = await startLocalService({ dataDir: args.dataDir ?? defaultDataDir(io.env), apiKey: randomApiKey(), port: 0 });
   try {
-    const client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, userId: args.userId ?? localUserId(io.env) });
+    const client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, apiVersion: args.apiVersion, userId: args.userId ?? localUserId(io.env) });
     return await runAsk(client, args, io);
   } finally {
     await service.close();

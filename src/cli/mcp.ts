@@ -89,10 +89,10 @@ export async function mcp(args: McpArgs, env: NodeJS.ProcessEnv): Promise<number
   let service: LocalService | undefined;
   let client: TeamDataClient;
   if (args.baseUrl !== undefined) {
-    client = new TeamDataClient({ baseUrl: args.baseUrl, apiKey: args.apiKey ?? '', ...(args.userId ? { userId: args.userId } : {}) });
+    client = new TeamDataClient({ baseUrl: args.baseUrl, apiKey: args.apiKey ?? '', apiVersion: args.apiVersion, ...(args.userId ? { userId: args.userId } : {}) });
   } else {
     service = await startLocalService({ dataDir: args.dataDir ?? defaultDataDir(env), apiKey: randomApiKey(), port: 0 });
-    client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, userId: args.userId ?? 'mcp' });
+    client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, apiVersion: args.apiVersion, userId: args.userId ?? 'mcp' });
   }
   const server = createMcpServer(client, { local: service !== undefined, root: process.cwd() });
   const transport = new StdioServerTransport();

@@ -22,7 +22,7 @@ interface Run {
 
 function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const child = spawn(process.execPath, ['-r', TSX, MAIN, ...args], {
-    cwd, env: { ...process.env, TEAM_DATA_BASE_URL: '', TEAM_DATA_API_KEY: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd, env: { ...process.env, TEAM_DATA_BASE_URL: '', TEAM_DATA_API_KEY: '', TEAM_DATA_API_VERSION: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
@@ -41,11 +41,17 @@ describe('team-data CLI', function () {
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it('ask --json prints the non-stream shape for a local file on the embedded service', async () => {
-    const r = await cli(['ask', 'sales.csv', '--question', 'Give me an overview of this data', '--json', '--data-dir', join(dir, 'data')], dir);
+  const versions: Array<[string, string[], NodeJS.ProcessEnv, 'job_id' | 'jobId']> = [
+    ['v2 by default', [], {}, 'job_id'],
+    ['--api-version v1', ['--api-version', 'v1'], {}, 'jobId'],
+    ['TEAM_DATA_API_VERSION=v1', [], { TEAM_DATA_API_VERSION: 'v1' }, 'jobId'],
+  ];
+  for (const [how, flags, env, idField] of versions) it(`ask --json prints the non-stream shape for a local file on the embedded service (${how})`, async () => {
+    const r = await cli(['ask', 'sales.csv', '--question', 'Give me an overview of this data', '--json', '--data-dir', join(dir, 'data'), ...flags], dir, env);
     assert.equal(r.code, 0, r.stderr);
-    const body = JSON.parse(r.stdout) as { jobId: string; blocks: Array<{ type: string; stage: string }> };
-    assert.ok(body.jobId.length > 0);
+    const body = JSON.parse(r.stdout) as Record<string, unknown> & { blocks: Array<{ type: string; stage: string }> };
+    assert.deepEqual(Object.keys(body), [idField, 'blocks']);
+    assert.ok(String(body[idField]).length > 0);
     const types = body.blocks.map((b) => b.type);
     for (const t of ['CODE', 'TABLE', 'MESSAGE', 'QUESTIONS', 'SOURCES']) assert.ok(types.includes(t), `missing ${t} in ${types.join()}`);
     assert.match(r.stderr, /Uploaded sales\.csv/);
@@ -86,6 +92,9 @@ describe('team-data CLI', function () {
     assert.match(missing.stderr, /nope\.csv: no such file/);
     await writeFile(join(dir, 'tool.exe'), 'MZ');
     const exe = await cli(['ask', 'tool.exe', '--question', 'x'], dir);
+    const version = await cli(['ask', 'sales.csv', '--question', 'x', '--api-version', 'v3'], dir);
+    assert.equal(version.code, 2);
+    assert.match(version.stderr, /^team-data: --api-version must be v1 or v2 \(got "v3"\)/);
     assert.match(exe.stderr, /unsupported file type "\.exe"/);
     const unreachable = await cli(['ask', '--question', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'secret-key-123'], dir);
     assert.equal(unreachable.code, 1);
