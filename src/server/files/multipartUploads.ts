@@ -229,9 +229,13 @@ export class MultipartUploads {
     const storedName = newId();
     const tmp = join(uploadsDir, `${storedName}.part`);
     try {
-      const out = createWriteStream(tmp, { mode: 0o600, highWaterMark: WRITE_HWM });
-      for (let n = 1; n <= up.parts.length; n++) await pipeline(createReadStream(join(up.dir, `${n}.part`), { highWaterMark: WRITE_HWM }), out, { end: false });
-      await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      // One pipeline for all parts, in order: one listener set on the file however many parts.
+      const dir = up.dir;
+      const count = up.parts.length;
+      async function* partsInOrder(): AsyncGenerator<Buffer> {
+        for (let n = 1; n <= count; n++) yield* createReadStream(join(dir, `${n}.part`), { highWaterMark: WRITE_HWM });
+      }
+      await pipeline(partsInOrder(), createWriteStream(tmp, { mode: 0o600, highWaterMark: WRITE_HWM }));
       await rename(tmp, join(uploadsDir, storedName));
     } catch {
       await unlink(tmp).catch(() => undefined);
