@@ -117,8 +117,8 @@ describe('npm run package (.vsix for this platform)', function () {
       { ...process.env, TEAM_DATA_BASE_URL: '' },
     );
     assert.equal(res.code, 0, res.stderr.slice(-3000));
-    const answer = JSON.parse(res.stdout) as { jobId: string; blocks: unknown[] };
-    assert.ok(answer.jobId && answer.blocks.length > 0, res.stdout.slice(0, 500));
+    const answer = JSON.parse(res.stdout) as { job_id: string; blocks: unknown[] };
+    assert.ok(answer.job_id && answer.blocks.length > 0, res.stdout.slice(0, 500));
   });
 
   it('the installed local service reads a PDF with its own pdf.js, without the optional canvas', async function () {
@@ -133,8 +133,8 @@ describe('npm run package (.vsix for this platform)', function () {
     );
     assert.equal(res.code, 0, res.stderr.slice(-3000));
     assert.doesNotMatch(res.stderr, /pdfjs-dist\) is missing/);
-    const answer = JSON.parse(res.stdout) as { jobId: string; blocks: unknown[] };
-    assert.ok(answer.jobId && answer.blocks.length > 0, res.stdout.slice(0, 500));
+    const answer = JSON.parse(res.stdout) as { job_id: string; blocks: unknown[] };
+    assert.ok(answer.job_id && answer.blocks.length > 0, res.stdout.slice(0, 500));
     // The answer cites the passage it found, so the PDF's text was extracted, page by page.
     assert.match(JSON.stringify(answer.blocks), /Zanzibar office opened in March/);
   });

@@ -1,7 +1,7 @@
 /**
  * The answer panel's actions as a user meets them, in a real VS Code (code-server) driven by
  * Playwright in Chromium (issue #4): analyze a sample CSV with a question the local engine
- * answers with SQL, a table and a chart; the panel shows the table grid and the chart image;
+ * answers with SQL, a table and a chart; the panel shows the table grid and the chart (inline SVG);
  * the code block's "Open in Editor" opens an untitled SQL document with that code; a follow-up
  * chip asks its question as a second turn. Screenshots go to test-artifacts/panel-actions-*.png
  * (or $TEAM_DATA_ARTIFACTS_DIR).
@@ -82,7 +82,7 @@ describe('answer panel actions on code-server (Playwright)', function () {
     assert.equal(await input.inputValue(), QUESTION);
     await page.keyboard.press('Enter');
 
-    // The answer: a finished turn with the table grid (one row per region) and the chart image.
+    // The answer: a finished turn with the table grid (one row per region) and the chart.
     const frame = activeWebviewFrame(page);
     const turn = turnOf(frame, QUESTION);
     await waitForDone(turn);
@@ -91,10 +91,12 @@ describe('answer panel actions on code-server (Playwright)', function () {
     await grid.waitFor({ state: 'visible', timeout: 30_000 });
     await grid.getByText('Europe', { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await grid.getByText('North America', { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    const img = turn.locator('.image-block img.image').first();
-    await img.waitFor({ state: 'visible', timeout: 60_000 });
-    const naturalWidth = await waitUntil('the chart image did not load', () => img.evaluate((el) => (el as HTMLImageElement).naturalWidth), (w) => w > 0);
-    assert.ok(naturalWidth > 0);
+    // The local service draws charts as SVG, which the panel shows inline in the theme's colours.
+    const chart = turn.locator('.image-block svg.chart-svg').first();
+    await chart.waitFor({ state: 'visible', timeout: 60_000 });
+    const width = await waitUntil('the chart was not drawn', () => chart.evaluate((el) => el.getBoundingClientRect().width), (w) => w > 0);
+    assert.ok(width > 0);
+    assert.ok((await chart.locator('.mark-rect path, .mark-line path, .mark-symbol path').count()) > 0, 'the chart has marks');
     await saveScreenshot(page, 'panel-actions-1-answer');
 
     // The panel's own tab, to come back to after the untitled editor takes focus.
