@@ -200,6 +200,7 @@ export const v1Codec: WireCodec = {
     const o: JsonObject = { fileName: d.fileName, type: 'FILE' };
     if (d.name !== undefined) o['name'] = d.name;
     if (d.url !== undefined) o['url'] = d.url;
+    if (d.path !== undefined) o['path'] = d.path;
     if (d.fileKey !== undefined) o['fileKey'] = d.fileKey;
     if (userId !== undefined) o['userId'] = userId;
     return o;

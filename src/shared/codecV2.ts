@@ -167,6 +167,7 @@ export const v2Codec: WireCodec = {
     const name = d.name !== undefined && /\.[^.]+$/.test(d.name) ? d.name : d.fileName;
     const o: JsonObject = { name, type: 'FILE' };
     if (d.url !== undefined) o['url'] = d.url;
+    if (d.path !== undefined) o['path'] = d.path;
     if (d.fileKey !== undefined) o['file_object_key'] = d.fileKey;
     if (userId !== undefined) o['user_id'] = userId;
     return o;

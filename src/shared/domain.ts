@@ -245,4 +245,9 @@ export interface NewDataSource {
   fileName: string;
   url?: string;
   fileKey?: string;
+  /**
+   * Local service only: an absolute path of a file it reads where it is (no upload, no copy).
+   * Accepted only under the folders the service was started with (`--read-root`).
+   */
+  path?: string;
 }
