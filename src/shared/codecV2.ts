@@ -74,6 +74,8 @@ function encodeDataSource(d: DataSource): JsonObject {
   o['size'] = d.size ?? null;
   if (d.userId !== undefined) o['user_id'] = d.userId;
   if (d.error !== undefined) o['error'] = d.error;
+  if (d.path !== undefined) o['path'] = d.path;
+  if (d.rereading === true) o['rereading'] = true;
   return o;
 }
 

@@ -104,6 +104,10 @@ describe('files read in place on the local service (issue 16)', function () {
     // More rows: the size changes. Asked at once, before the watcher could notice.
     await writeFile(path, ordersCsv(120));
     assert.deepEqual(await ask([ds.id]), totalsOf(120));
+    // The job waited for the re-read: the source already describes the new file.
+    const reread = await client.dataSources.get(datasetId, ds.id);
+    assert.equal(reread.size, (await stat(path)).size);
+    assert.equal(reread.path, path);
     // Same length, other values, and the modification time moved on: only mtime tells.
     const sameLength = ordersCsv(120).replace(/,(\d)(\d*),/g, (_m, a: string, rest: string) => `,${a === '9' ? '8' : String(Number(a) + 1)}${rest},`);
     assert.equal(sameLength.length, ordersCsv(120).length);

@@ -86,6 +86,11 @@ export function toDataSource(r: SourceRecord): DataSource {
   if (r.userId !== undefined) d.userId = r.userId;
   if (r.error !== undefined) d.error = r.error;
   if (r.size !== undefined) d.size = r.size;
+  if (r.origin.kind === 'path') {
+    d.path = r.origin.path;
+    // Read before (it has a stamp) and reading now: the file changed.
+    if (r.status === 'synching' && r.stamp !== undefined) d.rereading = true;
+  }
   return d;
 }
 
