@@ -248,7 +248,7 @@ export const v1RequestCodec: RequestCodec = {
     const fileKey = optionalString(o, 'fileKey', MAX_FILE_NAME_LENGTH);
     const path = optionalString(o, 'path', MAX_PATH_LENGTH);
     const given = [url, fileKey, path].filter((v) => v !== undefined && v !== '').length;
-    if (given !== 1) throw new InvalidFieldError('url, fileKey, path', 'give exactly one of url, fileKey and path');
+    if (given !== 1) throw new InvalidFieldError('url, fileKey', 'give exactly one of url and fileKey (or path, on the local service)');
     const hasUrl = url !== undefined && url !== '';
     const hasKey = fileKey !== undefined && fileKey !== '';
     const out: DecodedDataSourceBody = { fileName };

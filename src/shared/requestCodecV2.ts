@@ -176,7 +176,7 @@ export const v2RequestCodec: RequestCodec & {
     const fileKey = optionalString(o, 'file_object_key', 1024);
     const path = optionalString(o, 'path', MAX_PATH_LENGTH);
     const given = [url, fileKey, path].filter((v) => v !== undefined && v !== '').length;
-    if (given !== 1) throw new InvalidFieldError('url, file_object_key, path', 'give exactly one of url, file_object_key and path');
+    if (given !== 1) throw new InvalidFieldError('url, file_object_key', 'give exactly one of url and file_object_key (or path, on the local service)');
     const hasUrl = url !== undefined && url !== '';
     const hasKey = fileKey !== undefined && fileKey !== '';
     const out: DecodedDataSourceBody = { fileName: name, name };

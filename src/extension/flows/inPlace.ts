@@ -30,6 +30,17 @@ export function inPlacePath(s: Services, file: vscode.Uri): string | undefined {
 }
 
 /**
+ * A source of the dataset that already reads `path` in place. It follows the file's edits itself,
+ * so adding the same file again (edited or not) reuses it rather than adding a second one.
+ */
+export async function existingInPlace(client: TeamDataClient, datasetId: string, path: string, signal: AbortSignal): Promise<DataSource | undefined> {
+  for await (const ds of client.dataSources.iterate(datasetId, {}, { signal })) {
+    if (ds.path === path && !(ds.status === 'invalid' && ds.error !== undefined)) return ds;
+  }
+  return undefined;
+}
+
+/**
  * Creates the in-place source, or returns undefined when the service refuses the path (the roots
  * changed since it started, a symlink leads outside): the caller then uploads the file instead.
  */

@@ -13,7 +13,7 @@ import { fileExtension } from '../../shared/fileNames';
 import type { Services } from '../services';
 import { convertForUpload, needsConversion, type ConvertedFile } from './csvConversion';
 import { fingerprint } from './fileReuse';
-import { createInPlace, inPlacePath } from './inPlace';
+import { createInPlace, existingInPlace, inPlacePath } from './inPlace';
 import { createSourceUndoable } from './sourceCreation';
 
 export interface FileOutcome {
@@ -98,14 +98,18 @@ export async function addFilesToDataset(s: Services, client: TeamDataClient, dat
             throw err;
           };
           const placed = ds === undefined ? inPlacePath(s, file) : undefined;
-          if (placed !== undefined) {
+          if (placed !== undefined) ds = await existingInPlace(client, dataset.id, placed, ac.signal);
+          if (placed !== undefined && ds !== undefined) {
+            s.log.info(`Reusing data source ${ds.id}, which reads ${name} in place`);
+            if (ds.status !== 'synched') ds = await client.dataSources.waitUntilSynched(dataset.id, ds.id, { signal: ac.signal, ...waitStatus });
+          } else if (placed !== undefined) {
             // Read where it is: nothing to upload; the service re-reads it whenever it changes.
+            // Not fingerprinted for reuse (a hash would read a large file once more): the source is
+            // found again by its path (existingInPlace).
             advanceTo(doneBytes / totalBytes, `${name}: reading in place…`);
-            const fp = await fingerprint(file.fsPath, ac.signal);
             const created = await createInPlace(client, dataset.id, name, placed);
             if (created !== undefined) {
               s.log.info(`Added ${name} to dataset ${dataset.id} in place (no upload) as data source ${created.id}`);
-              await s.reuse.remember(scope, dataset.id, file.fsPath, fp, created.id);
               void s.datasets.refreshDataset(dataset.id);
               ds = created.status === 'synched' ? created : await waitOrRemove(client, dataset.id, created, ac.signal, waitStatus).catch(forgetIfInvalid);
             } else {
