@@ -27,7 +27,7 @@ async function clearUploads(serviceDir: string): Promise<void> {
 }
 
 /** Writes `bytes` of realistic CSV rows (varied values so nothing compresses or dedupes). */
-async function generateCsv(path: string, bytes: number): Promise<void> {
+export async function generateCsv(path: string, bytes: number): Promise<void> {
   const existing = await stat(path).catch(() => undefined);
   if (existing && existing.size >= bytes) return;
   const out = createWriteStream(path);

@@ -26,10 +26,9 @@ function checkNew(d: NewDataSource): void {
   if (typeof d?.fileName !== 'string' || d.fileName.trim() === '') {
     throw new TeamDataError('INVALID_ARGUMENT', { message: 'a data source needs a fileName (preferably with its extension)' });
   }
-  const hasUrl = typeof d.url === 'string' && d.url !== '';
-  const hasKey = typeof d.fileKey === 'string' && d.fileKey !== '';
-  if (hasUrl === hasKey) {
-    throw new TeamDataError('INVALID_ARGUMENT', { message: 'a data source needs exactly one of url and fileKey' });
+  const given = [d.url, d.fileKey, d.path].filter((v) => typeof v === 'string' && v !== '').length;
+  if (given !== 1) {
+    throw new TeamDataError('INVALID_ARGUMENT', { message: 'a data source needs exactly one of url, fileKey and path (path: local service only)' });
   }
 }
 

@@ -13,7 +13,7 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage:
-  team-data serve [--port N] [--host 127.0.0.1] [--data-dir DIR] [--api-key KEY]
+  team-data serve [--port N] [--host 127.0.0.1] [--data-dir DIR] [--api-key KEY] [--read-root DIR]...
       Start the embedded local service; prints its base URL and key.
   team-data ask [FILE ...] --question TEXT [options]
       Upload FILEs as data sources, ask a question and print the streamed answer.
@@ -29,6 +29,7 @@ export const USAGE = `Usage:
       --user-id ID        (or TEAM_DATA_USER_ID)
       --data-dir DIR      data folder of the embedded service (or TEAM_DATA_DATA_DIR)
       --api-version V     v2 (default, the service's current API) or v1 (or TEAM_DATA_API_VERSION)
+      --read-root DIR     (serve, repeatable) files under DIR may be read in place (no copy)
   team-data mcp [options]
       Serve the analysis tools to MCP clients over stdio (analyze files, ask a dataset,
       list datasets); on the embedded local service unless --base-url is given.
@@ -44,6 +45,8 @@ export interface ServeArgs {
   host: string;
   dataDir?: string;
   apiKey?: string;
+  /** Folders whose files may become data sources read in place (`--read-root`, repeatable). */
+  readRoots: string[];
 }
 
 export interface AskArgs {
@@ -111,11 +114,15 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   if (command === 'serve') {
     const { values, positionals } = parse(rest, {
       port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'api-key': { type: 'string' },
+      'read-root': { type: 'string', multiple: true },
     });
     if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals[0]})`);
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a number from 0 to 65535');
-    const out: ServeArgs = { command: 'serve', port, host: typeof values.host === 'string' ? values.host : '127.0.0.1' };
+    // Only the command line names read roots (no environment variable): whoever starts the service
+    // decides which folders it may read in place, never a caller of its API.
+    const readRoots = (values['read-root'] ?? []).filter((r): r is string => typeof r === 'string' && r !== '');
+    const out: ServeArgs = { command: 'serve', port, host: typeof values.host === 'string' ? values.host : '127.0.0.1', readRoots };
     const dataDir = values['data-dir'] ?? env['TEAM_DATA_DATA_DIR'];
     if (typeof dataDir === 'string') out.dataDir = dataDir;
     const apiKey = values['api-key'] ?? env['TEAM_DATA_LOCAL_API_KEY'];

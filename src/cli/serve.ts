@@ -19,6 +19,7 @@ export async function serve(args: ServeArgs, env: NodeJS.ProcessEnv): Promise<nu
     port: args.port,
     duckdb: duckdbLimitsFromEnv(env),
     allowPrivateNetworks: allowPrivateNetworksFromEnv(env),
+    readRoots: args.readRoots,
     logger: (level, message) => {
       if (level !== 'debug' || env['TEAM_DATA_DEBUG']) process.stderr.write(`[${level}] ${message}\n`);
     },

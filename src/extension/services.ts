@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { watchInPlaceFiles, workspaceReadRoots } from './flows/inPlace';
 import { TeamDataClient } from '../api/index';
 import { KeyStore } from './connection/keyStore';
 import { ConnectionManager } from './connection/connection';
@@ -52,6 +53,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
   const supervisor = new LocalServiceSupervisor({
     cliPath: join(context.extensionPath, 'dist', 'cli.js'),
     dataDir: join(context.globalStorageUri.fsPath, 'local-service'),
+    readRoots: workspaceReadRoots,
     log: (level, message) => log.write(level, message),
     healthCheck: async (endpoint, signal) => {
       // A real request through the real client: proves the key, the codec and DuckDB-backed state.
@@ -60,6 +62,12 @@ export function createServices(context: vscode.ExtensionContext): Services {
     },
   });
   own(context, { dispose: () => void supervisor.stop() });
+  // The service locks its read roots in at start (sandbox.ts): new workspace folders need a new one.
+  own(context, vscode.workspace.onDidChangeWorkspaceFolders(() => {
+    if (supervisor.endpoint === undefined || !supervisor.readRootsChanged()) return;
+    log.write('info', 'The workspace folders changed: restarting the local service so it may read files in the new ones in place');
+    supervisor.restart().catch((e: unknown) => log.write('warn', `restarting the local service failed: ${String(e)}`));
+  }));
   const connection: ConnectionManager = own(context, new ConnectionManager(keys, supervisor, log));
   const jobs = own(context, new RunningJobs());
   // The roots wait for the local service (see startGate.ts); a hosted service needs no start.
@@ -80,5 +88,6 @@ export function createServices(context: vscode.ExtensionContext): Services {
   const status = own(context, new StatusBar(connection, jobs));
   const services = { context, log, prompts, notifier, keys, supervisor, connection, jobs, datasets, sessions, datasetsView, sessionsView, reuse, status } as Omit<Services, 'panels'> as Services;
   services.panels = own(context, new PanelManager(services));
+  own(context, watchInPlaceFiles(services));
   return services;
 }

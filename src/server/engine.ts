@@ -43,11 +43,24 @@ export interface IngestedTable {
   columns: ColumnInfo[];
   /** Absent for tables ingested before origins were recorded. */
   origin?: TableOrigin;
+  /**
+   * A view over a file read in place (no copy): every query reads the file itself. Its `version`
+   * (when it was read) tells caches a re-read of an edited file from the previous one.
+   */
+  inPlace?: { version: number };
 }
 
 export type IngestResult =
   | { kind: 'tables'; tables: IngestedTable[] }
   | { kind: 'text'; chars: number };
+
+export interface IngestOptions {
+  /**
+   * Read the file where it is: views over the file instead of tables holding a copy (CSV, TSV and
+   * Parquet). The caller has checked that the path lies under the service's read roots.
+   */
+  inPlace?: boolean;
+}
 
 /** Turns stored files into queryable tables or retrievable text. Implemented over DuckDB. */
 export interface DataStore {
@@ -55,7 +68,7 @@ export interface DataStore {
    * Processes the file of a data source. Throws {@link IngestError} with a user-facing reason when
    * the file cannot be processed; the caller marks the source `invalid` with that reason.
    */
-  ingest(source: DataSource, filePath: string, signal: AbortSignal): Promise<IngestResult>;
+  ingest(source: DataSource, filePath: string, signal: AbortSignal, opts?: IngestOptions): Promise<IngestResult>;
   /** What an earlier ingest produced, or undefined if the source was never (fully) ingested. */
   describe(sourceId: string): Promise<IngestResult | undefined>;
   /** The text of a text source (md, mdx, txt), for retrieval. */

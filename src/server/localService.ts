@@ -12,6 +12,7 @@ import { answerClientError, createDispatcher } from './http/dispatcher';
 import { keyDigest } from './http/guard';
 import { Router } from './http/router';
 import { IngestQueue } from './ingest/ingestQueue';
+import { resolveRoots } from './ingest/readRoots';
 import { JobRunner } from './jobs/jobRunner';
 import { LocalAnalysisEngine } from './engine/localEngine';
 import { DEFAULT_KEEP_ALIVE_MS } from './jobs/sseWriter';
@@ -69,6 +70,11 @@ export interface LocalServiceOptions {
   multipartPartBytes?: number;
   /** Lifetime of v2 part URLs (and of an upload nobody completes); default 24 h. */
   multipartUrlTtlMs?: number;
+  /**
+   * Folders whose files may be read in place (data sources with a `path`): the extension passes
+   * its workspace folders. Without any, the service reads no file outside its data folder.
+   */
+  readRoots?: readonly string[];
 }
 
 export interface LocalService {
@@ -84,15 +90,16 @@ const DEFAULT_MAX_UPLOAD_BYTES = 8 * 1024 ** 3;
 const DEFAULT_FILE_URL_TTL_MS = 60 * 60 * 1000;
 const MIN_KEY_LENGTH = 8;
 
-async function defaultBackends(dataDir: string, o: LocalServiceOptions): Promise<{ store: DataStore; engine: AnalysisEngine; owned: DataStore | undefined }> {
+async function defaultBackends(dataDir: string, o: LocalServiceOptions, readRoots: readonly string[]): Promise<{ store: DataStore; engine: AnalysisEngine; owned: DataStore | undefined }> {
   if (o.store && o.engine) return { store: o.store, engine: o.engine, owned: undefined };
   if (o.store && !o.engine) {
     if (!(o.store instanceof DuckDbStore)) throw new Error('an injected store needs an injected engine unless it is a DuckDbStore');
     return { store: o.store, engine: new LocalAnalysisEngine(o.store), owned: undefined };
   }
-  // DuckDB reads only the sources folder (and its own scratch): never state, history or answer files.
-  // A gzip file may inflate to what the service accepts as an uncompressed upload, no more.
-  const duck = await DuckDbStore.open(dataDir, { ...o.duckdb, readableDirs: [dataPaths(dataDir).sourcesDir], maxInflatedBytes: o.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES });
+  // DuckDB reads only the sources folder, its own scratch and the read roots: never state, history
+  // or answer files. A gzip file may inflate to what the service accepts as an uncompressed upload.
+  const readableDirs = [dataPaths(dataDir).sourcesDir, ...readRoots];
+  const duck = await DuckDbStore.open(dataDir, { ...o.duckdb, readableDirs, maxInflatedBytes: o.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES });
   return { store: duck, engine: o.engine ?? new LocalAnalysisEngine(duck), owned: duck };
 }
 
@@ -124,16 +131,17 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   await history.init();
   const vault = await FileVault.open(paths.filesDir, paths.secretFile, opts.fileUrlTtlMs ?? DEFAULT_FILE_URL_TTL_MS);
   phases.mark('sweeps');
-  const { store, engine, owned } = await defaultBackends(opts.dataDir, opts);
+  const readRoots = await resolveRoots(opts.readRoots ?? []);
+  const { store, engine, owned } = await defaultBackends(opts.dataDir, opts, readRoots);
   phases.mark('DuckDB');
   const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-  const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}),
+  const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, readRoots, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}),
     ...(opts.ingestBudgetMs !== undefined ? { budgetMs: opts.ingestBudgetMs } : {}),
     ...(opts.allowPrivateNetworks === true ? { allowPrivateNetworks: true } : {}) };
   const ingest = new IngestQueue(ingestOpts);
   const jobs = new JobRunner({ meta, history, vault, engine, log });
   const deps: ServiceDeps = {
-    meta, history, vault, store, engine, ingest, jobs, paths, log, maxUploadBytes,
+    meta, history, vault, store, engine, ingest, jobs, paths, log, maxUploadBytes, readRoots,
     keepAliveMs: opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
   };
 

@@ -18,5 +18,7 @@ export interface ServiceDeps {
   paths: DataPaths;
   log: Logger;
   maxUploadBytes: number;
+  /** Real paths of the folders whose files may be read in place (see readRoots.ts). */
+  readRoots: readonly string[];
   keepAliveMs: number;
 }

@@ -68,6 +68,9 @@ function decodeDataSource(raw: unknown): DataSource {
   if (error !== undefined) ds.error = error;
   const size = pick(o, 'size');
   if (typeof size === 'number' && Number.isFinite(size)) ds.size = size;
+  const path = optStr(o, 'path');
+  if (path !== undefined) ds.path = path;
+  if (o['rereading'] === true) ds.rereading = true;
   return ds;
 }
 
@@ -120,6 +123,8 @@ function encodeDataSource(d: DataSource): JsonObject {
   if (d.userId !== undefined) o['userId'] = d.userId;
   if (d.error !== undefined) o['error'] = d.error;
   if (d.size !== undefined) o['size'] = d.size;
+  if (d.path !== undefined) o['path'] = d.path;
+  if (d.rereading === true) o['rereading'] = true;
   return o;
 }
 
@@ -200,6 +205,7 @@ export const v1Codec: WireCodec = {
     const o: JsonObject = { fileName: d.fileName, type: 'FILE' };
     if (d.name !== undefined) o['name'] = d.name;
     if (d.url !== undefined) o['url'] = d.url;
+    if (d.path !== undefined) o['path'] = d.path;
     if (d.fileKey !== undefined) o['fileKey'] = d.fileKey;
     if (userId !== undefined) o['userId'] = userId;
     return o;

@@ -74,6 +74,8 @@ function encodeDataSource(d: DataSource): JsonObject {
   o['size'] = d.size ?? null;
   if (d.userId !== undefined) o['user_id'] = d.userId;
   if (d.error !== undefined) o['error'] = d.error;
+  if (d.path !== undefined) o['path'] = d.path;
+  if (d.rereading === true) o['rereading'] = true;
   return o;
 }
 
@@ -167,6 +169,7 @@ export const v2Codec: WireCodec = {
     const name = d.name !== undefined && /\.[^.]+$/.test(d.name) ? d.name : d.fileName;
     const o: JsonObject = { name, type: 'FILE' };
     if (d.url !== undefined) o['url'] = d.url;
+    if (d.path !== undefined) o['path'] = d.path;
     if (d.fileKey !== undefined) o['file_object_key'] = d.fileKey;
     if (userId !== undefined) o['user_id'] = userId;
     return o;

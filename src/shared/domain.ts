@@ -40,6 +40,9 @@ export function isLocalOnlyExtension(ext: string): boolean {
   return (LOCAL_ONLY_EXTENSIONS as readonly string[]).includes(ext);
 }
 
+/** Files the local service reads where they are (no upload, no copy) when they lie in a workspace folder. */
+export const IN_PLACE_EXTENSIONS = ['.csv', '.tsv', '.parquet', '.csv.gz', '.tsv.gz'] as const;
+
 export const DEFAULT_AGENT_ID = 'DATA_ANALYSIS_AGENT';
 export const MAX_SESSIONS = 150;
 export const MAX_TITLE_LENGTH = 128;
@@ -66,6 +69,10 @@ export interface DataSource {
   error?: string;
   /** Size in bytes, when known (v2 field; the local service always fills it). */
   size?: number;
+  /** Local service extra: the file it reads in place (no copy), for sources added by path. */
+  path?: string;
+  /** Local service extra: an in-place file changed and is being read again (status `synching`). */
+  rereading?: boolean;
 }
 
 export interface Session {
@@ -245,4 +252,9 @@ export interface NewDataSource {
   fileName: string;
   url?: string;
   fileKey?: string;
+  /**
+   * Local service only: an absolute path of a file it reads where it is (no upload, no copy).
+   * Accepted only under the folders the service was started with (`--read-root`).
+   */
+  path?: string;
 }

@@ -56,6 +56,9 @@ export interface QueryReader {
   get(name: string): string | null;
 }
 
+/** Longest `path` of an in-place data source (local service only). */
+export const MAX_PATH_LENGTH = 4096;
+
 export function body(raw: unknown): Record<string, unknown> {
   if (!isObject(raw)) throw new InvalidFieldError('body', 'expected a JSON object');
   return raw;
@@ -243,10 +246,13 @@ export const v1RequestCodec: RequestCodec = {
     if (type !== 'FILE') throw new InvalidFieldError('type', 'expected FILE');
     const url = optionalString(o, 'url', MAX_URL_LENGTH);
     const fileKey = optionalString(o, 'fileKey', MAX_FILE_NAME_LENGTH);
+    const path = optionalString(o, 'path', MAX_PATH_LENGTH);
+    const given = [url, fileKey, path].filter((v) => v !== undefined && v !== '').length;
+    if (given !== 1) throw new InvalidFieldError('url, fileKey', 'give exactly one of url and fileKey (or path, on the local service)');
     const hasUrl = url !== undefined && url !== '';
     const hasKey = fileKey !== undefined && fileKey !== '';
-    if (hasUrl === hasKey) throw new InvalidFieldError('url, fileKey', 'give exactly one of url and fileKey');
     const out: DecodedDataSourceBody = { fileName };
+    if (path !== undefined && path !== '') out.path = path;
     const name = optionalString(o, 'name', MAX_NAME_LENGTH);
     if (name !== undefined && name.trim() !== '') out.name = name;
     if (hasUrl) out.url = httpUrl(url);

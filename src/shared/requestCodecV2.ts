@@ -10,7 +10,7 @@ import { DATA_SOURCE_STATUSES, DEFAULT_AGENT_ID, DEFAULT_PAGE_SIZE, JOB_MODES, L
 import type { DataSourceStatus, JobCustomOptions, JobMode, LanguageType, NewSession } from './domain';
 import { isObject, type JsonObject } from './json';
 import {
-  body, enumValue, httpUrl, InvalidFieldError, MAX_NAME_LENGTH, MAX_PAGE_SIZE, MAX_URL_LENGTH, optionalString, positiveInt,
+  body, enumValue, httpUrl, InvalidFieldError, MAX_NAME_LENGTH, MAX_PAGE_SIZE, MAX_PATH_LENGTH, MAX_URL_LENGTH, optionalString, positiveInt,
   requiredString, type DecodedDataSourceBody, type DecodedJobBody, type DecodedListQuery, type ListResource,
   type QueryReader, type RequestCodec,
 } from './requestCodecV1';
@@ -174,10 +174,13 @@ export const v2RequestCodec: RequestCodec & {
     if (type !== 'FILE') throw new InvalidFieldError('type', 'expected FILE');
     const url = optionalString(o, 'url', MAX_URL_LENGTH);
     const fileKey = optionalString(o, 'file_object_key', 1024);
+    const path = optionalString(o, 'path', MAX_PATH_LENGTH);
+    const given = [url, fileKey, path].filter((v) => v !== undefined && v !== '').length;
+    if (given !== 1) throw new InvalidFieldError('url, file_object_key', 'give exactly one of url and file_object_key (or path, on the local service)');
     const hasUrl = url !== undefined && url !== '';
     const hasKey = fileKey !== undefined && fileKey !== '';
-    if (hasUrl === hasKey) throw new InvalidFieldError('url, file_object_key', 'give exactly one of url and file_object_key');
     const out: DecodedDataSourceBody = { fileName: name, name };
+    if (path !== undefined && path !== '') out.path = path;
     if (hasUrl) out.url = httpUrl(url);
     if (hasKey) out.fileKey = fileKey;
     const userId = userIdOf(o);

@@ -4,11 +4,11 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { TeamDataClient } from '../../src/api/index';
+import { TeamDataClient, TeamDataError } from '../../src/api/index';
 
 const MAIN = join(__dirname, '..', '..', 'src', 'cli', 'main.ts');
 const TSX = require.resolve('tsx/cjs');
@@ -103,8 +103,12 @@ describe('team-data CLI', function () {
     assert.ok(!/\n\s+at /.test(unreachable.stderr), 'no stack trace');
   });
 
-  it('serve prints its base URL and key, answers the real client, and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['-r', TSX, MAIN, 'serve', '--port', '0', '--data-dir', join(dir, 'served')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  it('serve prints its base URL and key, answers the real client, reads files in place only under --read-root, and stops cleanly on SIGTERM', async () => {
+    const root = join(dir, 'read-root');
+    await mkdir(root, { recursive: true });
+    await writeFile(join(root, 'inside.csv'), 'a,b\n1,2\n');
+    await writeFile(join(dir, 'outside.csv'), 'a,b\n1,2\n');
+    const child = spawn(process.execPath, ['-r', TSX, MAIN, 'serve', '--port', '0', '--data-dir', join(dir, 'served'), '--read-root', root], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const lines = createInterface({ input: child.stdout });
       const values: Record<string, string> = {};
@@ -117,6 +121,9 @@ describe('team-data CLI', function () {
       const client = new TeamDataClient({ baseUrl: values['TEAM_DATA_BASE_URL']!, apiKey: values['TEAM_DATA_API_KEY']!, userId: 'u' });
       await client.sessions.create({ title: 'from the CLI test' });
       assert.equal((await client.sessions.list()).total, 1);
+      const inside = await client.dataSources.createWithoutDataset({ fileName: 'inside.csv', path: join(root, 'inside.csv') });
+      assert.equal((await client.dataSources.waitUntilSynched(inside.datasetId, inside.id, { intervalMs: 50 })).status, 'synched');
+      await assert.rejects(client.dataSources.createWithoutDataset({ fileName: 'outside.csv', path: join(dir, 'outside.csv') }), (e: unknown) => e instanceof TeamDataError && e.httpStatus === 400 && /outside the folders this service may read/.test(e.message));
       child.kill('SIGTERM');
       const [code] = (await once(child, 'exit')) as [number | null];
       assert.equal(code, 0);

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { isTeamDataError, type TeamDataClient } from '../../api/index';
+import { isTeamDataError, type TeamDataClient, type WaitOptions } from '../../api/index';
 import { formatBytes } from '../../shared/byteSize';
 import { ErrorCode } from '../../shared/errorCodes';
 import { SUPPORTED_EXTENSIONS, type DataSource, type Dataset } from '../../shared/domain';
@@ -13,6 +13,7 @@ import { fileExtension } from '../../shared/fileNames';
 import type { Services } from '../services';
 import { convertForUpload, needsConversion, type ConvertedFile } from './csvConversion';
 import { fingerprint } from './fileReuse';
+import { createInPlace, existingInPlace, inPlacePath } from './inPlace';
 import { createSourceUndoable } from './sourceCreation';
 
 export interface FileOutcome {
@@ -96,6 +97,25 @@ export async function addFilesToDataset(s: Services, client: TeamDataClient, dat
             if (isTeamDataError(err) && err.code === 'DATASOURCE_INVALID') await s.reuse.forget(scope, dataset.id, file.fsPath);
             throw err;
           };
+          const placed = ds === undefined ? inPlacePath(s, file) : undefined;
+          if (placed !== undefined) ds = await existingInPlace(client, dataset.id, placed, ac.signal);
+          if (placed !== undefined && ds !== undefined) {
+            s.log.info(`Reusing data source ${ds.id}, which reads ${name} in place`);
+            if (ds.status !== 'synched') ds = await client.dataSources.waitUntilSynched(dataset.id, ds.id, { signal: ac.signal, ...waitStatus });
+          } else if (placed !== undefined) {
+            // Read where it is: nothing to upload; the service re-reads it whenever it changes.
+            // Not fingerprinted for reuse (a hash would read a large file once more): the source is
+            // found again by its path (existingInPlace).
+            advanceTo(doneBytes / totalBytes, `${name}: reading in place…`);
+            const created = await createInPlace(client, dataset.id, name, placed);
+            if (created !== undefined) {
+              s.log.info(`Added ${name} to dataset ${dataset.id} in place (no upload) as data source ${created.id}`);
+              void s.datasets.refreshDataset(dataset.id);
+              ds = created.status === 'synched' ? created : await waitOrRemove(client, dataset.id, created, ac.signal, waitStatus).catch(forgetIfInvalid);
+            } else {
+              s.log.info(`The local service does not read ${name} in place (outside its folders); uploading it`);
+            }
+          }
           if (!ds) {
             const fp = await fingerprint(file.fsPath, ac.signal);
             // A hosted service refuses Parquet, JSON Lines and gzip: the user agreed to send a CSV (csvConversion.ts).
@@ -158,6 +178,16 @@ export async function addFilesToDataset(s: Services, client: TeamDataClient, dat
     }
     return outcomes;
   });
+}
+
+/** Waits for an in-place source; a cancel removes it again (as for uploads, see sourceCreation.ts). */
+async function waitOrRemove(client: TeamDataClient, datasetId: string, created: DataSource, signal: AbortSignal, wait: Omit<WaitOptions, 'signal'>): Promise<DataSource> {
+  try {
+    return await client.dataSources.waitUntilSynched(datasetId, created.id, { ...wait, signal });
+  } catch (err) {
+    if (signal.aborted) await client.dataSources.delete(datasetId, created.id).catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Reports the files that failed (one notification for all), returns the ones that worked. */

@@ -43,6 +43,11 @@ export interface SupervisorOptions {
   dataDir: string;
   /** The Node to run it with (default `process.execPath`, the editor's own). */
   nodePath?: string;
+  /**
+   * Folders whose files the service may read in place (the workspace folders), read at each start;
+   * the service locks them in, so a change needs {@link LocalServiceSupervisor.restart}.
+   */
+  readRoots?: () => readonly string[];
   /** Base environment of the child (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   /** Receives lines that never contain the key. */
@@ -96,6 +101,9 @@ export class LocalServiceSupervisor {
   private disposed = false;
   private readonly listeners = new Set<StateListener>();
 
+  /** Read roots passed to the child last started. */
+  private spawnedRoots: string[] = [];
+
   constructor(private readonly opts: SupervisorOptions) {
     this.backoff = new Backoff({ baseMs: 1000, maxMs: 30_000, ...opts.backoff });
   }
@@ -139,6 +147,17 @@ export class LocalServiceSupervisor {
     });
     this.starting = p;
     return p;
+  }
+
+  /** Whether the read roots differ from the ones the running service was started with. */
+  readRootsChanged(): boolean {
+    const now = [...(this.opts.readRoots?.() ?? [])];
+    return now.length !== this.spawnedRoots.length || now.some((r, i) => r !== this.spawnedRoots[i]);
+  }
+
+  /** The folders the current service may read files in place from (empty before a start). */
+  get readRoots(): readonly string[] {
+    return this.spawnedRoots;
   }
 
   /**
@@ -203,7 +222,10 @@ export class LocalServiceSupervisor {
     const env: NodeJS.ProcessEnv = { ...(this.opts.env ?? process.env), ELECTRON_RUN_AS_NODE: '1', TEAM_DATA_LOCAL_API_KEY: key };
     // The hosted key has no business in the child's environment.
     delete env['TEAM_DATA_API_KEY'];
-    const child = spawn(this.opts.nodePath ?? process.execPath, ['-e', PARENT_WATCH, cliPath, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+    const roots = [...(this.opts.readRoots?.() ?? [])];
+    this.spawnedRoots = roots;
+    const rootArgs = roots.flatMap((r) => ['--read-root', r]);
+    const child = spawn(this.opts.nodePath ?? process.execPath, ['-e', PARENT_WATCH, cliPath, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...rootArgs], {
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,

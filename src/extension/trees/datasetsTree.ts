@@ -102,6 +102,13 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
     if (this.hasPending(datasetId)) this.poller.track(datasetId);
   }
 
+  /** Loaded datasets with a source that reads `path` in place (to show an edit being re-read). */
+  datasetsReading(path: string): string[] {
+    const out = new Set<string>();
+    for (const n of this.sourceNodes.values()) if (n.dataSource.path === path) out.add(n.dataSource.datasetId);
+    return [...out];
+  }
+
   /** Removes a dataset locally after a delete (the next fetch confirms). */
   forgetDataset(datasetId: string): void {
     this.root?.remove(datasetId);

@@ -67,12 +67,15 @@ export function dataSourceItem(node: DataSourceNode): vscode.TreeItem {
   const state = sourceState(ds);
   const item = new vscode.TreeItem(ds.name || ds.fileName || '(unnamed file)', vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = STATE_LABEL[state];
+  // An in-place file that changed is read again; saying so explains why a ready source is busy.
+  const label = ds.rereading === true ? 'changed, re-reading…' : STATE_LABEL[state];
+  item.description = ds.path !== undefined && state === 'synched' ? 'ready · in place' : label;
   item.iconPath = stateIcon(state);
   item.contextValue = `dataSource.${state}`;
   const md = new vscode.MarkdownString(`**${escapeMd(ds.name || ds.fileName)}**`);
   if (ds.fileName && ds.fileName !== ds.name) md.appendMarkdown(`\n\nfile: ${escapeMd(ds.fileName)}`);
-  md.appendMarkdown(`\n\nstatus: ${STATE_LABEL[state]}`);
+  md.appendMarkdown(`\n\nstatus: ${label}`);
+  if (ds.path !== undefined) md.appendMarkdown(`\n\nread in place (no copy): ${escapeMd(ds.path)}`);
   if (typeof ds.size === 'number') md.appendMarkdown(` · ${formatBytes(ds.size)}`);
   if (state === 'failed' && ds.error) md.appendMarkdown(`\n\n$(error) ${escapeMd(ds.error)}`);
   md.supportThemeIcons = true;

@@ -6,7 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnInfo, DateConversion, IngestedTable, IngestResult, TableOrigin } from '../engine';
 import { asArray, asObject, readInteger, readOptionalString, readString, tryParseJson } from '../../shared/json';
-import { convertDateLikeColumns } from './dateColumns';
+import { convertDateLikeColumns, type ApplyConversion } from './dateColumns';
 import { belongsToPrefix, quoteIdent, tablePrefixFor } from './sqlText';
 
 const META = 'tda_meta';
@@ -24,8 +24,14 @@ export async function ensureCatalog(conn: DuckDBConnection): Promise<void> {
 
 /** What a build step made, before the catalog describes it. */
 export type Built =
-  | { kind: 'tables'; tables: Array<{ table: string; sheet?: string; origin?: TableOrigin }> }
+  | { kind: 'tables'; tables: Array<{ table: string; sheet?: string; origin?: TableOrigin; view?: BuiltView }> }
   | { kind: 'text'; text: string };
+
+/** A view over a file read in place: the SELECT it is defined by, and the rows the build counted. */
+export interface BuiltView {
+  body: string;
+  rowCount: number;
+}
 
 const READERS: ReadonlyArray<TableOrigin['reader']> = ['read_csv', 'read_json_auto', 'read_parquet', 'read_xlsx'];
 
@@ -70,6 +76,10 @@ function parseResult(json: string): IngestResult | undefined {
       if (sheet !== undefined) table.sheet = sheet;
       const origin = parseOrigin(t['origin']);
       if (origin !== undefined) table.origin = origin;
+      const inPlace = t['inPlace'];
+      if (inPlace !== null && typeof inPlace === 'object' && typeof (inPlace as Record<string, unknown>)['version'] === 'number') {
+        table.inPlace = { version: (inPlace as Record<string, number>)['version'] as number };
+      }
       return table;
     });
     return { kind: 'tables', tables };
@@ -94,12 +104,13 @@ export async function readDocument(conn: DuckDBConnection, sourceId: string): Pr
 }
 
 /** Columns (name and DuckDB type) and row count of a table. */
-export async function describeTable(conn: DuckDBConnection, table: string, sheet?: string): Promise<IngestedTable> {
+export async function describeTable(conn: DuckDBConnection, table: string, sheet?: string, knownRows?: number): Promise<IngestedTable> {
   // Result metadata of an empty scan: much cheaper than querying duckdb_columns().
   const cols = await conn.runAndReadAll(`SELECT * FROM ${quoteIdent(table)} LIMIT 0`);
   const columns = cols.columnNames().map((name, i) => ({ name, type: cols.columnType(i).toString() }));
-  const count = await conn.runAndReadAll(`SELECT count(*) FROM ${quoteIdent(table)}`);
-  const out: IngestedTable = { table, rowCount: Number(count.getRows()[0]?.[0] ?? 0), columns };
+  // A view over a large file already counted its rows while it was checked: no second scan.
+  const rows = knownRows ?? Number((await conn.runAndReadAll(`SELECT count(*) FROM ${quoteIdent(table)}`)).getRows()[0]?.[0] ?? 0);
+  const out: IngestedTable = { table, rowCount: rows, columns };
   if (sheet !== undefined) out.sheet = sheet;
   return out;
 }
@@ -120,7 +131,13 @@ async function dropObjects(conn: DuckDBConnection, sourceId: string): Promise<vo
     const name = String(r[0]);
     if (belongsToPrefix(name, prefix)) tables.add(name);
   }
-  for (const t of tables) await conn.run(`DROP TABLE IF EXISTS ${quoteIdent(t)}`);
+  // Files read in place are views; DROP TABLE refuses a view, so they are dropped as views.
+  const viewRows = await conn.runAndReadAll(
+    `SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal AND starts_with(view_name, $1)`, [prefix],
+  );
+  const views = new Set(viewRows.getRows().map((r) => String(r[0])).filter((n) => belongsToPrefix(n, prefix)));
+  for (const t of tables) if (!views.has(t)) await conn.run(`DROP TABLE IF EXISTS ${quoteIdent(t)}`);
+  for (const v of views) await conn.run(`DROP VIEW IF EXISTS ${quoteIdent(v)}`);
   await conn.run(`DELETE FROM ${CATALOG} WHERE source_id = $1`, [sourceId]);
   await conn.run(`DELETE FROM ${DOCUMENTS} WHERE source_id = $1`, [sourceId]);
 }
@@ -146,6 +163,15 @@ export async function dropSource(conn: DuckDBConnection, sourceId: string): Prom
   await inTransaction(conn, () => dropObjects(conn, sourceId));
 }
 
+/** A date conversion on a view: the view is defined again with the column converted. */
+function redefineView(conn: DuckDBConnection, view: string, built: BuiltView): ApplyConversion {
+  let body = built.body;
+  return async (column, _target, expr) => {
+    body = `SELECT * REPLACE (${expr} AS ${quoteIdent(column)}) FROM (${body})`;
+    await conn.run(`CREATE OR REPLACE VIEW ${quoteIdent(view)} AS ${body}`);
+  };
+}
+
 /**
  * Replaces a source's objects in one transaction: drop the old ones, run `build` (which creates the
  * new tables or returns the text), refine and describe the tables, record the catalog entry, commit.
@@ -167,9 +193,10 @@ export async function replaceSource(
     } else {
       const tables: IngestedTable[] = [];
       for (const t of built.tables) {
-        const dates = await convertDateLikeColumns(conn, t.table);
-        const described = await describeTable(conn, t.table, t.sheet);
+        const dates = await convertDateLikeColumns(conn, t.table, t.view === undefined ? undefined : redefineView(conn, t.table, t.view));
+        const described = await describeTable(conn, t.table, t.sheet, t.view?.rowCount);
         if (t.origin !== undefined) described.origin = { ...t.origin, dateColumns: [...t.origin.dateColumns, ...dates] };
+        if (t.view !== undefined) described.inPlace = { version: Date.now() };
         tables.push(described);
       }
       result = { kind: 'tables', tables };

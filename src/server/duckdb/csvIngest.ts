@@ -17,10 +17,11 @@
  * Non-UTF-8 files are transcoded (windows-1252 -> UTF-8) and read again. Gzip files (`.csv.gz`) are
  * read by DuckDB as they are (`compression = 'gzip'`) once gzipScan.ts has checked them.
  */
+import { resolve } from 'node:path';
 import { checkLineLengths, lineLengthGuard } from './lineLength';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult, type TableOrigin } from '../engine';
-import { replaceSource } from './catalog';
+import { replaceSource, type BuiltView } from './catalog';
 import { duckDbReason } from './fileKinds';
 import { scanGzip } from './gzipScan';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
@@ -44,6 +45,8 @@ export interface DelimitedArgs {
   maxInflatedBytes: number;
   workDir: string;
   signal: AbortSignal;
+  /** Define a view over the file instead of copying it into a table (files read in place). */
+  inPlace?: boolean;
 }
 
 const FIRST_ATTEMPT: CsvAttempt = { sampleAll: false, allVarchar: false, strict: true };
@@ -93,7 +96,19 @@ function escalate(a: CsvAttempt, err: unknown): CsvAttempt | undefined {
   return undefined;
 }
 
-/** Ingests a CSV or TSV file into the source's table, replacing what the source had. */
+/**
+ * A view over a file read in place, checked by reading every value once: a value later in the
+ * file that does not fit the sniffed type fails here (and the next attempt is tried), not in a
+ * user's question. The same scan counts the rows.
+ */
+export async function createCheckedView(conn: DuckDBConnection, view: string, select: string): Promise<BuiltView> {
+  await conn.run(`CREATE VIEW ${quoteIdent(view)} AS ${select}`);
+  // count(COLUMNS(*)) makes DuckDB convert every column, which count(*) alone would skip.
+  const reader = await conn.runAndReadAll(`SELECT count(*), count(COLUMNS(*)) FROM ${quoteIdent(view)}`);
+  return { body: select, rowCount: Number(reader.getRows()[0]?.[0] ?? 0) };
+}
+
+/** Ingests a CSV or TSV file into the source's table (or view, in place), replacing what the source had. */
 export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult> {
   const { conn, sourceId, fileName, tab, gzip, workDir, signal } = args;
   const label = tab ? 'TSV' : 'CSV';
@@ -108,8 +123,15 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
       const current: CsvAttempt = attempt;
       try {
         return await replaceSource(conn, sourceId, signal, async () => {
-          await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readCsvCall(input.path, tab, current, input.gzip)}`);
-          return { kind: 'tables', tables: [{ table, origin: csvOrigin(tab, current, input, gzip) }] };
+          const select = `SELECT * FROM ${readCsvCall(input.path, tab, current, input.gzip)}`;
+          const origin = csvOrigin(tab, current, input, gzip);
+          // A file DuckDB cannot read as it is (transcoded, or a name DuckDB would take as a glob)
+          // was copied to scratch and goes into a table; the others are read in place.
+          if (args.inPlace === true && input.path === resolve(args.filePath)) {
+            return { kind: 'tables', tables: [{ table, origin, view: await createCheckedView(conn, table, select) }] };
+          }
+          await conn.run(`CREATE TABLE ${quoteIdent(table)} AS ${select}`);
+          return { kind: 'tables', tables: [{ table, origin }] };
         });
       } catch (err) {
         signal.throwIfAborted();

@@ -129,11 +129,16 @@ async function numberColumns(conn: DuckDBConnection, table: string): Promise<str
   return reader.columnNames().filter((n, i) => DATE_NAME.test(n) && /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|DOUBLE|FLOAT|DECIMAL.*)$/.test(reader.columnType(i).toString()));
 }
 
+/** Applies one conversion: by default the table's column changes type; a view is redefined instead. */
+export type ApplyConversion = (column: string, target: 'DATE' | 'TIMESTAMP', expr: string) => Promise<void>;
+
 /**
  * Converts date-like VARCHAR columns of `table` in place (inside the caller's transaction).
  * Returns the converted columns with the format used, so the conversion can be replayed.
  */
-export async function convertDateLikeColumns(conn: DuckDBConnection, table: string): Promise<DateConversion[]> {
+export async function convertDateLikeColumns(conn: DuckDBConnection, table: string, apply?: ApplyConversion): Promise<DateConversion[]> {
+  const change: ApplyConversion = apply ?? ((column, target, expr) =>
+    conn.run(`ALTER TABLE ${quoteIdent(table)} ALTER ${quoteIdent(column)} SET DATA TYPE ${target} USING ${expr}`).then(() => undefined));
   const converted: DateConversion[] = [];
   for (const column of await varcharColumns(conn, table)) {
     const pick = await pickFormat(conn, table, column);
@@ -141,9 +146,7 @@ export async function convertDateLikeColumns(conn: DuckDBConnection, table: stri
     const col = quoteIdent(column);
     const target = pick.withTime ? 'TIMESTAMP' : 'DATE';
     // Empty strings become NULL: they were "no value" in the source, not an unparseable date.
-    await conn.run(
-      `ALTER TABLE ${quoteIdent(table)} ALTER ${col} SET DATA TYPE ${target} USING ${dateConversionExpr(col, pick.format, target)}`,
-    );
+    await change(column, target, dateConversionExpr(col, pick.format, target));
     converted.push({ column, format: pick.format, type: target });
   }
   for (const column of await numberColumns(conn, table)) {
@@ -151,7 +154,7 @@ export async function convertDateLikeColumns(conn: DuckDBConnection, table: stri
     if (pick === undefined) continue;
     const col = quoteIdent(column);
     const target = pick.withTime ? 'TIMESTAMP' : 'DATE';
-    await conn.run(`ALTER TABLE ${quoteIdent(table)} ALTER ${col} SET DATA TYPE ${target} USING ${dateConversionExpr(col, pick.format, target)}`);
+    await change(column, target, dateConversionExpr(col, pick.format, target));
     converted.push({ column, format: pick.format, type: target });
   }
   return converted;

@@ -8,22 +8,25 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { DataSource } from '../../shared/domain';
-import { IngestError, type DataStore, type IngestResult } from '../engine';
+import { IngestError, type DataStore, type IngestOptions, type IngestResult } from '../engine';
 import { dropSource, ensureCatalog, readCatalog, readDocument } from './catalog';
 import { ingestDelimited } from './csvIngest';
 import { ingestDocument } from './documentIngest';
-import { fileFormatOf } from './fileKinds';
+import { fileFormatOf, type FileKind } from './fileKinds';
 import { DEFAULT_MAX_INFLATED_BYTES } from './gzipScan';
 import { ingestJson } from './jsonIngest';
 import { ingestParquet } from './parquetIngest';
 import { abortError, armInterrupts, runQuery, type QueryOptions, type QueryParam, type QueryResult } from './queryRunner';
-import { lockDown, readablePath, type StoreLimits } from './sandbox';
+import { isInside, lockDown, readablePath, type StoreLimits } from './sandbox';
 import { ingestText } from './textIngest';
 import { ingestSpreadsheet } from './xlsxIngest';
 
 export type { QueryOptions, QueryParam, QueryResult } from './queryRunner';
 export type { StoreLimits } from './sandbox';
 export { QueryError, QueryTimeoutError } from './queryRunner';
+
+/** Formats read in place as views over the file (gzip CSV and TSV included). */
+export const IN_PLACE_KINDS: readonly FileKind[] = ['csv', 'tsv', 'parquet'];
 
 /** File name of the database inside the data directory. */
 export const DATABASE_FILE = 'analysis.duckdb';
@@ -109,12 +112,16 @@ export class DuckDbStore implements DataStore {
     }
   }
 
-  async ingest(source: DataSource, filePath: string, signal: AbortSignal): Promise<IngestResult> {
+  async ingest(source: DataSource, filePath: string, signal: AbortSignal, opts: IngestOptions = {}): Promise<IngestResult> {
     this.assertOpen();
     if (signal.aborted) throw abortError(signal);
     // The user's file name decides the format; the stored upload may have a generated name.
     const fileName = source.fileName || source.name || filePath;
     const { kind, gzip } = fileFormatOf(/\.[A-Za-z0-9]+$/.test(fileName) ? fileName : filePath);
+    const inPlace = opts.inPlace === true;
+    if (inPlace && !IN_PLACE_KINDS.includes(kind)) throw new IngestError(`${fileName}: only CSV, TSV and Parquet files are read in place; upload it instead`);
+    // A view keeps reading the file's path, so that path itself must be one DuckDB may read.
+    if (inPlace && !isInside(filePath, this.readable)) throw new IngestError(`${fileName} is outside the folders this service may read`);
     return this.serialized(source.id, () => this.withConnection(async (conn) => {
       this.described.delete(source.id);
       // The interrupt stops whichever DuckDB statement is running; no timeout: big files take time.
@@ -129,11 +136,11 @@ export class DuckDbStore implements DataStore {
         switch (kind) {
           case 'csv':
           case 'tsv':
-            return await ingestDelimited({ ...text, tab: kind === 'tsv' });
+            return await ingestDelimited({ ...text, tab: kind === 'tsv', inPlace });
           case 'json':
             return await ingestJson(text);
           case 'parquet':
-            return await ingestParquet(base);
+            return await ingestParquet({ ...base, inPlace });
           case 'spreadsheet':
             return await ingestSpreadsheet(base);
           case 'text':
@@ -147,9 +154,9 @@ export class DuckDbStore implements DataStore {
         if (signal.aborted) throw abortError(signal);
         if (err instanceof IngestError) throw err;
         const code = (err as NodeJS.ErrnoException | undefined)?.code;
-        if (code === 'ENOENT') throw new IngestError(`the uploaded file for ${fileName} is missing; upload it again`);
+        if (code === 'ENOENT') throw new IngestError(inPlace ? `${filePath} is missing (was it moved or deleted?)` : `the uploaded file for ${fileName} is missing; upload it again`);
         // Other file-system errors (EISDIR, EACCES, EIO...) are about the stored upload, not DuckDB.
-        if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new IngestError(`the uploaded file for ${fileName} could not be read (${code}); upload it again`);
+        if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new IngestError(inPlace ? `${filePath} could not be read (${code})` : `the uploaded file for ${fileName} could not be read (${code}); upload it again`);
         throw err;
       } finally {
         guard.dispose();

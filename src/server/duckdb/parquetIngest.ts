@@ -8,7 +8,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource } from './catalog';
 import { duckDbReason } from './fileKinds';
-import { flattenJsonTable } from './jsonShape';
+import { createCheckedView } from './csvIngest';
+import { flattenJsonTable, jsonSelectList } from './jsonShape';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
 
 export interface ParquetArgs {
@@ -17,6 +18,8 @@ export interface ParquetArgs {
   filePath: string;
   fileName: string;
   signal: AbortSignal;
+  /** Define a view over the file instead of copying it into a table (files read in place). */
+  inPlace?: boolean;
 }
 
 /** Parquet files start and end with these four bytes. */
@@ -55,6 +58,19 @@ export async function ingestParquet(args: ParquetArgs): Promise<IngestResult> {
   const table = tableNameFor(sourceId);
   try {
     return await replaceSource(conn, sourceId, signal, async () => {
+      if (args.inPlace === true) {
+        const from = `read_parquet(${quoteLiteral(filePath)})`;
+        let view = await createCheckedView(conn, table, `SELECT * FROM ${from}`);
+        // Nested columns are flattened by defining the view again over the flat select list.
+        const flat = await jsonSelectList(conn, table);
+        const origin: TableOrigin = { reader: 'read_parquet', options: [], dateColumns: [] };
+        if (flat !== undefined) {
+          view = { body: `SELECT ${flat.join(', ')} FROM ${from}`, rowCount: view.rowCount };
+          await conn.run(`CREATE OR REPLACE VIEW ${quoteIdent(table)} AS ${view.body}`);
+          origin.select = flat;
+        }
+        return { kind: 'tables', tables: [{ table, origin, view }] };
+      }
       await conn.run(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM read_parquet(${quoteLiteral(filePath)})`);
       const select = await flattenJsonTable(conn, table);
       const origin: TableOrigin = { reader: 'read_parquet', options: [], dateColumns: [] };

@@ -274,7 +274,8 @@ export class SchemaIndex {
 
   private columns(source: DataSource, t: IngestedTable): Promise<{ rowCount: number; columns: ColumnMeta[] }> {
     // A re-ingested source keeps its table name; its size, row count or columns tell the versions apart.
-    const key = `${t.table}|${source.size ?? ''}|${source.fileName}|${t.rowCount}|${t.columns.map((c) => `${c.name}:${c.type}`).join(',')}`;
+    // A file read in place may be edited without changing any of these: its read's version tells.
+    const key = `${t.table}|${source.size ?? ''}|${source.fileName}|${t.rowCount}|${t.inPlace?.version ?? ''}|${t.columns.map((c) => `${c.name}:${c.type}`).join(',')}`;
     let hit = this.cache.get(key);
     if (hit === undefined) {
       hit = buildColumns(this.run, t);

@@ -4,12 +4,14 @@
  * in the metadata before it starts, so a source whose processing keeps killing the service is
  * eventually given up on instead of crash-looping on every restart.
  */
-import { rename } from 'node:fs/promises';
+import { rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IngestError, type DataStore } from '../engine';
 import type { DataPaths } from '../state/dataPaths';
 import type { Logger, MetaStore } from '../state/metaStore';
 import { toDataSource, type SourceRecord } from '../state/records';
+import { InPlaceWatcher } from './inPlaceWatcher';
+import { checkInPlacePath, stampChanged } from './readRoots';
 import { DownloadError, downloadToFile } from './urlDownload';
 
 /**
@@ -34,6 +36,8 @@ export interface IngestQueueOptions {
   allowPrivateNetworks?: boolean;
   /** Overrides {@link ingestBudgetMs} (tests). */
   budgetMs?: number;
+  /** Real paths of the folders whose files may be read in place. */
+  readRoots?: readonly string[];
 }
 
 export class IngestQueue {
@@ -42,9 +46,65 @@ export class IngestQueue {
   private readonly concurrency: number;
   private closed = false;
   private idleWaiters: Array<() => void> = [];
+  /** Callers waiting for one source to be processed (a job waiting for an edited file's re-read). */
+  private readonly sourceWaiters = new Map<string, Array<() => void>>();
+  readonly watcher: InPlaceWatcher;
 
   constructor(private readonly o: IngestQueueOptions) {
     this.concurrency = Math.max(1, o.concurrency ?? 2);
+    this.watcher = new InPlaceWatcher((id) => void this.resyncIfChanged(id));
+  }
+
+  /**
+   * Before a job: in-place sources whose file changed (size or modification time) since it was read
+   * are read again, and the job waits for that, so it never answers from the previous version.
+   * A file that is gone turns its source `invalid` with the reason.
+   */
+  async freshen(recs: readonly SourceRecord[]): Promise<void> {
+    const waits: Array<Promise<void>> = [];
+    for (const rec of recs) {
+      if (rec.origin.kind !== 'path') continue;
+      if (this.waiting.includes(rec.id) || this.running.has(rec.id)) {
+        waits.push(this.settled(rec.id));
+        continue;
+      }
+      if (await this.worthReading(rec)) {
+        this.enqueue(rec.id);
+        waits.push(this.settled(rec.id));
+      }
+    }
+    await Promise.all(waits);
+  }
+
+  /** Whether an in-place source's file differs from what was read (or is gone). */
+  private async changed(rec: SourceRecord): Promise<boolean> {
+    if (rec.origin.kind !== 'path') return false;
+    const now = await stat(rec.origin.path).catch(() => undefined);
+    return now === undefined || stampChanged(rec.stamp, { size: now.size, mtimeMs: now.mtimeMs });
+  }
+
+  /** The watcher saw the file move: read it again if it really changed. */
+  private async resyncIfChanged(id: string): Promise<void> {
+    const rec = this.o.meta.sources.get(id);
+    if (rec === undefined || this.closed || this.waiting.includes(id) || this.running.has(id)) return;
+    if (await this.worthReading(rec)) this.enqueue(id);
+  }
+
+  /** A read source whose file changed, or a source whose file was missing and is back. */
+  private async worthReading(rec: SourceRecord): Promise<boolean> {
+    if (rec.origin.kind !== 'path') return false;
+    if (rec.status === 'synched') return this.changed(rec);
+    return rec.status === 'invalid' && rec.error !== undefined && (await stat(rec.origin.path).catch(() => undefined)) !== undefined;
+  }
+
+  /** Resolves once the source is neither waiting nor being processed. */
+  private settled(id: string): Promise<void> {
+    if (!this.waiting.includes(id) && !this.running.has(id)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const list = this.sourceWaiters.get(id) ?? [];
+      list.push(resolve);
+      this.sourceWaiters.set(id, list);
+    });
   }
 
   /** Source file path (relative to the data dir) for a record. */
@@ -60,8 +120,10 @@ export class IngestQueue {
 
   /** Stops processing of one source (deleted); resolves when its in-flight work has settled. */
   async cancel(sourceId: string): Promise<void> {
+    this.watcher.unwatch(sourceId);
     const i = this.waiting.indexOf(sourceId);
     if (i >= 0) this.waiting.splice(i, 1);
+    this.wakeSource(sourceId);
     const r = this.running.get(sourceId);
     if (r) {
       r.abort.abort();
@@ -78,7 +140,8 @@ export class IngestQueue {
   /** Aborts in-flight work; interrupted sources stay queued on disk and resume on next start. */
   async close(): Promise<void> {
     this.closed = true;
-    this.waiting.length = 0;
+    this.watcher.close();
+    for (const id of this.waiting.splice(0)) this.wakeSource(id);
     const all = [...this.running.values()];
     for (const r of all) r.abort.abort();
     await Promise.all(all.map((r) => r.done));
@@ -92,6 +155,7 @@ export class IngestQueue {
         this.o.log('error', `ingestion bookkeeping failed for a data source: ${String(e)}`);
       }).finally(() => {
         this.running.delete(id);
+        if (!this.waiting.includes(id)) this.wakeSource(id);
         this.pump();
       });
       this.running.set(id, { abort, done });
@@ -101,6 +165,27 @@ export class IngestQueue {
       this.idleWaiters = [];
       for (const w of waiters) w();
     }
+  }
+
+  private wakeSource(id: string): void {
+    const list = this.sourceWaiters.get(id);
+    this.sourceWaiters.delete(id);
+    for (const w of list ?? []) w();
+  }
+
+  /** Reads an in-place source's file where it is, after checking it is still a file under the roots. */
+  private async processInPlace(rec: SourceRecord, path: string, signal: AbortSignal): Promise<void> {
+    const check = await checkInPlacePath(path, this.o.readRoots ?? []);
+    if (!check.ok) {
+      throw new IngestError(check.missing
+        ? `${rec.fileName} was moved or deleted: ${path} no longer exists. Put it back, or delete this data source and add the file from where it is now`
+        : `${rec.fileName} can no longer be read in place: ${check.reason}`);
+    }
+    this.watcher.watch(rec.id, path);
+    await this.o.store.ingest(toDataSource(rec), check.real, signal, { inPlace: true });
+    // The stamp taken before reading: an edit during the read shows up as a change next time.
+    rec.stamp = check.stamp;
+    rec.size = check.stamp.size;
   }
 
   private async process(id: string, stop: AbortSignal): Promise<void> {
@@ -125,9 +210,10 @@ export class IngestQueue {
         rec.file = rel;
         await meta.save();
       }
-      if (rec.file === undefined) throw new IngestError('the file of this data source is missing');
       // Ingestion replaces whatever an earlier attempt left, in one transaction (catalog.replaceSource).
-      await store.ingest(toDataSource(rec), join(paths.root, rec.file), signal);
+      if (rec.origin.kind === 'path') await this.processInPlace(rec, rec.origin.path, signal);
+      else if (rec.file === undefined) throw new IngestError('the file of this data source is missing');
+      else await store.ingest(toDataSource(rec), join(paths.root, rec.file), signal);
       if (signal.aborted) throw signal.reason;
       if (!meta.sources.has(id)) return;
       rec.status = 'synched';
@@ -166,6 +252,12 @@ export class IngestQueue {
     const { meta, store, log } = this.o;
     let changed = false;
     for (const rec of meta.sources.values()) {
+      // Files read in place may have been edited, moved or deleted while the service was stopped.
+      if (rec.origin.kind === 'path' && (rec.status === 'synched' || rec.error !== undefined)) {
+        this.watcher.watch(rec.id, rec.origin.path);
+        if (await this.worthReading(rec)) this.enqueue(rec.id);
+        continue;
+      }
       const pending = rec.status === 'synching' || (rec.status === 'invalid' && rec.error === undefined);
       if (!pending) continue;
       if (rec.attempts >= MAX_INGEST_ATTEMPTS) {

@@ -24,7 +24,14 @@ function notSynched(names: string[]): ApiError {
   return new ApiError(ErrorCode.SOURCES_NOT_SYNCHED, `selected files are not synched yet (${shown}): wait until processing finishes`);
 }
 
-export async function planJob(deps: Pick<ServiceDeps, 'meta' | 'store'>, body: DecodedJobBody): Promise<JobPlan> {
+/** Sources that cannot be used, saying why when one failed (a deleted in-place file, a bad file). */
+function unusable(recs: SourceRecord[]): ApiError {
+  const failed = recs.find((s) => s.status === 'invalid' && s.error !== undefined);
+  if (failed === undefined) return notSynched(recs.map((s) => s.name));
+  return new ApiError(ErrorCode.SOURCES_NOT_SYNCHED, `selected files are not synched (${failed.name} cannot be used: ${failed.error ?? ''})`);
+}
+
+export async function planJob(deps: Pick<ServiceDeps, 'meta' | 'store' | 'ingest'>, body: DecodedJobBody): Promise<JobPlan> {
   const { meta, store } = deps;
   const session = meta.sessions.get(body.sessionId);
   if (!session) throw notFound('sessionId: session');
@@ -46,13 +53,16 @@ export async function planJob(deps: Pick<ServiceDeps, 'meta' | 'store'>, body: D
       }
       return s;
     });
+    // Files read in place are checked for edits first; the job waits for a changed file's re-read.
+    await deps.ingest.freshen(selected);
     const pending = selected.filter((s) => s.status !== 'synched');
-    if (pending.length > 0) throw notSynched(pending.map((s) => s.name));
+    if (pending.length > 0) throw unusable(pending);
   } else if (body.datasetId !== undefined) {
     // A dataset without a list means "its data": every source that is ready.
+    await deps.ingest.freshen(meta.sourcesOf(body.datasetId));
     const all = meta.sourcesOf(body.datasetId);
     selected = all.filter((s) => s.status === 'synched');
-    if (all.length > 0 && selected.length === 0) throw notSynched(all.map((s) => s.name));
+    if (all.length > 0 && selected.length === 0) throw unusable(all);
   } else {
     selected = [];
   }

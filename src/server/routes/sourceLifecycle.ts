@@ -14,7 +14,10 @@ import { isSupportedExtension, unsupportedExtension } from '../files/uploadHandl
 import { newId } from '../ids';
 import { IngestQueue } from '../ingest/ingestQueue';
 import type { ServiceDeps } from '../serviceDeps';
-import { toDataSource, type SourceRecord } from '../state/records';
+import { toDataSource, type FileStamp, type SourceRecord } from '../state/records';
+import { IN_PLACE_KINDS } from '../duckdb/duckDbStore';
+import { fileFormatOf, type FileFormat } from '../duckdb/fileKinds';
+import { checkInPlacePath } from '../ingest/readRoots';
 import type { DataSource } from '../../shared/domain';
 
 function urlExtension(url: string): string {
@@ -38,6 +41,25 @@ function withoutCredentials(url: string): string {
   }
 }
 
+function formatOrUndefined(name: string): FileFormat | undefined {
+  try {
+    return fileFormatOf(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The file a `path` body names, when the service may read it in place: under one of its read roots
+ * (symlinks resolved), a regular file. Anything else is a 400 saying why; the path is never read.
+ */
+async function inPlaceFile(deps: ServiceDeps, path: string): Promise<{ real: string; stamp: FileStamp }> {
+  const check = await checkInPlacePath(path, deps.readRoots);
+  // HTTP 400 (the envelope's parameter error), so plain HTTP callers see the refusal as one.
+  if (!check.ok) throw new ApiError(ErrorCode.INVALID_PARAMS, `path: ${check.reason}`);
+  return check;
+}
+
 /**
  * Creates a source and queues it for processing; returns it as created (status `invalid` =
  * awaiting processing), before the queue moves it on.
@@ -56,12 +78,22 @@ export async function createSource(
       throw badRequest(`${field}: must not contain control characters (line breaks, NUL) or invisible text-direction marks`);
     }
   }
+  const inPlace = body.path !== undefined ? await inPlaceFile(deps, body.path) : undefined;
   const fileName = baseName(body.fileName);
   if (fileName === '' || fileName === '.' || fileName === '..') throw badRequest('fileName: must name a file, not a folder');
   let ext = fileExtension(fileName);
   if (ext === '' && upload) ext = fileExtension(upload.fileName);
   if (ext === '' && body.url !== undefined) ext = urlExtension(body.url);
   if (!isSupportedExtension(ext)) throw unsupportedExtension(ext);
+  if (inPlace !== undefined) {
+    const format = formatOrUndefined(inPlace.real);
+    if (format === undefined || !IN_PLACE_KINDS.includes(format.kind)) {
+      throw new ApiError(ErrorCode.INVALID_PARAMS, `path: only CSV, TSV and Parquet files (also .csv.gz, .tsv.gz) are read in place; upload ${fileName} instead`);
+    }
+    // The name decides how the file is read, so it must say what the path is.
+    const named = formatOrUndefined(fileName);
+    if (named?.kind !== format.kind || named.gzip !== format.gzip) throw new ApiError(ErrorCode.INVALID_PARAMS, `fileName: ${fileName} does not name the same kind of file as path`);
+  }
 
   const rec: SourceRecord = {
     id: newId(),
@@ -70,11 +102,14 @@ export async function createSource(
     fileName,
     ext,
     status: 'invalid',
-    origin: upload ? { kind: 'upload', fileKey: upload.fileKey } : { kind: 'url', url: withoutCredentials(body.url ?? '') },
+    origin: upload ? { kind: 'upload', fileKey: upload.fileKey }
+      : inPlace ? { kind: 'path', path: inPlace.real }
+        : { kind: 'url', url: withoutCredentials(body.url ?? '') },
     attempts: 0,
     createdAt: Date.now(),
   };
   if (userId !== undefined) rec.userId = userId;
+  if (inPlace) rec.size = inPlace.stamp.size;
   if (upload) {
     const rel = IngestQueue.fileFor(rec);
     try {

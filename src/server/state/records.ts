@@ -19,7 +19,14 @@ export interface DatasetRecord {
   isDefault?: boolean;
 }
 
-export type SourceOrigin = { kind: 'upload'; fileKey: string } | { kind: 'url'; url: string };
+/** `path`: a file the local service reads where it is (in place, no copy), under its read roots. */
+export type SourceOrigin = { kind: 'upload'; fileKey: string } | { kind: 'url'; url: string } | { kind: 'path'; path: string };
+
+/** Size and modification time of an in-place file when it was last read, to notice edits. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+}
 
 export interface SourceRecord {
   id: string;
@@ -33,8 +40,10 @@ export interface SourceRecord {
   error?: string;
   size?: number;
   origin: SourceOrigin;
-  /** Path of the source's file relative to the data dir, once it is there. */
+  /** Path of the source's file relative to the data dir, once it is there (never for in-place sources). */
   file?: string;
+  /** In-place sources: the file as it was when last read. */
+  stamp?: FileStamp;
   /** Processing attempts started; a source that keeps crashing the service is given up on. */
   attempts: number;
   createdAt: number;
@@ -77,6 +86,11 @@ export function toDataSource(r: SourceRecord): DataSource {
   if (r.userId !== undefined) d.userId = r.userId;
   if (r.error !== undefined) d.error = r.error;
   if (r.size !== undefined) d.size = r.size;
+  if (r.origin.kind === 'path') {
+    d.path = r.origin.path;
+    // Read before (it has a stamp) and reading now: the file changed.
+    if (r.status === 'synching' && r.stamp !== undefined) d.rereading = true;
+  }
   return d;
 }
 
@@ -111,6 +125,7 @@ function readOrigin(v: unknown): SourceOrigin | undefined {
   if (!isObject(v)) return undefined;
   if (v['kind'] === 'upload' && typeof v['fileKey'] === 'string') return { kind: 'upload', fileKey: v['fileKey'] };
   if (v['kind'] === 'url' && typeof v['url'] === 'string') return { kind: 'url', url: v['url'] };
+  if (v['kind'] === 'path' && typeof v['path'] === 'string') return { kind: 'path', path: v['path'] };
   return undefined;
 }
 
@@ -133,6 +148,12 @@ function readSource(o: Obj): SourceRecord | undefined {
   if (size !== undefined) r.size = size;
   const file = str(o, 'file');
   if (file !== undefined) r.file = file;
+  const stamp = isObject(o['stamp']) ? o['stamp'] : undefined;
+  if (stamp !== undefined) {
+    const size = num(stamp, 'size');
+    const mtimeMs = num(stamp, 'mtimeMs');
+    if (size !== undefined && mtimeMs !== undefined) r.stamp = { size, mtimeMs };
+  }
   return r;
 }
 

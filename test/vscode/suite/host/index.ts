@@ -18,6 +18,7 @@ export function run(): Promise<void> {
   require('./trees.suite');
   require('./analyze.suite');
   require('./formats.suite');
+  require('./inPlace.suite');
   require('./chat.suite');
   require('./restart.suite');
   require('./signIn.suite');

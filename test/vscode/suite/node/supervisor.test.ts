@@ -106,6 +106,30 @@ describe('local service supervisor (real child process)', function () {
     assert.ok(!lines.some((l) => l.includes('TEAM_DATA_API_KEY')), 'the key line reached the log');
   });
 
+  it('hands the service its read roots at start, and restarts with new ones when they change', async () => {
+    const first = join(dir, 'root-a');
+    const second = join(dir, 'root-b');
+    mkdirSync(first);
+    mkdirSync(second);
+    writeFileSync(join(first, 'a.csv'), 'x,y\n1,2\n');
+    writeFileSync(join(second, 'b.csv'), 'x,y\n3,4\n');
+    let roots = [first];
+    const s = make({ readRoots: () => roots });
+    let ep = await s.ensureStarted();
+    let client = new TeamDataClient({ baseUrl: ep.baseUrl, apiKey: ep.apiKey, userId: 'u1' });
+    const a = await client.dataSources.createWithoutDataset({ fileName: 'a.csv', path: join(first, 'a.csv') });
+    assert.equal((await client.dataSources.waitUntilSynched(a.datasetId, a.id, { intervalMs: 50 })).status, 'synched');
+    await assert.rejects(client.dataSources.createWithoutDataset({ fileName: 'b.csv', path: join(second, 'b.csv') }), /outside the folders this service may read/);
+    assert.equal(s.readRootsChanged(), false);
+    roots = [first, second];
+    assert.equal(s.readRootsChanged(), true);
+    ep = await s.restart();
+    assert.deepEqual(s.readRoots, [first, second]);
+    client = new TeamDataClient({ baseUrl: ep.baseUrl, apiKey: ep.apiKey, userId: 'u1' });
+    const b = await client.dataSources.createWithoutDataset({ fileName: 'b.csv', path: join(second, 'b.csv') });
+    assert.equal((await client.dataSources.waitUntilSynched(b.datasetId, b.id, { intervalMs: 50 })).status, 'synched');
+  });
+
   it('restarts with backoff after the child dies, with a fresh port and key', async () => {
     const s = make();
     const states: SupervisorState[] = [];

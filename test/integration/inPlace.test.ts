@@ -1,0 +1,193 @@
+/**
+ * Files read in place (issue 16, item 2): a file under the service's read roots becomes a data
+ * source without being copied; an edit is noticed (size or modification time) before the next job,
+ * which answers from the new contents; a deleted file turns the source invalid with a clear reason
+ * while other sources keep answering; paths outside the roots (directly or through a symlink) are
+ * refused; a restart keeps the source, and notices an edit made while the service was stopped.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { downloadFile, TeamDataClient, TeamDataError, type Answer } from '../../src/api/index';
+import { answerBlocks } from '../../src/shared/answerFold';
+import { parseCsv } from '../../src/shared/csv';
+import { startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
+
+const REGIONS = ['north', 'south', 'east', 'west'];
+
+/** Invented orders; `bump` is added to every amount so an edit of the same length changes the totals. */
+function ordersCsv(rows: number, bump = 0): string {
+  const lines = ['region,amount,units'];
+  for (let i = 0; i < rows; i++) lines.push(`${REGIONS[i % 4] as string},${((i * 37) % 500) + bump},${i % 7}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function totalsOf(rows: number, bump = 0): Map<string, number> {
+  const out = new Map<string, number>();
+  for (let i = 0; i < rows; i++) out.set(REGIONS[i % 4] as string, (out.get(REGIONS[i % 4] as string) ?? 0) + ((i * 37) % 500) + bump);
+  return out;
+}
+
+/** Bytes of every file under `dir`. */
+async function treeBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) total += await treeBytes(p);
+    else if (e.isFile()) total += (await stat(p)).size;
+  }
+  return total;
+}
+
+describe('files read in place on the local service (issue 16)', function () {
+  this.timeout(180_000);
+  let h: Harness;
+  let client: TeamDataClient;
+  let root: string;
+  let outside: string;
+  let datasetId: string;
+  let sessionId: string;
+
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), 'team-data-root-'));
+    outside = await mkdtemp(join(tmpdir(), 'team-data-outside-'));
+    await mkdir(join(root, 'data'));
+    h = await startHarness({ readRoots: [root] });
+    client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
+    datasetId = (await client.datasets.create({ name: 'in place', description: '' })).id;
+    sessionId = (await client.sessions.create({ title: 'in place' })).id;
+  });
+  after(async () => {
+    await h?.stop();
+    for (const d of [root, outside]) if (d) await rm(d, { recursive: true, force: true });
+  });
+
+  async function addInPlace(path: string, fileName: string): Promise<{ id: string; status: string; error?: string }> {
+    const ds = await client.dataSources.create(datasetId, { fileName, path });
+    const d = await client.dataSources.waitUntilSynched(datasetId, ds.id, { intervalMs: 50 }).catch(() => client.dataSources.get(datasetId, ds.id));
+    return { id: d.id, status: d.status, ...(d.error !== undefined ? { error: d.error } : {}) };
+  }
+
+  async function totals(answer: Answer): Promise<Map<string, number>> {
+    const block = answerBlocks(answer).filter((b) => b.type === 'TABLE').pop();
+    assert.ok(block && block.type === 'TABLE', 'the answer has a table');
+    const file = await downloadFile(block.content.url, join(outside, 'tables'));
+    const rows = parseCsv(await readFile(file.path, 'utf8'));
+    return new Map(rows.slice(1).map((r) => [r[0] as string, Number(r[1])]));
+  }
+
+  async function ask(ids: string[]): Promise<Map<string, number>> {
+    return totals(await client.jobs.run({ sessionId, datasetId, datasourceIdList: ids, question: 'total amount by region' }));
+  }
+
+  it('answers from the file where it is, writing under 5% of its size into the data folder', async () => {
+    const rows = 400_000;
+    const path = join(root, 'data', 'orders.csv');
+    await writeFile(path, ordersCsv(rows));
+    const fileBytes = (await stat(path)).size;
+    const before = await treeBytes(h.dataDir);
+    const ds = await addInPlace(path, 'orders.csv');
+    assert.equal(ds.status, 'synched', ds.error);
+    assert.deepEqual(await ask([ds.id]), totalsOf(rows));
+    const grown = (await treeBytes(h.dataDir)) - before;
+    process.stdout.write(`      in-place ${fileBytes} byte CSV: data folder grew by ${grown} bytes (${((100 * grown) / fileBytes).toFixed(2)}%)\n`);
+    assert.ok(grown < fileBytes * 0.05, `data folder grew by ${grown} bytes for a ${fileBytes} byte file`);
+  });
+
+  it('an edit is read before the next job: new numbers, whether the size or only the modification time changed', async () => {
+    const path = join(root, 'data', 'edited.csv');
+    await writeFile(path, ordersCsv(100));
+    const ds = await addInPlace(path, 'edited.csv');
+    assert.equal(ds.status, 'synched', ds.error);
+    assert.deepEqual(await ask([ds.id]), totalsOf(100));
+    // More rows: the size changes. Asked at once, before the watcher could notice.
+    await writeFile(path, ordersCsv(120));
+    assert.deepEqual(await ask([ds.id]), totalsOf(120));
+    // The job waited for the re-read: the source already describes the new file.
+    const reread = await client.dataSources.get(datasetId, ds.id);
+    assert.equal(reread.size, (await stat(path)).size);
+    assert.equal(reread.path, path);
+    // Same length, other values, and the modification time moved on: only mtime tells.
+    const sameLength = ordersCsv(120).replace(/,(\d)(\d*),/g, (_m, a: string, rest: string) => `,${a === '9' ? '8' : String(Number(a) + 1)}${rest},`);
+    assert.equal(sameLength.length, ordersCsv(120).length);
+    await writeFile(path, sameLength);
+    const later = new Date(Date.now() + 5_000);
+    await utimes(path, later, later);
+    const expected = new Map<string, number>();
+    for (const line of sameLength.trim().split('\n').slice(1)) {
+      const [region, amount] = line.split(',');
+      expected.set(region as string, (expected.get(region as string) ?? 0) + Number(amount));
+    }
+    assert.deepEqual(await ask([ds.id]), expected);
+  });
+
+  it('a deleted file turns its source invalid with a clear reason; other sources keep answering', async () => {
+    const kept = join(root, 'data', 'kept.csv');
+    const doomed = join(root, 'data', 'doomed.csv');
+    await writeFile(kept, ordersCsv(40));
+    await writeFile(doomed, ordersCsv(60));
+    const a = await addInPlace(kept, 'kept.csv');
+    const b = await addInPlace(doomed, 'doomed.csv');
+    assert.equal(b.status, 'synched', b.error);
+    await unlink(doomed);
+    await assert.rejects(ask([b.id]), (e: unknown) => e instanceof TeamDataError && e.code === 210023 && /doomed\.csv was moved or deleted/.test(e.serviceMessage ?? ''));
+    const after = await client.dataSources.get(datasetId, b.id);
+    assert.equal(after.status, 'invalid');
+    assert.match(after.error ?? '', /doomed\.csv was moved or deleted: .*doomed\.csv no longer exists/);
+    assert.deepEqual(await ask([a.id]), totalsOf(40));
+    // Put back, it is read again.
+    await writeFile(doomed, ordersCsv(8));
+    assert.deepEqual(await ask([b.id]), totalsOf(8));
+  });
+
+  it('refuses paths outside the read roots, through a symlink too, and relative paths', async () => {
+    const secret = join(outside, 'secret.csv');
+    await writeFile(secret, ordersCsv(5));
+    await symlink(secret, join(root, 'data', 'link.csv'));
+    await symlink(outside, join(root, 'data', 'linkdir'));
+    const cases: Array<[string, RegExp]> = [
+      [secret, /path: .*secret\.csv is outside the folders this service may read/],
+      [join(root, 'data', 'link.csv'), /path: .*link\.csv is outside the folders this service may read \(it leads to .*secret\.csv\)/],
+      [join(root, 'data', 'linkdir', 'secret.csv'), /outside the folders this service may read/],
+      [join(root, 'data', '..', '..', outside.split('/').pop() as string, 'secret.csv'), /outside the folders this service may read/],
+      ['data/orders.csv', /path: must be an absolute path/],
+    ];
+    for (const [path, reason] of cases) {
+      for (const body of [{ fileName: 'secret.csv', type: 'FILE', path }]) {
+        const r = await h.call('POST', `/v1/team/datasets/${datasetId}/datasources?userId=${USER}`, body);
+        assert.equal(r.status, 400, `${path}: ${r.text}`);
+        assert.match(String(r.json?.msg), reason);
+      }
+      const v2 = await h.call('POST', `/v2/team/datasets/${datasetId}/datasources`, { name: 'secret.csv', type: 'FILE', path, user_id: USER });
+      assert.equal(v2.status, 400, `${path}: ${v2.text}`);
+      assert.match(String(v2.json?.msg), reason);
+    }
+    // A service started without roots reads nothing in place.
+    const bare = await startHarness();
+    try {
+      const r = await bare.call('POST', `/v1/team/datasources?userId=${USER}`, { fileName: 'orders.csv', type: 'FILE', path: join(root, 'data', 'orders.csv') });
+      assert.equal(r.status, 400, r.text);
+      assert.match(String(r.json?.msg), /reads no files in place/);
+    } finally {
+      await bare.stop();
+    }
+  });
+
+  it('a restart keeps the source, and an edit made while stopped is read', async () => {
+    const path = join(root, 'data', 'restart.csv');
+    await writeFile(path, ordersCsv(30));
+    const ds = await addInPlace(path, 'restart.csv');
+    assert.equal(ds.status, 'synched', ds.error);
+    await h.restart();
+    client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
+    assert.deepEqual(await ask([ds.id]), totalsOf(30));
+    await h.restart();
+    client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
+    await h.svc.close();
+    await writeFile(path, ordersCsv(36));
+    await h.restart();
+    client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
+    assert.deepEqual(await ask([ds.id]), totalsOf(36));
+  });
+});
