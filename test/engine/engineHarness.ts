@@ -36,19 +36,23 @@ export interface EngineRig {
 }
 
 /** Writes the files into a temp folder, ingests them through the real store, and builds the engine. */
-export async function startRig(files: Record<string, string | Buffer>, options: LocalEngineOptions = { llm: null }): Promise<EngineRig> {
+export async function startRig(files: Record<string, string | Buffer>, options: LocalEngineOptions = { llm: null }, rig: { inPlace?: boolean } = {}): Promise<EngineRig> {
   const dir = await mkdtemp(join(tmpdir(), 'team-data-engine-'));
   const dataDir = join(dir, 'data');
   const filesDir = join(dir, 'files');
-  const store = await DuckDbStore.open(dataDir);
-  const sources = new Map<string, { source: DataSource; ingest: IngestResult }>();
+  // TEAM_DATA_TEST_IN_PLACE=1: CSV, TSV and Parquet files are read where they are (views over the
+  // file, as the extension does for workspace files), so every suite can check that path too.
+  const inPlace = rig.inPlace ?? process.env['TEAM_DATA_TEST_IN_PLACE'] === '1';
   await (await import('node:fs/promises')).mkdir(filesDir, { recursive: true });
+  const store = await DuckDbStore.open(dataDir, inPlace ? { readableDirs: [filesDir] } : {});
+  const sources = new Map<string, { source: DataSource; ingest: IngestResult }>();
   let n = 0;
   for (const [name, contents] of Object.entries(files)) {
     const path = join(filesDir, name);
     await writeFile(path, contents);
     const source: DataSource = { id: `src-${++n}`, datasetId: 'ds-1', name, fileName: name, type: 'FILE', status: 'synched', size: Buffer.byteLength(contents) };
-    const ingest = await store.ingest(source, path, new AbortController().signal);
+    const readInPlace = inPlace && /\.(csv|tsv|parquet)(\.gz)?$/i.test(name);
+    const ingest = await store.ingest(source, path, new AbortController().signal, readInPlace ? { inPlace: true } : {});
     sources.set(name, { source, ingest });
   }
   const engine = new LocalAnalysisEngine(store, options);

@@ -27,7 +27,9 @@ const MIN_CASES = 150;
 /** Every case module, each over its own files. */
 const MODULES: Array<(f: RealFiles) => RealCase[]> = [autosCases, peopleCases, seriesCases, stateCases, validationACases, validationBCases];
 
-describe('local engine on real data (right / wrong / refused)', function () {
+// Both ways the local service reads a table: loaded into DuckDB (uploads), and read where it is
+// through a view (workspace CSV, TSV and Parquet files): the same answers either way.
+for (const inPlace of [false, true]) describe(`local engine on real data (right / wrong / refused)${inPlace ? ', files read in place' : ''}`, function () {
   this.timeout(600_000);
   let rig: EngineRig;
   let cases: RealCase[];
@@ -40,7 +42,7 @@ describe('local engine on real data (right / wrong / refused)', function () {
     const used = new Set(cases.flatMap((c) => c.files));
     const contents: Record<string, Buffer> = {};
     for (const s of ALL_DATA_SETS) if (used.has(s.file)) contents[s.file] = readFileSync(join(dir, s.file));
-    rig = await startRig(contents);
+    rig = await startRig(contents, { llm: null }, { inPlace });
   });
   after(async () => rig?.close());
 
