@@ -14,6 +14,7 @@ export class UsageError extends Error {
 
 export const USAGE = `Usage:
   team-data serve [--port N] [--host 127.0.0.1] [--data-dir DIR] [--api-key KEY] [--read-root DIR]...
+                  [--api-versions v1,v2]
       Start the embedded local service; prints its base URL and key.
   team-data ask [FILE ...] --question TEXT [options]
       Upload FILEs as data sources, ask a question and print the streamed answer.
@@ -47,6 +48,8 @@ export interface ServeArgs {
   apiKey?: string;
   /** Folders whose files may become data sources read in place (`--read-root`, repeatable). */
   readRoots: string[];
+  /** The API versions served (`--api-versions v2` behaves like a service that dropped v1). */
+  apiVersions?: ApiVersion[];
 }
 
 export interface AskArgs {
@@ -114,7 +117,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   if (command === 'serve') {
     const { values, positionals } = parse(rest, {
       port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'api-key': { type: 'string' },
-      'read-root': { type: 'string', multiple: true },
+      'read-root': { type: 'string', multiple: true }, 'api-versions': { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals[0]})`);
     const port = values.port === undefined ? 0 : Number(values.port);
@@ -127,6 +130,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     if (typeof dataDir === 'string') out.dataDir = dataDir;
     const apiKey = values['api-key'] ?? env['TEAM_DATA_LOCAL_API_KEY'];
     if (typeof apiKey === 'string') out.apiKey = apiKey;
+    if (typeof values['api-versions'] === 'string') {
+      const versions = values['api-versions'].split(',').map((v) => v.trim());
+      if (versions.length === 0 || !versions.every((v): v is ApiVersion => v === 'v1' || v === 'v2')) throw new UsageError('--api-versions takes v1, v2 or v1,v2');
+      out.apiVersions = versions;
+    }
     return out;
   }
   if (command === 'ask') {

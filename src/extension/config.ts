@@ -45,9 +45,12 @@ export function readSettings(): Settings {
   };
 }
 
-/** Writes a setting where the user most likely expects it: the global (user) scope. */
+/** Writes a setting where it takes effect: the workspace when it sets one, else the user scope. */
 export async function updateSetting(key: 'baseUrl' | 'userId' | 'apiVersion', value: string | undefined): Promise<void> {
-  await vscode.workspace.getConfiguration(CONFIG_SECTION).update(key, value, vscode.ConfigurationTarget.Global);
+  const c = vscode.workspace.getConfiguration(CONFIG_SECTION);
+  // A workspace value overrides the user's: writing only the user scope would change nothing.
+  const target = c.inspect(key)?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await c.update(key, value, target);
 }
 
 export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {

@@ -75,6 +75,8 @@ export interface LocalServiceOptions {
    * its workspace folders. Without any, the service reads no file outside its data folder.
    */
   readRoots?: readonly string[];
+  /** The API versions served; default both. Serving one behaves like a service that has dropped the other. */
+  apiVersions?: ReadonlyArray<'v1' | 'v2'>;
 }
 
 export interface LocalService {
@@ -153,7 +155,8 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
 
   // Both versions over the same state: the same route code, each version's spelling.
   const router = new Router();
-  const spellings: Spelling[] = [{ wire: v1Codec, req: v1RequestCodec }, { wire: v2Codec, req: v2RequestCodec }];
+  const served = opts.apiVersions ?? ['v1', 'v2'];
+  const spellings: Spelling[] = [{ wire: v1Codec, req: v1RequestCodec }, { wire: v2Codec, req: v2RequestCodec }].filter((s) => served.includes(s.wire.version));
   for (const spelling of spellings) {
     registerDatasetRoutes(router, deps, spelling);
     registerDataSourceRoutes(router, deps, spelling);
@@ -161,7 +164,7 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
     registerJobRoutes(router, deps, spelling);
     registerUploadRoutes(router, deps, spelling);
   }
-  registerMultipartRoutes(router, deps, multipart);
+  if (served.includes('v2')) registerMultipartRoutes(router, deps, multipart);
   const publicRouter = new Router();
   registerFileRoutes(publicRouter, deps);
   registerPartRoute(publicRouter, multipart);

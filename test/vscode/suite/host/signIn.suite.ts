@@ -4,9 +4,13 @@
  * by its URL, so validation talks to a real server.
  */
 import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { secretName } from '../../../../src/extension/connection/keyStore';
-import { api, assertHumane, ScriptedPrompts } from './helpers';
+import { api, assertHumane, ScriptedPrompts, waitFor } from './helpers';
 
 describe('sign in and out', function () {
   this.timeout(60_000);
@@ -99,5 +103,49 @@ describe('sign in and out', function () {
     const error = prompts.errors()[0];
     assert.match(error?.message ?? '', /[Nn]either the v[12] nor the v[12] API was found .* check the base URL/, JSON.stringify(prompts.notifications));
     assert.ok(!(error?.message ?? '').includes(endpoint.apiKey), 'the key never appears in messages');
+  });
+
+  it('tells which API version to pick when the service has dropped the chosen one, and switches on request', async () => {
+    const a = await api();
+    // A real service that speaks only v2, as the hosted one will once v1 is gone: our own local
+    // service started with --api-versions v2.
+    const dataDir = mkdtempSync(join(tmpdir(), 'td-v2only-'));
+    const child = spawn(process.execPath, [join(a.services.context.extensionPath, 'dist', 'cli.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--api-versions', 'v2'], {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const config = vscode.workspace.getConfiguration('teamData');
+    // The suite also runs with the workspace set to v1; whatever the workspace says is put back.
+    const workspaceVersion = config.inspect<string>('apiVersion')?.workspaceValue;
+    try {
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      const [baseUrl, key] = await waitFor('the v2-only service', () => {
+        const url = /TEAM_DATA_BASE_URL=(\S+)/.exec(out)?.[1];
+        const k = /TEAM_DATA_API_KEY=(\S+)/.exec(out)?.[1];
+        return url && k ? [url, k] as const : undefined;
+      });
+      await config.update('apiVersion', 'v1', workspaceVersion !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+      prompts.expect(
+        { kind: 'input', match: /Base URL/, answer: () => baseUrl },
+        { kind: 'input', match: /user id/, answer: () => 'tester' },
+        { kind: 'input', match: /API key/, answer: () => key },
+        { kind: 'choose', match: /speaks the v2 API, not v1: a v1 request answered "not found"/, answer: 'Use v2' },
+      );
+      const ok = await vscode.commands.executeCommand('teamData.signIn');
+      prompts.assertDone();
+      assert.equal(ok, true, JSON.stringify(prompts.notifications));
+      assert.equal(vscode.workspace.getConfiguration('teamData').get('apiVersion'), 'v2', 'the setting now names the version the service speaks');
+      const info = await a.services.connection.refresh();
+      assert.equal(info.apiVersion, 'v2');
+      await (await a.services.connection.client()).sessions.list({ pageSize: 1 });
+      await vscode.commands.executeCommand('teamData.signOut');
+    } finally {
+      await config.update('apiVersion', undefined, vscode.ConfigurationTarget.Global);
+      if (workspaceVersion !== undefined) await config.update('apiVersion', workspaceVersion, vscode.ConfigurationTarget.Workspace);
+      await a.services.connection.refresh();
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
