@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { AnalysisTools, ToolInputError, type ToolAnswer } from '../../api/analysisTools';
+import type { TeamDataClient } from '../../api/index';
 import { answerText, datasetsText } from '../../api/toolText';
 import type { Services } from '../services';
 
@@ -23,17 +24,20 @@ export interface AskDatasetInput {
 
 const OPEN_HINT = 'The user can open it in the Team Data Analysis answer panel (Sessions view).';
 
-/** One AnalysisTools per service identity, so sessions and reuse never mix a local and a hosted service. */
+/**
+ * One AnalysisTools per client: a new client (a restarted local service on a new port, a changed
+ * API version or account) gets new tools, so sessions and reuse never point at a dead service.
+ */
 export class ToolHost {
-  private tools: { identity: string; tools: AnalysisTools } | undefined;
+  private tools: { client: TeamDataClient; tools: AnalysisTools } | undefined;
 
   constructor(private readonly s: Services) {}
 
   async get(): Promise<AnalysisTools> {
-    const identity = this.s.connection.identity();
-    if (this.tools?.identity !== identity) {
+    const client = await this.s.connection.client();
+    if (this.tools?.client !== client) {
       const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
-      this.tools = { identity, tools: new AnalysisTools(await this.s.connection.client(), root, this.s.connection.info.mode === 'hosted') };
+      this.tools = { client, tools: new AnalysisTools(client, root, this.s.connection.info.mode === 'hosted') };
     }
     return this.tools.tools;
   }
