@@ -82,6 +82,31 @@ describe('answer panel (browser): long answers', function () {
     await allPagesRendered(panel);
   });
 
+  it('renders pages within a screen of the view before they scroll into it', async () => {
+    panel = await PanelPage.open(env.browser, env.server);
+    await panel.send(initMessage([finishedTurn('old', sampleMarkdown(200_000, 3)), streamingTurn('s', 'Working on it. ')]));
+    // Bring a pending page to half a screen below the view: near enough to render, not yet visible.
+    const target = await panel.page.evaluate(() => {
+      const c = document.querySelector('.conversation') as HTMLElement;
+      const pages = [...document.querySelectorAll('[data-turn-id=old] .md-page')];
+      const i = Math.floor(pages.length / 2);
+      const page = pages[i] as HTMLElement;
+      const box = c.getBoundingClientRect();
+      c.scrollTop += page.getBoundingClientRect().top - (box.bottom + box.height / 2);
+      return { i, pending: page.classList.contains('md-pending') };
+    });
+    assert.equal(target.pending, true, 'the page was pending before');
+    await panel.page.waitForTimeout(300);
+    const after = await panel.page.evaluate((i) => {
+      const c = (document.querySelector('.conversation') as HTMLElement).getBoundingClientRect();
+      const page = document.querySelectorAll('[data-turn-id=old] .md-page')[i] as HTMLElement;
+      return { belowView: page.getBoundingClientRect().top > c.bottom, pending: page.classList.contains('md-pending') };
+    }, target.i);
+    assert.deepEqual(after, { belowView: true, pending: false }, 'rendered while still below the view');
+    await panel.send({ type: 'answerPatch', turnId: 's', patch: { state: 'done' } });
+    await allPagesRendered(panel);
+  });
+
   it('idle rendering waits while an answer streams, also one that arrives with long text (a resync mid-stream)', async () => {
     panel = await PanelPage.open(env.browser, env.server);
     await panel.send(initMessage([streamingTurn('s', sampleMarkdown(100_000, 6))]));

@@ -91,7 +91,9 @@ class LazyPages {
   add(page: MdPage): void {
     this.pages.push(page);
     this.byEl.set(page.el, page);
-    this.observer ??= new IntersectionObserver((entries) => this.nearView(entries), { rootMargin: NEAR_VIEW });
+    // The conversation is what scrolls: with the viewport as root the margin would be clipped
+    // away by the conversation's own edges, and pages would render only once on screen.
+    this.observer ??= new IntersectionObserver((entries) => this.nearView(entries), { root: page.el.closest('.conversation') ?? document.querySelector('.conversation'), rootMargin: NEAR_VIEW });
     this.observer.observe(page.el);
     this.scheduleIdle();
   }
