@@ -193,6 +193,8 @@ export class LocalServiceSupervisor {
   }
 
   private async startOnce(): Promise<LocalEndpoint> {
+    // A stop() that came while a restart waited for the old child: start nothing after shutdown.
+    if (this.disposed) throw new LocalServiceError('stopped', 'the local service was shut down');
     this.setState(this.stateValue === 'running' || this.stateValue === 'restarting' ? 'restarting' : 'starting');
     try {
       const endpoint = await this.spawnAndWait();

@@ -195,6 +195,18 @@ describe('local service supervisor (real child process)', function () {
     await assert.rejects(s.ensureStarted(), (e: unknown) => e instanceof LocalServiceError && e.kind === 'stopped');
   });
 
+  it('a stop() during a restart leaves no service running afterwards', async () => {
+    const s = make();
+    await s.ensureStarted();
+    const first = s.pid as number;
+    const restarting = s.restart();
+    await s.stop();
+    await assert.rejects(restarting, (e: unknown) => e instanceof LocalServiceError && e.kind === 'stopped');
+    assert.equal(alive(first), false);
+    assert.equal(s.pid, undefined, 'no new child after the shutdown');
+    assert.equal(s.state, 'stopped');
+  });
+
   it('stops the service when the editor process dies without stopping it (no orphan)', async () => {
     const host = spawn(process.execPath, ['-r', 'tsx/cjs', join(__dirname, 'supervisedHost.ts'), cliPath, join(dir, 'orphan-data')], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
