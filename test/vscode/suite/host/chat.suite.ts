@@ -60,6 +60,13 @@ describe('chat participant and language-model tools', function () {
     assert.match(list, /sales\.csv \(synched\)/);
   });
 
+  it('keeps working after the local service restarts (new port and key)', async () => {
+    await vscode.lm.invokeTool('teamData_listDatasets', { input: {}, toolInvocationToken: undefined });
+    await vscode.commands.executeCommand('teamData.restartLocalService');
+    const list = resultText(await vscode.lm.invokeTool('teamData_listDatasets', { input: {}, toolInvocationToken: undefined }));
+    assert.match(list, /sales\.csv \(synched\)/);
+  });
+
   it('asks for confirmation saying that no file leaves the machine on the local service', async () => {
     const a = await api();
     const token = new vscode.CancellationTokenSource().token;
