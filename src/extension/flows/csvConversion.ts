@@ -63,14 +63,19 @@ function lastLine(text: string): string {
  * file is being checked). Rejects with the converter's reason, or an AbortError when `signal` aborts.
  */
 export async function convertForUpload(s: Services, file: vscode.Uri, signal: AbortSignal, onProgress: (fraction: number | undefined) => void): Promise<ConvertedFile> {
+  // An abort before the child exists would never reach its listener.
+  signal.throwIfAborted();
   const dir = join(s.context.globalStorageUri.fsPath, 'converted', randomUUID());
   await mkdir(dir, { recursive: true });
   const name = convertedCsvName(file.fsPath);
   const out = join(dir, name);
   const dispose = (): Promise<void> => rm(dir, { recursive: true, force: true });
   const cli = join(s.context.extensionPath, 'dist', 'cli.js');
+  // The converter needs no credentials: the hosted service's key stays out of its environment.
+  const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
+  delete env['TEAM_DATA_API_KEY'];
   const child = spawn(process.execPath, [cli, 'convert', file.fsPath, '--out', out], {
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   });
