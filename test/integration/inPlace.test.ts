@@ -6,6 +6,7 @@
  * refused; a restart keeps the source, and notices an edit made while the service was stopped.
  */
 import { strict as assert } from 'node:assert';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +121,22 @@ describe('files read in place on the local service (issue 16)', function () {
       expected.set(region as string, (expected.get(region as string) ?? 0) + Number(amount));
     }
     assert.deepEqual(await ask([ds.id]), expected);
+  });
+
+  it('a Parquet file whose path DuckDB would read as a pattern is refused, not matched to other files', async () => {
+    const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+    const conn = await instance.connect();
+    try {
+      // `orders[1].parquet` as a pattern matches `orders1.parquet`, another file.
+      await conn.run(`COPY (SELECT 'north' AS region, 5 AS amount) TO '${join(root, 'data', 'orders1.parquet')}' (FORMAT parquet)`);
+      await conn.run(`COPY (SELECT 'south' AS region, 7 AS amount) TO '${join(root, 'data', 'orders[1].parquet')}' (FORMAT parquet)`);
+    } finally {
+      conn.disconnectSync();
+      instance.closeSync();
+    }
+    const r = await addInPlace(join(root, 'data', 'orders[1].parquet'), 'orders[1].parquet');
+    assert.equal(r.status, 'invalid');
+    assert.match(r.error ?? '', /its path holds one of \* \? \[ \] \{ \}, which DuckDB reads as a pattern/);
   });
 
   it('a deleted file turns its source invalid with a clear reason; other sources keep answering', async () => {

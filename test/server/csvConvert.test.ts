@@ -6,7 +6,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { readdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -68,6 +69,13 @@ describe('conversion to CSV for hosted services', function () {
       assert.equal(seen[seen.length - 1], 1);
     });
   }
+
+  it('refuses a path DuckDB would read as a pattern (it could match other files)', async () => {
+    await copyFile(join(dir, 'orders.parquet'), join(dir, 'orders[1].parquet'));
+    const out = join(dir, 'out', 'glob.csv');
+    await assert.rejects(convertToCsv(join(dir, 'orders[1].parquet'), out), /its path holds one of \* \? \[ \] \{ \}/);
+    assert.equal(existsSync(out), false);
+  });
 
   it('orders.csv.gz: the same rows, uncompressed', async () => {
     const out = join(dir, 'out', 'plain.csv');

@@ -11,6 +11,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { IngestError } from '../engine';
+import { isGlobLike } from './ingestInput';
 import { duckDbReason, fileFormatOf } from './fileKinds';
 import { DEFAULT_MAX_INFLATED_BYTES, scanGzip } from './gzipScan';
 import { jsonDepthGuard } from './jsonDepth';
@@ -34,6 +35,8 @@ export interface ConvertOptions {
 
 
 function readerCall(path: string, fileName: string): string {
+  // DuckDB's readers take `*`, `?`, `[` and `{` as a pattern, which could read other files.
+  if (isGlobLike(path)) throw new IngestError(`${fileName} cannot be converted where it is: its path holds one of * ? [ ] { }, which DuckDB reads as a pattern; rename it and try again`);
   const { kind, gzip } = fileFormatOf(fileName);
   const lit = quoteLiteral(path);
   if (kind === 'parquet' && !gzip) return `read_parquet(${lit})`;

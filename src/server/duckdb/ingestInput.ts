@@ -26,6 +26,11 @@ export interface PreparedInput {
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
+/** Whether DuckDB's readers would take this path as a glob pattern (and read other files). */
+export function isGlobLike(path: string): boolean {
+  return GLOB_CHARS.test(path);
+}
+
 /** A type label for messages: "CSV", "JSON". */
 export type InputLabel = string;
 

@@ -6,6 +6,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult, type TableOrigin } from '../engine';
+import { isGlobLike } from './ingestInput';
 import { replaceSource } from './catalog';
 import { duckDbReason } from './fileKinds';
 import { createCheckedView } from './csvIngest';
@@ -59,6 +60,8 @@ export async function ingestParquet(args: ParquetArgs): Promise<IngestResult> {
   try {
     return await replaceSource(conn, sourceId, signal, async () => {
       if (args.inPlace === true) {
+        // read_parquet takes `*`, `?`, `[` and `{` as a pattern: such a path could read other files.
+        if (isGlobLike(filePath)) throw new IngestError(`${fileName} cannot be read in place: its path holds one of * ? [ ] { }, which DuckDB reads as a pattern; rename it, or upload it instead`);
         const from = `read_parquet(${quoteLiteral(filePath)})`;
         let view = await createCheckedView(conn, table, `SELECT * FROM ${from}`);
         // Nested columns are flattened by defining the view again over the flat select list.
