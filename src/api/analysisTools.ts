@@ -9,7 +9,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import type { Answer, DataSource, Dataset } from '../shared/domain';
-import { HOSTED_EXTENSIONS, SUPPORTED_EXTENSIONS } from '../shared/domain';
+import { HOSTED_EXTENSIONS, MAX_QUESTION_LENGTH, SUPPORTED_EXTENSIONS } from '../shared/domain';
 import { fileExtension } from '../shared/fileNames';
 import type { TeamDataClient } from './client';
 import type { JobStream } from './jobStream';
@@ -182,7 +182,7 @@ export class AnalysisTools {
 function checkQuestion(question: string): string {
   const q = question.trim();
   if (q === '') throw new ToolInputError('the question is empty');
-  if (q.length > 6000) throw new ToolInputError('the question is longer than 6000 characters');
+  if (q.length > MAX_QUESTION_LENGTH) throw new ToolInputError(`the question is longer than ${MAX_QUESTION_LENGTH} characters`);
   return q;
 }
 

@@ -100,10 +100,13 @@ export async function mcp(args: McpArgs, env: NodeJS.ProcessEnv): Promise<number
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
   });
-  await server.connect(transport);
-  process.stderr.write(`team-data mcp: serving ${Object.values(TOOL_NAMES).join(', ')} over stdio${service ? ' on the embedded local service' : ` on ${args.baseUrl}`}\n`);
-  await closed;
-  await server.close().catch(() => undefined);
-  await service?.close();
+  try {
+    await server.connect(transport);
+    process.stderr.write(`team-data mcp: serving ${Object.values(TOOL_NAMES).join(', ')} over stdio${service ? ' on the embedded local service' : ` on ${args.baseUrl}`}\n`);
+    await closed;
+  } finally {
+    await server.close().catch(() => undefined);
+    await service?.close();
+  }
   return 0;
 }

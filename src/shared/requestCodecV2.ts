@@ -6,7 +6,7 @@
  * for `part_number`) are accepted.
  */
 import { V1_HEADERS } from './codecV1';
-import { DATA_SOURCE_STATUSES, DEFAULT_AGENT_ID, DEFAULT_PAGE_SIZE, JOB_MODES, LANGUAGE_TYPES, MAX_TITLE_LENGTH } from './domain';
+import { DATA_SOURCE_STATUSES, DEFAULT_AGENT_ID, DEFAULT_PAGE_SIZE, JOB_MODES, LANGUAGE_TYPES, MAX_QUESTION_LENGTH, MAX_TITLE_LENGTH } from './domain';
 import type { DataSourceStatus, JobCustomOptions, JobMode, LanguageType, NewSession } from './domain';
 import { isObject, type JsonObject } from './json';
 import {
@@ -69,7 +69,7 @@ function customOptions(o: Record<string, unknown>): JobCustomOptions | undefined
   if (raw === undefined || raw === null) return undefined;
   if (!isObject(raw)) throw new InvalidFieldError('custom_options', 'expected an object');
   const out: JobCustomOptions = {};
-  const prompt = optionalString(raw, 'user_prompt', 6000);
+  const prompt = optionalString(raw, 'user_prompt', MAX_QUESTION_LENGTH);
   if (prompt !== undefined) out.userPrompt = prompt;
   const cite = raw['with_citation'];
   if (cite !== undefined && cite !== null) {
