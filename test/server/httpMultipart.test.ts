@@ -127,6 +127,23 @@ describe('local service: v2 multipart upload', function () {
     assert.equal((await complete(h, plan, etags)).code, 0);
   });
 
+  it('answers a part that runs past its size without announcing it (chunked) with a 400, not a reset', async () => {
+    const plan = await init(h);
+    const p1 = plan.part_items[0] as Part;
+    const body = Buffer.concat([slice(p1), Buffer.alloc(32 * 1024 * 1024, 120)]);
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < body.length; i += 16_384) c.enqueue(new Uint8Array(body.subarray(i, i + 16_384)));
+        c.close();
+      },
+    });
+    const r = await fetch(p1.upload_url, { method: 'PUT', body: stream, duplex: 'half' } as RequestInit & { duplex: 'half' });
+    assert.equal(r.status, 400);
+    assert.match(((await r.json()) as { msg: string }).msg, /part 1: more than its 65536 bytes/);
+    // The part can still be sent right afterwards.
+    assert.equal((await put(p1.upload_url, slice(p1))).status, 200);
+  });
+
   it('refuses a complete with a missing part, a wrong ETag or another upload\'s key, naming the part', async () => {
     const plan = await init(h);
     const etags: Array<{ number: number; etag: string }> = [];
