@@ -24,24 +24,24 @@ export function decodeStatus(value: unknown): DataSourceStatus {
   return 'invalid';
 }
 
-function decodeLanguage(value: unknown): LanguageType {
+export function decodeLanguage(value: unknown): LanguageType {
   return typeof value === 'string' && (LANGUAGE_TYPES as readonly string[]).includes(value.toUpperCase())
     ? (value.toUpperCase() as LanguageType)
     : 'AUTO';
 }
 
-function decodeJobMode(value: unknown): JobMode {
+export function decodeJobMode(value: unknown): JobMode {
   return typeof value === 'string' && (JOB_MODES as readonly string[]).includes(value) ? (value as JobMode) : 'AUTO';
 }
 
-function str(o: Record<string, unknown>, field: string, ...keys: string[]): string {
+export function str(o: Record<string, unknown>, field: string, ...keys: string[]): string {
   const v = pick(o, ...keys);
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return String(v);
   throw new WireFormatError(field, 'a string');
 }
 
-function optStr(o: Record<string, unknown>, ...keys: string[]): string | undefined {
+export function optStr(o: Record<string, unknown>, ...keys: string[]): string | undefined {
   const v = pick(o, ...keys);
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 }

@@ -9,36 +9,14 @@
 import { decodeBlocks, decodeEvent } from './blockCodecV1';
 import { encodeBlockV2, encodeEventV2 } from './blockCodecV2';
 import type { ListQuery, WireCodec } from './codec';
-import { decodeDigest, v1Codec } from './codecV1';
+import { decodeDigest, decodeJobMode, decodeLanguage, optStr, str, v1Codec } from './codecV1';
 import {
-  DEFAULT_AGENT_ID, JOB_MODES, LANGUAGE_TYPES, type DataSource, type Dataset, type DatasetOverview,
-  type DatasetStatus, type HistoryRecord, type JobMode, type LanguageType, type Session,
+  DEFAULT_AGENT_ID, type DataSource, type Dataset, type DatasetOverview,
+  type DatasetStatus, type HistoryRecord, type Session,
 } from './domain';
-import { asArray, asObject, pick, readOptionalInteger, WireFormatError, type JsonObject } from './json';
+import { asArray, asObject, pick, readOptionalInteger, type JsonObject } from './json';
 
 const enc = encodeURIComponent;
-
-function str(o: Record<string, unknown>, field: string, ...keys: string[]): string {
-  const v = pick(o, ...keys);
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return String(v);
-  throw new WireFormatError(field, 'a string');
-}
-
-function optStr(o: Record<string, unknown>, ...keys: string[]): string | undefined {
-  const v = pick(o, ...keys);
-  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
-}
-
-function decodeLanguage(value: unknown): LanguageType {
-  return typeof value === 'string' && (LANGUAGE_TYPES as readonly string[]).includes(value.toUpperCase())
-    ? (value.toUpperCase() as LanguageType)
-    : 'AUTO';
-}
-
-function decodeJobMode(value: unknown): JobMode {
-  return typeof value === 'string' && (JOB_MODES as readonly string[]).includes(value) ? (value as JobMode) : 'AUTO';
-}
 
 function decodeSession(raw: unknown): Session {
   const o = asObject(raw, 'session');
