@@ -3,6 +3,7 @@
  * interfaces; the DuckDB-backed ingestion and the analysis engine implement them. The engine issue
  * swaps a new {@link AnalysisEngine} in without touching the HTTP layer.
  */
+import type { TableStats } from './duckdb/scanStats';
 import type { Block, DataSource, FileRef, JobEvent, JobMode, LanguageType } from '../shared/domain';
 
 export interface ColumnInfo {
@@ -48,6 +49,8 @@ export interface IngestedTable {
    * (when it was read) tells caches a re-read of an edited file from the previous one.
    */
   inPlace?: { version: number };
+  /** Files read in place: the overview's statistics, gathered in the scan that checked the file. */
+  stats?: TableStats;
 }
 
 export type IngestResult =
@@ -60,6 +63,8 @@ export interface IngestOptions {
    * Parquet). The caller has checked that the path lies under the service's read roots.
    */
   inPlace?: boolean;
+  /** Called now and then while DuckDB reads the file, with the share of it read (0..1). */
+  onProgress?: (fraction: number) => void;
 }
 
 /** Turns stored files into queryable tables or retrievable text. Implemented over DuckDB. */

@@ -7,6 +7,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnInfo, DateConversion, IngestedTable, IngestResult, TableOrigin } from '../engine';
 import { asArray, asObject, readInteger, readOptionalString, readString, tryParseJson } from '../../shared/json';
 import { convertDateLikeColumns, type ApplyConversion } from './dateColumns';
+import { readScanStats, scanStatsSql, type ColumnStats, type TableStats } from './scanStats';
 import { belongsToPrefix, quoteIdent, tablePrefixFor } from './sqlText';
 
 const META = 'tda_meta';
@@ -27,10 +28,9 @@ export type Built =
   | { kind: 'tables'; tables: Array<{ table: string; sheet?: string; origin?: TableOrigin; view?: BuiltView }> }
   | { kind: 'text'; text: string };
 
-/** A view over a file read in place: the SELECT it is defined by, and the rows the build counted. */
+/** A view over a file read in place: the SELECT it is defined by (checked and counted by the catalog). */
 export interface BuiltView {
   body: string;
-  rowCount: number;
 }
 
 const READERS: ReadonlyArray<TableOrigin['reader']> = ['read_csv', 'read_json_auto', 'read_parquet', 'read_xlsx'];
@@ -60,6 +60,27 @@ function parseOrigin(raw: unknown): TableOrigin | undefined {
   }
 }
 
+/** Recorded scan statistics, or undefined when absent or malformed (the overview then profiles exactly). */
+function parseStats(raw: unknown): TableStats | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  try {
+    const o = asObject(raw, 'stats');
+    const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+    const columns: ColumnStats[] = asArray(o['columns'], 'columns').map((c) => {
+      const co = asObject(c, 'column');
+      const s: ColumnStats = { name: readString(co, 'name'), nonNull: readInteger(co, 'nonNull'), min: text(co['min']), max: text(co['max']), mean: text(co['mean']) };
+      if (Array.isArray(co['values'])) {
+        s.values = asArray(co['values'], 'values').map((v) => String(v));
+        s.complete = co['complete'] === true;
+      }
+      return s;
+    });
+    return { rows: readInteger(o, 'rows'), columns };
+  } catch {
+    return undefined;
+  }
+}
+
 function parseResult(json: string): IngestResult | undefined {
   try {
     const o = asObject(tryParseJson(json), 'result');
@@ -80,6 +101,8 @@ function parseResult(json: string): IngestResult | undefined {
       if (inPlace !== null && typeof inPlace === 'object' && typeof (inPlace as Record<string, unknown>)['version'] === 'number') {
         table.inPlace = { version: (inPlace as Record<string, number>)['version'] as number };
       }
+      const stats = parseStats(t['stats']);
+      if (stats !== undefined) table.stats = stats;
       return table;
     });
     return { kind: 'tables', tables };
@@ -172,6 +195,12 @@ function redefineView(conn: DuckDBConnection, view: string, built: BuiltView): A
   };
 }
 
+async function scanStats(conn: DuckDBConnection, view: string, columns: readonly ColumnInfo[], signal: AbortSignal): Promise<TableStats> {
+  signal.throwIfAborted();
+  const reader = await conn.runAndReadAll(scanStatsSql(quoteIdent(view), columns));
+  return readScanStats(reader.getRowsJS()[0] ?? [], columns);
+}
+
 /**
  * Replaces a source's objects in one transaction: drop the old ones, run `build` (which creates the
  * new tables or returns the text), refine and describe the tables, record the catalog entry, commit.
@@ -194,9 +223,16 @@ export async function replaceSource(
       const tables: IngestedTable[] = [];
       for (const t of built.tables) {
         const dates = await convertDateLikeColumns(conn, t.table, t.view === undefined ? undefined : redefineView(conn, t.table, t.view));
-        const described = await describeTable(conn, t.table, t.sheet, t.view?.rowCount);
+        let described: IngestedTable;
+        if (t.view === undefined) described = await describeTable(conn, t.table, t.sheet);
+        else {
+          // A view is read once here, with the dates already converted: every value is checked
+          // against its column's type, the rows are counted, and the overview's statistics kept.
+          const shape = await describeTable(conn, t.table, t.sheet, 0);
+          const stats = await scanStats(conn, t.table, shape.columns, signal);
+          described = { ...shape, rowCount: stats.rows, inPlace: { version: Date.now() }, stats };
+        }
         if (t.origin !== undefined) described.origin = { ...t.origin, dateColumns: [...t.origin.dateColumns, ...dates] };
-        if (t.view !== undefined) described.inPlace = { version: Date.now() };
         tables.push(described);
       }
       result = { kind: 'tables', tables };

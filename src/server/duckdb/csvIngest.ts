@@ -97,15 +97,13 @@ function escalate(a: CsvAttempt, err: unknown): CsvAttempt | undefined {
 }
 
 /**
- * A view over a file read in place, checked by reading every value once: a value later in the
- * file that does not fit the sniffed type fails here (and the next attempt is tried), not in a
- * user's question. The same scan counts the rows.
+ * A view over a file read in place. The catalog then reads it once (catalog.ts, scanStats.ts): a
+ * value later in the file that does not fit the sniffed type fails there, inside this attempt (and
+ * the next attempt is tried), not in a user's question.
  */
-export async function createCheckedView(conn: DuckDBConnection, view: string, select: string): Promise<BuiltView> {
+export async function createView(conn: DuckDBConnection, view: string, select: string): Promise<BuiltView> {
   await conn.run(`CREATE VIEW ${quoteIdent(view)} AS ${select}`);
-  // count(COLUMNS(*)) makes DuckDB convert every column, which count(*) alone would skip.
-  const reader = await conn.runAndReadAll(`SELECT count(*), count(COLUMNS(*)) FROM ${quoteIdent(view)}`);
-  return { body: select, rowCount: Number(reader.getRows()[0]?.[0] ?? 0) };
+  return { body: select };
 }
 
 /** Ingests a CSV or TSV file into the source's table (or view, in place), replacing what the source had. */
@@ -113,14 +111,24 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
   const { conn, sourceId, fileName, tab, gzip, workDir, signal } = args;
   const label = tab ? 'TSV' : 'CSV';
   const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk: lineLengthGuard(fileName, label) }) : undefined;
-  if (scan === undefined) await checkLineLengths(args.filePath, fileName, label, signal);
-  let input: PreparedInput = await prepareInput(args.filePath, fileName, label, workDir, signal, scan);
+  // A plain file's lines are measured while DuckDB reads it, not in a pass before: the check stops
+  // DuckDB (which would take tens of seconds on a huge line) and its clear reason is what fails.
+  const lines = scan === undefined ? lineCheckAlongside(conn, args.filePath, fileName, label, signal) : undefined;
+  let input: PreparedInput;
+  try {
+    input = await prepareInput(args.filePath, fileName, label, workDir, signal, scan);
+  } catch (err) {
+    lines?.stop();
+    throw err;
+  }
   const table = tableNameFor(sourceId);
   try {
     let attempt: CsvAttempt | undefined = { sampleAll: false, allVarchar: false, strict: true };
     let lastError: unknown;
     while (attempt !== undefined) {
       const current: CsvAttempt = attempt;
+      const early = lines?.failedYet();
+      if (early !== undefined) throw early;
       try {
         return await replaceSource(conn, sourceId, signal, async () => {
           const select = `SELECT * FROM ${readCsvCall(input.path, tab, current, input.gzip)}`;
@@ -128,13 +136,15 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
           // A file DuckDB cannot read as it is (transcoded, or a name DuckDB would take as a glob)
           // was copied to scratch and goes into a table; the others are read in place.
           if (args.inPlace === true && input.path === resolve(args.filePath)) {
-            return { kind: 'tables', tables: [{ table, origin, view: await createCheckedView(conn, table, select) }] };
+            return { kind: 'tables', tables: [{ table, origin, view: await createView(conn, table, select) }] };
           }
           await conn.run(`CREATE TABLE ${quoteIdent(table)} AS ${select}`);
           return { kind: 'tables', tables: [{ table, origin }] };
         });
       } catch (err) {
         signal.throwIfAborted();
+        const tooLong = await lines?.failure();
+        if (tooLong !== undefined) throw tooLong;
         lastError = err;
         if (isEncodingError(err) && !input.transcoded) {
           input = await transcodeLegacy(input, workDir, signal);
@@ -145,6 +155,36 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
     }
     throw new IngestError(`could not read ${fileName} as ${label}: ${duckDbReason(lastError, input.path, fileName)}`);
   } finally {
+    lines?.stop();
     await input.cleanup();
   }
+}
+
+/**
+ * Runs the line-length check next to DuckDB's read of the same file. A line too long interrupts the
+ * connection; `failure()` waits for the check's verdict (the reason, or undefined when every line
+ * fits). `stop()` ends a check no longer needed, after DuckDB read the file.
+ */
+function lineCheckAlongside(conn: DuckDBConnection, path: string, fileName: string, label: 'CSV' | 'TSV', signal: AbortSignal): { failure(): Promise<unknown>; failedYet(): unknown; stop(): void } {
+  const own = new AbortController();
+  let failed: unknown;
+  const stopWith = (): void => own.abort();
+  signal.addEventListener('abort', stopWith, { once: true });
+  const verdict = checkLineLengths(path, fileName, label, own.signal).then(
+    () => undefined,
+    (err: unknown) => {
+      if (own.signal.aborted) return undefined;
+      failed = err;
+      conn.interrupt();
+      return err;
+    },
+  );
+  return {
+    failure: () => verdict,
+    failedYet: () => failed,
+    stop: () => {
+      signal.removeEventListener('abort', stopWith);
+      own.abort();
+    },
+  };
 }

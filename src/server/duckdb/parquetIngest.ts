@@ -9,7 +9,7 @@ import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { isGlobLike } from './ingestInput';
 import { replaceSource } from './catalog';
 import { duckDbReason } from './fileKinds';
-import { createCheckedView } from './csvIngest';
+import { createView } from './csvIngest';
 import { flattenJsonTable, jsonSelectList } from './jsonShape';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
 
@@ -63,12 +63,12 @@ export async function ingestParquet(args: ParquetArgs): Promise<IngestResult> {
         // read_parquet takes `*`, `?`, `[` and `{` as a pattern: such a path could read other files.
         if (isGlobLike(filePath)) throw new IngestError(`${fileName} cannot be read in place: its path holds one of * ? [ ] { }, which DuckDB reads as a pattern; rename it, or upload it instead`);
         const from = `read_parquet(${quoteLiteral(filePath)})`;
-        let view = await createCheckedView(conn, table, `SELECT * FROM ${from}`);
+        let view = await createView(conn, table, `SELECT * FROM ${from}`);
         // Nested columns are flattened by defining the view again over the flat select list.
         const flat = await jsonSelectList(conn, table);
         const origin: TableOrigin = { reader: 'read_parquet', options: [], dateColumns: [] };
         if (flat !== undefined) {
-          view = { body: `SELECT ${flat.join(', ')} FROM ${from}`, rowCount: view.rowCount };
+          view = { body: `SELECT ${flat.join(', ')} FROM ${from}` };
           await conn.run(`CREATE OR REPLACE VIEW ${quoteIdent(table)} AS ${view.body}`);
           origin.select = flat;
         }

@@ -18,6 +18,7 @@ import { llmConfigFromEnv, type LlmConfig } from './llmClient';
 import { answerWithModel } from './llmAnswer';
 import { buildMentionIndex } from './mentions';
 import { runOverview } from './overviewRunner';
+import { runStatsOverview } from './statsOverview';
 import { runPlan } from './planRunner';
 import { RetrievalIndex } from './retrieval';
 import { answerFromDocuments } from './retrievalAnswer';
@@ -85,9 +86,30 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     writer.respond(r.message, r.questions, [], r.refs);
   }
 
+  /**
+   * Files read in place carry the statistics of their ingest scan. When the question is an overview,
+   * read completely (every word placed) against those statistics alone, it is answered from them:
+   * the first answer on a large file then costs no further read. Anything else, or a model
+   * configured, takes the full path. Returns whether it answered.
+   */
+  private async quickOverview(ctx: AnswerContext, writer: AnswerWriter, tablesOnly: boolean): Promise<boolean> {
+    if (!tablesOnly || this.llm !== undefined) return false;
+    const quick = this.schema.quickTables(ctx.sources);
+    if (quick === undefined) return false;
+    const d = readWithHistory(ctx.question, ctx.history.map((h) => h.question), quick, buildMentionIndex(quick));
+    if (d.kind !== 'answer' || d.rivals.length > 0 || !d.reading.complete || d.reading.plan.kind !== 'overview') return false;
+    const plan = d.reading.plan;
+    const o = await runStatsOverview(plan.tables, writer);
+    writer.respond(`${readingSentence(plan)}:\n\n${o.message}`, suggestQuestions(plan.tables), sourcesOf(plan.tables));
+    // The next question needs the full index (values, number formats); it is built meanwhile.
+    void this.schema.tables(ctx.sources).catch(() => undefined);
+    return true;
+  }
+
   private async analyze(ctx: AnswerContext, writer: AnswerWriter, mayRetrieve: boolean): Promise<void> {
     const tabular = ctx.sources.filter((s) => s.ingest.kind === 'tables');
     const labels = tabular.map((s) => s.source.fileName).join(', ');
+    if (await this.quickOverview(ctx, writer, tabular.length === ctx.sources.length)) return;
     const tables = await this.schema.tables(tabular.map((s) => ({ source: s.source, ingest: s.ingest })));
     const index = buildMentionIndex(tables);
     const allowed = tables.map((t) => t.table);

@@ -7,6 +7,7 @@
 import type { DataSource } from '../../shared/domain';
 import { fileExtension } from '../../shared/fileNames';
 import type { IngestedTable } from '../engine';
+import type { TableStats } from '../duckdb/scanStats';
 import { quoteIdent, slug } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
@@ -246,6 +247,47 @@ async function indexValues(run: RunSql, table: string, columns: ColumnMeta[]): P
   }
 }
 
+/** Each table with its unique alias (in source order), label and name tokens. */
+function layout(sources: ReadonlyArray<{ source: DataSource; ingest: { kind: string; tables?: IngestedTable[] } }>): Array<Omit<TableMeta, 'rowCount' | 'columns'>> {
+  const out: Array<Omit<TableMeta, 'rowCount' | 'columns'>> = [];
+  const used = new Set<string>();
+  for (const { source, ingest } of sources) {
+    for (const t of ingest.tables ?? []) {
+      let alias = baseAlias(source, t);
+      for (let n = 2; used.has(alias); n++) alias = `${baseAlias(source, t)}_${n}`;
+      used.add(alias);
+      const name = source.fileName.replace(/\.[^.]+$/, '');
+      out.push({ table: t.table, alias, label: tableLabel(source, t), source, ingested: t, tokens: nameTokens(t.sheet === undefined ? name : `${name} ${t.sheet}`) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Column metadata from scan statistics. Distinct counts are known only for text columns listed
+ * completely; the others count as many (never unique: that needs an exact count).
+ */
+function columnsFromStats(t: IngestedTable, stats: TableStats): ColumnMeta[] {
+  return t.columns.map((c) => {
+    const s = stats.columns.find((x) => x.name === c.name);
+    const kind = kindOf(c.type);
+    const nonNull = s?.nonNull ?? 0;
+    const listed = s?.complete === true ? s.values : undefined;
+    const meta: ColumnMeta = {
+      name: c.name, type: c.type, kind, expr: quoteIdent(c.name), converted: false, tokens: nameTokens(c.name), nonNull,
+      distinct: listed !== undefined ? listed.length : Math.max(nonNull, MAX_INDEXED_VALUES + 1), unique: false,
+    };
+    if (listed !== undefined && kind === 'text') meta.values = [...listed].sort();
+    const lo = s?.min ?? null;
+    const hi = s?.max ?? null;
+    if (lo !== null && hi !== null) {
+      meta.min = kind === 'numeric' ? Number(lo) : lo;
+      meta.max = kind === 'numeric' ? Number(hi) : hi;
+    }
+    return meta;
+  });
+}
+
 /** Builds and caches {@link TableMeta} for the selected sources. */
 export class SchemaIndex {
   private readonly cache = new Map<string, Promise<{ rowCount: number; columns: ColumnMeta[] }>>();
@@ -255,21 +297,23 @@ export class SchemaIndex {
   /** Tables of the tabular sources, with unique aliases in source order. */
   async tables(sources: ReadonlyArray<{ source: DataSource; ingest: { kind: string; tables?: IngestedTable[] } }>): Promise<TableMeta[]> {
     const out: TableMeta[] = [];
-    const used = new Set<string>();
-    for (const { source, ingest } of sources) {
-      for (const t of ingest.tables ?? []) {
-        let alias = baseAlias(source, t);
-        for (let n = 2; used.has(alias); n++) alias = `${baseAlias(source, t)}_${n}`;
-        used.add(alias);
-        const { rowCount, columns } = await this.columns(source, t);
-        const name = source.fileName.replace(/\.[^.]+$/, '');
-        out.push({
-          table: t.table, alias, label: tableLabel(source, t), source, ingested: t, rowCount, columns,
-          tokens: nameTokens(t.sheet === undefined ? name : `${name} ${t.sheet}`),
-        });
-      }
-    }
+    for (const l of layout(sources)) out.push({ ...l, ...(await this.columns(l.source, l.ingested)) });
     return out;
+  }
+
+  /**
+   * The tables as their ingest scans described them, without a query (files read in place carry
+   * such statistics), or undefined when a table has none. Enough to read an overview question;
+   * value lists of text columns with more than 50 distinct values are missing.
+   */
+  quickTables(sources: ReadonlyArray<{ source: DataSource; ingest: { kind: string; tables?: IngestedTable[] } }>): TableMeta[] | undefined {
+    const out: TableMeta[] = [];
+    for (const l of layout(sources)) {
+      const stats = l.ingested.stats;
+      if (stats === undefined) return undefined;
+      out.push({ ...l, rowCount: stats.rows, columns: columnsFromStats(l.ingested, stats) });
+    }
+    return out.length > 0 ? out : undefined;
   }
 
   private columns(source: DataSource, t: IngestedTable): Promise<{ rowCount: number; columns: ColumnMeta[] }> {

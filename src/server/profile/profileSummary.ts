@@ -11,11 +11,14 @@ export interface ColumnProfile {
   cls: ColumnClass;
   nonNull: number;
   nulls: number;
-  distinct: number;
+  /** Undefined when not counted (a one-pass overview of a file read in place: see scanStats.ts). */
+  distinct?: number;
   min: string | null;
   max: string | null;
   mean: string | null;
   top: string | null;
+  /** `top` lists frequent values without counts, from a bounded summary rather than an exact count. */
+  topApproximate?: boolean;
 }
 
 export interface TableProfile {
@@ -75,6 +78,12 @@ function percent(part: number, whole: number): string {
   return whole === 0 ? '0%' : `${(Math.round((part / whole) * 1000) / 10).toFixed(1)}%`;
 }
 
+function textLine(c: ColumnProfile): string {
+  if (c.distinct === undefined) return `${code(c.name)}: more than 50 distinct values${c.top ? `; frequent values include ${mdText(c.top)}` : ''}`;
+  const label = c.topApproximate === true ? 'by frequency' : 'most common';
+  return `${code(c.name)}: ${plural(c.distinct, 'distinct value')}${c.top ? `; ${label}: ${mdText(c.top)}` : ''}`;
+}
+
 /** The Markdown section about one table. */
 export function tableSection(p: TableProfile): string {
   const lines: string[] = [];
@@ -89,12 +98,15 @@ export function tableSection(p: TableProfile): string {
   if (temporal.length > 0) lines.push(...bullet('Dates', temporal.map((c) => `${code(c.name)}: ${mdText(c.min ?? '')} to ${mdText(c.max ?? '')}`)));
   const text = p.columns.filter((c) => c.cls === 'text' && c.nonNull > 0);
   if (text.length > 0) {
-    lines.push(...bullet('Text', text.map((c) => `${code(c.name)}: ${plural(c.distinct, 'distinct value')}${c.top ? `; most common: ${mdText(c.top)}` : ''}`)));
+    lines.push(...bullet('Text', text.map(textLine)));
   }
   const withNulls = p.columns.filter((c) => c.nulls > 0).sort((a, b) => b.nulls - a.nulls);
   if (withNulls.length === 0) lines.push('- No missing values.');
   else lines.push(...bullet('Missing values', withNulls.map((c) => `${code(c.name)}: ${formatNumber(c.nulls)} (${percent(c.nulls, p.rowCount)})`)));
   const unique = p.columns.filter((c) => p.rowCount > 1 && c.distinct === p.rowCount && c.nulls === 0);
+  if (p.columns.some((c) => c.distinct === undefined)) {
+    lines.push('- Read in one pass over the file: distinct counts above 50 and duplicate rows were not counted; ask for them by name (for example "how many distinct …") to get exact numbers.');
+  }
   if (unique.length > 0) lines.push(`- Unique in every row (possible keys): ${unique.slice(0, LIST_LIMIT).map((c) => code(c.name)).join(', ')}${unique.length > LIST_LIMIT ? ', ...' : ''}`);
   if (p.duplicateRows !== undefined) {
     lines.push(p.duplicateRows === 0
@@ -120,13 +132,13 @@ export function fragments(markdown: string, maxChars = 240): string[] {
 }
 
 function pickCategory(p: TableProfile): ColumnProfile | undefined {
-  return p.columns.find((c) => c.cls === 'text' && c.distinct >= 2 && c.distinct <= 50 && c.distinct < p.rowCount);
+  return p.columns.find((c) => c.cls === 'text' && c.distinct !== undefined && c.distinct >= 2 && c.distinct <= 50 && c.distinct < p.rowCount);
 }
 
 function pickMeasure(p: TableProfile): ColumnProfile | undefined {
   const numeric = p.columns.filter((c) => c.cls === 'numeric' && c.nonNull > 0);
   // A column unique in every row is more likely an id than a measure.
-  return numeric.find((c) => c.distinct < p.rowCount && !/(^|_|\b)id$/i.test(c.name)) ?? numeric[0];
+  return numeric.find((c) => (c.distinct === undefined || c.distinct < p.rowCount) && !/(^|_|\b)id$/i.test(c.name)) ?? numeric[0];
 }
 
 /** Three follow-up questions built from the schema of the profiled tables (largest first). */
