@@ -105,7 +105,11 @@ export function buildMentionIndex(tables: readonly TableMeta[]): MentionIndex {
         if (k.words.length < 2) continue;
         for (const w of new Set(k.words.map(stem))) {
           if (w.length < 3 || STOP_WORDS.has(w) || FUNCTION_WORDS.has(w) || /^\d+$/.test(w)) continue;
-          push(perWord, w, m);
+          // Values of a column are distinct and a value's words are too: no duplicate to look for
+          // (a search here was quadratic in a column whose values share a word, like "SKU-1".."SKU-4350").
+          const list = perWord.get(w);
+          if (list === undefined) perWord.set(w, [m]);
+          else list.push(m);
         }
       }
       // A word in most values of a column ("County", "Inc") tells none of them apart.
