@@ -9,7 +9,7 @@ import type { ListQuery, WireCodec } from './codec';
 import {
   DEFAULT_AGENT_ID, JOB_MODES, LANGUAGE_TYPES, type DataSource, type DataSourceStatus, type Dataset,
   type DatasetOverview, type DatasetStatus, type HistoryRecord, type JobMode, type LanguageType, type Page,
-  type Session,
+  type ReadProgress, type Session,
 } from './domain';
 import {
   asArray, asObject, pick, readInteger, readOptionalInteger, readOptionalString, readString, WireFormatError,
@@ -71,7 +71,22 @@ function decodeDataSource(raw: unknown): DataSource {
   const path = optStr(o, 'path');
   if (path !== undefined) ds.path = path;
   if (o['rereading'] === true) ds.rereading = true;
+  const progress = decodeProgress(o['progress']);
+  if (progress !== undefined) ds.progress = progress;
+  const rows = pick(o, 'rows');
+  if (typeof rows === 'number' && Number.isSafeInteger(rows) && rows >= 0) ds.rows = rows;
   return ds;
+}
+
+/** A read's progress, or undefined when absent or not two sane byte counts. */
+export function decodeProgress(raw: unknown): ReadProgress | undefined {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const o = raw as Record<string, unknown>;
+  const read = pick(o, 'readBytes', 'read_bytes');
+  const total = pick(o, 'totalBytes', 'total_bytes');
+  if (typeof read !== 'number' || typeof total !== 'number' || !Number.isFinite(read) || !Number.isFinite(total)) return undefined;
+  if (read < 0 || total <= 0) return undefined;
+  return { readBytes: Math.min(read, total), totalBytes: total };
 }
 
 function decodeSession(raw: unknown): Session {
@@ -125,6 +140,8 @@ function encodeDataSource(d: DataSource): JsonObject {
   if (d.size !== undefined) o['size'] = d.size;
   if (d.path !== undefined) o['path'] = d.path;
   if (d.rereading === true) o['rereading'] = true;
+  if (d.progress !== undefined) o['progress'] = { readBytes: d.progress.readBytes, totalBytes: d.progress.totalBytes };
+  if (d.rows !== undefined) o['rows'] = d.rows;
   return o;
 }
 

@@ -73,6 +73,16 @@ export interface DataSource {
   path?: string;
   /** Local service extra: an in-place file changed and is being read again (status `synching`). */
   rereading?: boolean;
+  /** Local service extra: how far the read has got, while the source is `synching`. */
+  progress?: ReadProgress;
+  /** Local service extra: rows of a `synched` table source (all its tables together). */
+  rows?: number;
+}
+
+/** How far a source's read has got: bytes of the file read so far, of its size. */
+export interface ReadProgress {
+  readBytes: number;
+  totalBytes: number;
 }
 
 export interface Session {

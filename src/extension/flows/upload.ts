@@ -10,6 +10,7 @@ import { formatBytes } from '../../shared/byteSize';
 import { ErrorCode } from '../../shared/errorCodes';
 import { SUPPORTED_EXTENSIONS, type DataSource, type Dataset } from '../../shared/domain';
 import { fileExtension } from '../../shared/fileNames';
+import { readFraction, readingText } from '../../shared/sourceActivity';
 import type { Services } from '../services';
 import { convertForUpload, needsConversion, type ConvertedFile } from './csvConversion';
 import { fingerprint } from './fileReuse';
@@ -88,16 +89,17 @@ export async function addFilesToDataset(s: Services, client: TeamDataClient, dat
           advanceTo(doneBytes / totalBytes, `${name}: checking…`);
           let ds = await reusable(s, client, dataset, file, ac.signal);
           const reused = ds !== undefined;
+          const placed = ds === undefined ? inPlacePath(s, file) : undefined;
           const waitStatus = {
             intervalMs: 500,
-            maxIntervalMs: 5000,
-            onStatus: (x: DataSource) => advanceTo((doneBytes + size) / totalBytes, `${name}: ${x.status === 'synching' ? 'processing…' : 'waiting to be processed…'}`),
+            maxIntervalMs: 2000,
+            // A file read in place sends no bytes: its share of the bar moves with the service's read.
+            onStatus: (x: DataSource) => advanceTo((doneBytes + size * (placed !== undefined ? readFraction(x) ?? 0 : 1)) / totalBytes, `${name}: ${readingText(x) ?? (x.status === 'synching' ? 'processing…' : 'waiting to be processed…')}`),
           };
           const forgetIfInvalid = async (err: unknown): Promise<never> => {
             if (isTeamDataError(err) && err.code === 'DATASOURCE_INVALID') await s.reuse.forget(scope, dataset.id, file.fsPath);
             throw err;
           };
-          const placed = ds === undefined ? inPlacePath(s, file) : undefined;
           if (placed !== undefined) ds = await existingInPlace(client, dataset.id, placed, ac.signal);
           if (placed !== undefined && ds !== undefined) {
             s.log.info(`Reusing data source ${ds.id}, which reads ${name} in place`);

@@ -47,6 +47,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
     this.poller = new SyncPoller({
       poll: (datasetId) => this.pollDataset(datasetId),
       active: () => this.view?.visible ?? true,
+      moving: (datasetId) => (this.children.get(datasetId)?.items ?? []).some((ds) => ds.progress !== undefined),
       onGiveUp: (datasetId) => deps.log.info(`Stopped live refresh of dataset ${datasetId}: still processing after 10 minutes; use Refresh to check again`),
     });
   }

@@ -12,6 +12,8 @@ export interface SyncPollerOptions extends BackoffOptions {
   poll(key: string): Promise<boolean>;
   /** Polling is skipped (and re-scheduled at the slowest pace) while this returns false. */
   active?(): boolean;
+  /** Whether `key` made visible progress at the last poll (a file being read): polls stay quick and the time limit restarts. */
+  moving?(key: string): boolean;
   /** Called when a key stops being polled because it took too long. */
   onGiveUp?(key: string): void;
 }
@@ -85,6 +87,10 @@ export class SyncPoller {
     if (!pending) {
       this.untrack(key);
       return;
+    }
+    if (this.opts.moving?.(key) === true) {
+      t.backoff.reset();
+      t.since = Date.now();
     }
     this.schedule(key, t);
   }

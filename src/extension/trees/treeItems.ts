@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { formatBytes } from '../../shared/byteSize';
 import type { DataSource } from '../../shared/domain';
+import { readingText, rowsText } from '../../shared/sourceActivity';
 import type { DataSourceNode, DatasetNode, JobNode, MessageNode, MoreNode, SessionNode } from './nodes';
 import { oneLine } from './nodes';
 
@@ -68,13 +69,14 @@ export function dataSourceItem(node: DataSourceNode): vscode.TreeItem {
   const item = new vscode.TreeItem(ds.name || ds.fileName || '(unnamed file)', vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   // An in-place file that changed is read again; saying so explains why a ready source is busy.
-  const label = ds.rereading === true ? 'changed, re-reading…' : STATE_LABEL[state];
-  item.description = ds.path !== undefined && state === 'synched' ? 'ready · in place' : label;
+  const label = readingText(ds) ?? (ds.rereading === true ? 'changed, re-reading…' : STATE_LABEL[state]);
+  const rows = rowsText(ds);
+  item.description = state === 'synched' ? ['ready', rows, ds.path !== undefined ? 'in place' : undefined].filter(Boolean).join(' · ') : label;
   item.iconPath = stateIcon(state);
   item.contextValue = `dataSource.${state}`;
   const md = new vscode.MarkdownString(`**${escapeMd(ds.name || ds.fileName)}**`);
   if (ds.fileName && ds.fileName !== ds.name) md.appendMarkdown(`\n\nfile: ${escapeMd(ds.fileName)}`);
-  md.appendMarkdown(`\n\nstatus: ${label}`);
+  md.appendMarkdown(`\n\nstatus: ${label}${state === 'synched' && rows !== undefined ? ` · ${rows}` : ''}`);
   if (ds.path !== undefined) md.appendMarkdown(`\n\nread in place (no copy): ${escapeMd(ds.path)}`);
   if (typeof ds.size === 'number') md.appendMarkdown(` · ${formatBytes(ds.size)}`);
   if (state === 'failed' && ds.error) md.appendMarkdown(`\n\n$(error) ${escapeMd(ds.error)}`);

@@ -35,6 +35,35 @@ const WORK_DIR = 'ingest-tmp';
 /** Where DuckDB spills what does not fit its memory limit, inside the data directory. */
 const SPILL_DIR = 'duckdb-spill';
 
+/** How often a running ingest's progress is read from DuckDB. */
+const PROGRESS_EVERY_MS = 250;
+/**
+ * Connections kept for ingests. DuckDB tracks a statement's progress only on connections that
+ * enabled it, a per-connection setting the locked configuration (sandbox.ts) no longer lets a new
+ * connection change; so these are made, with tracking on, before the lock. The queue reads two
+ * files at a time; an ingest beyond the pool runs on a plain connection, without progress.
+ */
+const INGEST_CONNECTIONS = 4;
+
+/**
+ * Reports the share of the file DuckDB's running statement has read (DuckDB tracks it per
+ * connection; -1 until a statement has run for a moment). Each statement of an ingest starts again
+ * from 0, so the share reported never goes back: a later check pass does not undo the first read.
+ */
+function watchProgress(conn: DuckDBConnection, report: ((fraction: number) => void) | undefined): ReturnType<typeof setInterval> | undefined {
+  if (report === undefined) return undefined;
+  let best = 0;
+  const timer = setInterval(() => {
+    const p = conn.progress.percentage;
+    if (Number.isFinite(p) && p / 100 > best) {
+      best = Math.min(1, p / 100);
+      report(best);
+    }
+  }, PROGRESS_EVERY_MS);
+  timer.unref();
+  return timer;
+}
+
 /**
  * Database files open in this process. DuckDB's file lock only stops other processes; two instances
  * on one file inside a process would corrupt it, so a second open is refused here.
@@ -49,6 +78,8 @@ export class DuckDbStore implements DataStore {
   /** Work in flight (ingests, queries), awaited by close() before the database is closed. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
+  /** Idle connections with progress tracking on, for ingests (see {@link INGEST_CONNECTIONS}). */
+  private readonly ingestConnections: DuckDBConnection[] = [];
   /**
    * What each source's ingest produced, as read back from the catalog. Every job describes its
    * sources, and reading the catalog costs a connection and a query; the entry is dropped whenever
@@ -100,6 +131,12 @@ export class DuckDbStore implements DataStore {
       await rm(spillDir, { recursive: true, force: true });
       const readable = [workDir, ...(limits.readableDirs ?? [])];
       const store = new DuckDbStore(instance, workDir, databasePath, readable, limits.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES);
+      for (let i = 0; i < INGEST_CONNECTIONS; i++) {
+        const conn = await instance.connect();
+        await conn.run('SET enable_progress_bar = true');
+        await conn.run('SET enable_progress_bar_print = false');
+        store.ingestConnections.push(conn);
+      }
       await store.withConnection(async (conn) => {
         await lockDown(conn, spillDir, readable, limits);
         await ensureCatalog(conn);
@@ -126,6 +163,7 @@ export class DuckDbStore implements DataStore {
       this.described.delete(source.id);
       // The interrupt stops whichever DuckDB statement is running; no timeout: big files take time.
       const guard = armInterrupts(conn, signal, undefined);
+      const progress = watchProgress(conn, opts.onProgress);
       let release = async (): Promise<void> => undefined;
       try {
         // DuckDB reads only its readable folders; a file elsewhere (tests, tools) is linked in first.
@@ -159,10 +197,11 @@ export class DuckDbStore implements DataStore {
         if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new IngestError(inPlace ? `${filePath} could not be read (${code})` : `the uploaded file for ${fileName} could not be read (${code}); upload it again`);
         throw err;
       } finally {
+        clearInterval(progress);
         guard.dispose();
         await release().catch(() => undefined);
       }
-    }));
+    }, true));
   }
 
   async describe(sourceId: string): Promise<IngestResult | undefined> {
@@ -215,6 +254,7 @@ export class DuckDbStore implements DataStore {
     this.closed = true;
     for (const conn of this.busy) conn.interrupt();
     await Promise.allSettled([...this.inFlight, ...this.locks.values()]);
+    for (const conn of this.ingestConnections.splice(0)) conn.disconnectSync();
     this.instance.closeSync();
     openInProcess.delete(this.databasePath);
     await rm(this.workDir, { recursive: true, force: true });
@@ -224,15 +264,25 @@ export class DuckDbStore implements DataStore {
     if (this.closed) throw new Error('the data store is closed');
   }
 
-  private withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  /** Runs `fn` on a connection of its own; `forIngest` takes one with progress tracking when one is idle. */
+  private withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>, forIngest = false): Promise<T> {
     return this.track((async () => {
-      const conn = await this.instance.connect();
+      const pooled = forIngest ? this.ingestConnections.pop() : undefined;
+      const conn = pooled ?? await this.instance.connect();
       this.busy.add(conn);
+      let failed = false;
       try {
         return await fn(conn);
+      } catch (err) {
+        failed = true;
+        throw err;
       } finally {
         this.busy.delete(conn);
-        conn.disconnectSync();
+        if (pooled !== undefined && !this.closed) {
+          // The next ingest must not find a transaction left open by an interrupted one.
+          if (failed) await pooled.run('ROLLBACK').catch(() => undefined);
+          this.ingestConnections.push(pooled);
+        } else conn.disconnectSync();
       }
     })());
   }

@@ -6,7 +6,8 @@
  */
 import { rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { IngestError, type DataStore } from '../engine';
+import type { ReadProgress } from '../../shared/domain';
+import { IngestError, type DataStore, type IngestOptions, type IngestResult } from '../engine';
 import type { DataPaths } from '../state/dataPaths';
 import type { Logger, MetaStore } from '../state/metaStore';
 import { toDataSource, type SourceRecord } from '../state/records';
@@ -49,10 +50,24 @@ export class IngestQueue {
   /** Callers waiting for one source to be processed (a job waiting for an edited file's re-read). */
   private readonly sourceWaiters = new Map<string, Array<() => void>>();
   readonly watcher: InPlaceWatcher;
+  /** How far each running read has got (bytes of the file), for the sources' `progress`. */
+  private readonly progress = new Map<string, ReadProgress>();
 
   constructor(private readonly o: IngestQueueOptions) {
     this.concurrency = Math.max(1, o.concurrency ?? 2);
     this.watcher = new InPlaceWatcher((id) => void this.resyncIfChanged(id));
+  }
+
+  /** How far the running read of a source has got, if one is running and DuckDB has reported. */
+  progressOf(id: string): ReadProgress | undefined {
+    const p = this.progress.get(id);
+    return p === undefined ? undefined : { ...p };
+  }
+
+  /** The ingest option that records a read's progress against the file's size. */
+  private tracking(id: string, totalBytes: number | undefined): IngestOptions {
+    if (totalBytes === undefined || totalBytes <= 0) return {};
+    return { onProgress: (fraction) => this.progress.set(id, { readBytes: Math.round(fraction * totalBytes), totalBytes }) };
   }
 
   /**
@@ -182,7 +197,8 @@ export class IngestQueue {
         : `${rec.fileName} can no longer be read in place: ${check.reason}`);
     }
     this.watcher.watch(rec.id, path);
-    await this.o.store.ingest(toDataSource(rec), check.real, signal, { inPlace: true });
+    const read = await this.o.store.ingest(toDataSource(rec), check.real, signal, { inPlace: true, ...this.tracking(rec.id, check.stamp.size) });
+    recordRows(rec, read);
     // The stamp taken before reading: an edit during the read shows up as a change next time.
     rec.stamp = check.stamp;
     rec.size = check.stamp.size;
@@ -213,7 +229,7 @@ export class IngestQueue {
       // Ingestion replaces whatever an earlier attempt left, in one transaction (catalog.replaceSource).
       if (rec.origin.kind === 'path') await this.processInPlace(rec, rec.origin.path, signal);
       else if (rec.file === undefined) throw new IngestError('the file of this data source is missing');
-      else await store.ingest(toDataSource(rec), join(paths.root, rec.file), signal);
+      else recordRows(rec, await store.ingest(toDataSource(rec), join(paths.root, rec.file), signal, this.tracking(rec.id, rec.size)));
       if (signal.aborted) throw signal.reason;
       if (!meta.sources.has(id)) return;
       rec.status = 'synched';
@@ -241,6 +257,7 @@ export class IngestQueue {
       await meta.save();
     } finally {
       clearTimeout(timer);
+      this.progress.delete(id);
     }
   }
 
@@ -276,4 +293,10 @@ export class IngestQueue {
     }
     if (changed) await meta.save();
   }
+}
+
+/** Keeps the rows a read produced on the record (table sources), so callers see them. */
+function recordRows(rec: SourceRecord, result: IngestResult): void {
+  if (result.kind === 'tables') rec.rows = result.tables.reduce((n, t) => n + t.rowCount, 0);
+  else delete rec.rows;
 }

@@ -1,4 +1,5 @@
 /** Data sources: create (in a dataset or the default one), list with status filter, get, delete, presign. */
+import type { DataSource } from '../../shared/domain';
 import { ErrorCode } from '../../shared/errorCodes';
 import { ApiError, badRequest, notFound } from '../http/envelope';
 import { readJsonBody } from '../http/requestBody';
@@ -58,11 +59,11 @@ export function registerDataSourceRoutes(router: Router, deps: ServiceDeps, spel
     let items = newestFirst(meta.sourcesOf(d.id));
     const wanted = q.statuses;
     if (wanted !== undefined) items = items.filter((s) => wanted.includes(s.status));
-    return { data: wire.encodePage(paginate(items.map(toDataSource), q), wire.encodeDataSource) };
+    return { data: wire.encodePage(paginate(items.map((r) => liveSource(deps, r)), q), wire.encodeDataSource) };
   });
 
   router.add('GET', patternOf(P.datasource(':datasetId', ':datasourceId')), async (ctx) => {
-    return { data: wire.encodeDataSource(toDataSource(sourceOf(deps, ctx))) };
+    return { data: wire.encodeDataSource(liveSource(deps, sourceOf(deps, ctx))) };
   });
 
   router.add('DELETE', patternOf(P.datasource(':datasetId', ':datasourceId')), async (ctx) => {
@@ -83,4 +84,9 @@ export function registerDataSourceRoutes(router: Router, deps: ServiceDeps, spel
     const ref = deps.vault.link('s', s.id, s.fileName, Math.min(ttl, deps.vault.ttlMs));
     return { data: req.encodePresign({ url: ref.url, expiredAt: ref.expiredAt ?? '' }) };
   });
+}
+
+/** A source as callers see it, with how far a running read has got. */
+function liveSource(deps: ServiceDeps, r: SourceRecord): DataSource {
+  return toDataSource(r, deps.ingest.progressOf(r.id));
 }

@@ -6,7 +6,7 @@
  */
 import {
   DATA_SOURCE_STATUSES, DEFAULT_AGENT_ID, JOB_MODES, LANGUAGE_TYPES, type DataSource, type DataSourceStatus, type Dataset,
-  type Session,
+  type ReadProgress, type Session,
 } from '../../shared/domain';
 import { isObject } from '../../shared/json';
 
@@ -44,6 +44,8 @@ export interface SourceRecord {
   file?: string;
   /** In-place sources: the file as it was when last read. */
   stamp?: FileStamp;
+  /** Rows of its tables, once read (table sources). */
+  rows?: number;
   /** Processing attempts started; a source that keeps crashing the service is given up on. */
   attempts: number;
   createdAt: number;
@@ -79,7 +81,8 @@ export function toDataset(r: DatasetRecord): Dataset {
   return { id: r.id, name: r.name, description: r.description };
 }
 
-export function toDataSource(r: SourceRecord): DataSource {
+/** The contract's view of a source; `progress` is how far a running read has got (not stored). */
+export function toDataSource(r: SourceRecord, progress?: ReadProgress): DataSource {
   const d: DataSource = {
     id: r.id, datasetId: r.datasetId, name: r.name, fileName: r.fileName, type: 'FILE', status: r.status,
   };
@@ -91,6 +94,8 @@ export function toDataSource(r: SourceRecord): DataSource {
     // Read before (it has a stamp) and reading now: the file changed.
     if (r.status === 'synching' && r.stamp !== undefined) d.rereading = true;
   }
+  if (r.status === 'synching' && progress !== undefined) d.progress = { ...progress };
+  if (r.status === 'synched' && r.rows !== undefined) d.rows = r.rows;
   return d;
 }
 
@@ -154,6 +159,8 @@ function readSource(o: Obj): SourceRecord | undefined {
     const mtimeMs = num(stamp, 'mtimeMs');
     if (size !== undefined && mtimeMs !== undefined) r.stamp = { size, mtimeMs };
   }
+  const rows = num(o, 'rows');
+  if (rows !== undefined && Number.isSafeInteger(rows) && rows >= 0) r.rows = rows;
   return r;
 }
 

@@ -1,0 +1,89 @@
+/**
+ * Progress of a long read (issue 16, item 3): while DuckDB reads a file, the store reports the share
+ * read, which the service turns into bytes on the data source; a ready table source says its rows.
+ */
+import { strict as assert } from 'node:assert';
+import { open, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TeamDataClient } from '../../src/api/index';
+import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
+import { v1Codec } from '../../src/shared/codecV1';
+import { v2Codec } from '../../src/shared/codecV2';
+import type { DataSource } from '../../src/shared/domain';
+import { readFraction, readingText, rowsText } from '../../src/shared/sourceActivity';
+import { startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
+
+/** A CSV of about `mb` megabytes, written in large blocks (fast to make, slow enough to read). */
+async function bigCsv(path: string, mb: number): Promise<void> {
+  const row = (i: number): string => `${i},region-${i % 7},${(i * 37) % 1000}.25,2024-0${1 + (i % 9)}-1${i % 10}\n`;
+  let block = '';
+  for (let i = 0; i < 20_000; i++) block += row(i);
+  const f = await open(path, 'w');
+  try {
+    await f.write('id,region,amount,day\n');
+    const buf = Buffer.from(block);
+    for (let written = 0; written < mb * 1024 * 1024; written += buf.length) await f.write(buf);
+  } finally {
+    await f.close();
+  }
+}
+
+describe('progress of a long read (issue 16)', function () {
+  this.timeout(180_000);
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'team-data-progress-'));
+  });
+  after(async () => rm(dir, { recursive: true, force: true }));
+
+  it('the store reports the share of the file read, rising to the end, while DuckDB reads it', async () => {
+    const file = join(dir, 'big.csv');
+    await bigCsv(file, 300);
+    const store = await DuckDbStore.open(join(dir, 'store'), { readableDirs: [dir] });
+    try {
+      const seen: number[] = [];
+      const source: DataSource = { id: 'big', datasetId: 'd', name: 'big.csv', fileName: 'big.csv', type: 'FILE', status: 'synching' };
+      const r = await store.ingest(source, file, new AbortController().signal, { inPlace: true, onProgress: (f) => seen.push(f) });
+      assert.equal(r.kind, 'tables');
+      assert.ok(seen.length >= 1, 'at least one report during a read of 300 MB');
+      assert.ok(seen.every((f, i) => f > 0 && f <= 1 && (i === 0 || f > (seen[i - 1] as number))), `rising shares in (0, 1]: ${seen.join(', ')}`);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('data sources carry progress and rows over both API versions, and the shared wording reads them', () => {
+    const ds: DataSource = { id: 's', datasetId: 'd', name: 'big.csv', fileName: 'big.csv', type: 'FILE', status: 'synching', progress: { readBytes: 412 * 1024 ** 2, totalBytes: 1024 ** 3 } };
+    for (const codec of [v1Codec, v2Codec]) {
+      const back = codec.decodeDataSource(JSON.parse(JSON.stringify(codec.encodeDataSource(ds))));
+      assert.deepEqual(back.progress, ds.progress);
+      const ready = codec.decodeDataSource(JSON.parse(JSON.stringify(codec.encodeDataSource({ ...ds, status: 'synched', progress: undefined, rows: 17_430_000 } as DataSource))));
+      assert.equal(ready.rows, 17_430_000);
+    }
+    assert.equal(readingText(ds), 'reading 412 MB of 1.0 GB (40%)');
+    assert.equal(readFraction(ds), 412 / 1024);
+    assert.equal(rowsText({ ...ds, status: 'synched', rows: 17_430_000 }), '17,430,000 rows');
+    // Nonsense from a service is dropped, not shown.
+    assert.equal(v1Codec.decodeDataSource({ id: 's', name: 'x.csv', status: 'synching', progress: { readBytes: -1, totalBytes: 0 } }).progress, undefined);
+  });
+
+  describe('through the service', () => {
+    let h: Harness;
+    before(async () => {
+      h = await startHarness({ readRoots: [dir] });
+    });
+    after(async () => h?.stop());
+
+    it('a ready source says how many rows it has', async () => {
+      const client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
+      const datasetId = (await client.datasets.create({ name: 'rows', description: '' })).id;
+      const path = join(dir, 'small.csv');
+      await writeFile(path, 'a,b\n1,2\n3,4\n5,6\n');
+      const ds = await client.dataSources.create(datasetId, { fileName: 'small.csv', path });
+      const ready = await client.dataSources.waitUntilSynched(datasetId, ds.id, { intervalMs: 50 });
+      assert.equal(ready.rows, 3);
+      assert.equal(ready.progress, undefined);
+    });
+  });
+});
