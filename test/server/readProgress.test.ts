@@ -3,7 +3,7 @@
  * read, which the service turns into bytes on the data source; a ready table source says its rows.
  */
 import { strict as assert } from 'node:assert';
-import { open, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TeamDataClient } from '../../src/api/index';
@@ -12,22 +12,8 @@ import { v1Codec } from '../../src/shared/codecV1';
 import { v2Codec } from '../../src/shared/codecV2';
 import type { DataSource } from '../../src/shared/domain';
 import { readFraction, readingText, rowsText } from '../../src/shared/sourceActivity';
+import { writeBigCsv } from '../helpers/bigCsv';
 import { startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
-
-/** A CSV of about `mb` megabytes, written in large blocks (fast to make, slow enough to read). */
-async function bigCsv(path: string, mb: number): Promise<void> {
-  const row = (i: number): string => `${i},region-${i % 7},${(i * 37) % 1000}.25,2024-0${1 + (i % 9)}-1${i % 10}\n`;
-  let block = '';
-  for (let i = 0; i < 20_000; i++) block += row(i);
-  const f = await open(path, 'w');
-  try {
-    await f.write('id,region,amount,day\n');
-    const buf = Buffer.from(block);
-    for (let written = 0; written < mb * 1024 * 1024; written += buf.length) await f.write(buf);
-  } finally {
-    await f.close();
-  }
-}
 
 describe('progress of a long read (issue 16)', function () {
   this.timeout(180_000);
@@ -39,7 +25,7 @@ describe('progress of a long read (issue 16)', function () {
 
   it('the store reports the share of the file read, rising to the end, while DuckDB reads it', async () => {
     const file = join(dir, 'big.csv');
-    await bigCsv(file, 300);
+    await writeBigCsv(file, 300);
     const store = await DuckDbStore.open(join(dir, 'store'), { readableDirs: [dir] });
     try {
       const seen: number[] = [];
