@@ -1,16 +1,30 @@
 /**
- * Disk cost of a file read in place (issue 16): a generated CSV (1 GB by default,
- * BENCH_INPLACE_MB to change) becomes a data source by path on the local service, is read, and
- * answers one question; the bytes its data folder grew by are compared with the file's size (an
- * upload writes the whole file, and ingestion a table of about the same size again).
+ * Issue 16 on a generated 1 GB CSV (BENCH_INPLACE_MB to change) read in place by the local service,
+ * run as its own process so its memory is its own:
+ * - right-click to first answer: the file becomes a data source by path, is read, and the overview
+ *   question "Analyze This File" asks is answered; against bare DuckDB's `read_csv` of the same
+ *   file into an in-memory table with the service's thread and memory settings (the fastest table a
+ *   bare DuckDB makes of it). Target: <= 1.3x.
+ * - the bytes the service's data folder grew by, against the file's size. Target: < 5%.
+ * - the service's peak resident memory over the whole run (the kernel's high-water mark). Target: < 1 GB.
+ * The next questions ("average revenue by region", asked twice) are timed too, as a note: the first
+ * waits for the question index that is built in the background after the overview.
  */
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { TeamDataClient } from '../src/api/index';
-import { startLocalService } from '../src/server/localService';
+import { readCsvCall } from '../src/server/duckdb/csvIngest';
+import { memoryLimitSetting } from '../src/server/duckdb/sandbox';
+import { startServiceProcess } from './localServiceProcess';
 import type { BenchResult } from './types';
 import { generateCsv } from './uploadBench';
+
+/** The question the extension's Analyze This File pre-fills (src/extension/flows/analyze.ts). */
+const ANALYZE_QUESTION = 'Give me an overview of this data';
+/** How the extension polls the local service while a file is read (src/extension/flows/upload.ts). */
+const EXTENSION_POLLING = { intervalMs: 250, maxIntervalMs: 250, timeoutMs: 1_800_000 };
 
 async function treeBytes(dir: string): Promise<number> {
   let total = 0;
@@ -22,6 +36,29 @@ async function treeBytes(dir: string): Promise<number> {
   return total;
 }
 
+/** Bare DuckDB: read_csv of the file into an in-memory table, seconds. */
+async function bareReadCsv(file: string, spill: string): Promise<number> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    threads: String(Math.min(availableParallelism(), 8)), memory_limit: memoryLimitSetting(undefined), temp_directory: spill,
+  });
+  const conn = await instance.connect();
+  try {
+    const start = performance.now();
+    await conn.run(`CREATE TABLE t AS SELECT * FROM ${readCsvCall(file, false)}`);
+    return (performance.now() - start) / 1000;
+  } finally {
+    conn.disconnectSync();
+    instance.closeSync();
+  }
+}
+
+/** The kernel's high-water mark of a process's resident memory, in MiB. */
+async function peakRssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)\s*kB/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
 export async function runInPlaceBench(): Promise<BenchResult[]> {
   const mb = Number(process.env['BENCH_INPLACE_MB'] ?? process.env['BENCH_UPLOAD_MB'] ?? '1024');
   const dataRoot = join(__dirname, '.data');
@@ -29,8 +66,11 @@ export async function runInPlaceBench(): Promise<BenchResult[]> {
   const file = join(dataRoot, `upload-${mb}mb.csv`);
   await generateCsv(file, mb * 1024 * 1024);
   const size = (await stat(file)).size;
-  const serviceDir = await mkdtemp(join(tmpdir(), 'team-data-bench-inplace-'));
-  const service = await startLocalService({ dataDir: serviceDir, apiKey: 'bench-local-key', readRoots: [dataRoot] });
+  const scratch = await mkdtemp(join(tmpdir(), 'team-data-bench-inplace-'));
+  // Twice, keeping the best: the first run also pulls the file into the page cache.
+  const bare = Math.min(await bareReadCsv(file, join(scratch, 'spill')), await bareReadCsv(file, join(scratch, 'spill')));
+  const serviceDir = join(scratch, 'service');
+  const service = await startServiceProcess(serviceDir, 'bench-local-key', ['--read-root', dataRoot]);
   try {
     const client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: 'bench-local-key', userId: 'bench' });
     const dataset = await client.datasets.create({ name: 'in place', description: '' });
@@ -38,23 +78,38 @@ export async function runInPlaceBench(): Promise<BenchResult[]> {
     const before = await treeBytes(serviceDir);
     const started = performance.now();
     const ds = await client.dataSources.create(dataset.id, { fileName: 'orders.csv', path: file });
-    const ready = await client.dataSources.waitUntilSynched(dataset.id, ds.id, { intervalMs: 200 });
-    const readMs = performance.now() - started;
-    const answer = await client.jobs.run({ sessionId: session.id, datasetId: dataset.id, datasourceIdList: [ready.id], question: 'average revenue by region' });
-    const answeredMs = performance.now() - started;
+    const ready = await client.dataSources.waitUntilSynched(dataset.id, ds.id, EXTENSION_POLLING);
+    const readS = (performance.now() - started) / 1000;
+    const ask = (question: string): ReturnType<typeof client.jobs.run> =>
+      client.jobs.run({ sessionId: session.id, datasetId: dataset.id, datasourceIdList: [ready.id], question });
+    const overview = await ask(ANALYZE_QUESTION);
+    const firstS = (performance.now() - started) / 1000;
+    const t1 = performance.now();
+    const next = await ask('average revenue by region');
+    const nextS = (performance.now() - t1) / 1000;
+    const t2 = performance.now();
+    const again = await ask('average revenue by region');
+    const againS = (performance.now() - t2) / 1000;
     const grown = (await treeBytes(serviceDir)) - before;
-    return [{
-      name: `in-place ${mb} MB CSV: extra bytes written into the data folder`,
-      ours: grown / 1024 ** 2,
-      baseline: size / 1024 ** 2,
-      ratio: grown / size,
-      unit: 'MB',
-      target: '< 0.05 of the file',
-      pass: grown < size * 0.05 && answer.state === 'done',
-      note: `read in ${(readMs / 1000).toFixed(1)} s, first answer after ${(answeredMs / 1000).toFixed(1)} s (${answer.state})`,
-    }];
+    const peak = await peakRssMiB(service.child.pid ?? 0);
+    const answered = overview.state === 'done' && next.state === 'done' && again.state === 'done';
+    return [
+      {
+        name: `Analyze This File on a ${mb} MB CSV read in place: right-click to first answer (the overview) vs bare DuckDB read_csv into a table`,
+        ours: firstS, baseline: bare, ratio: firstS / bare, unit: 's', target: '<= 1.3x', pass: firstS / bare <= 1.3 && answered,
+        note: `read ${readS.toFixed(1)} s; then "average revenue by region" ${nextS.toFixed(1)} s, asked again ${againS.toFixed(1)} s`,
+      },
+      {
+        name: `in-place ${mb} MB CSV: extra bytes written into the data folder`,
+        ours: grown / 1024 ** 2, baseline: size / 1024 ** 2, ratio: grown / size, unit: 'MB', target: '< 0.05 of the file', pass: grown < size * 0.05 && answered,
+      },
+      {
+        name: `in-place ${mb} MB CSV: peak resident memory of the local service process over the read and three answers`,
+        ours: peak, baseline: size / 1024 ** 2, ratio: peak / (size / 1024 ** 2), unit: 'MiB', target: '< 1024 MiB', pass: peak < 1024,
+      },
+    ];
   } finally {
-    await service.close();
-    await rm(serviceDir, { recursive: true, force: true });
+    await service.stop();
+    await rm(scratch, { recursive: true, force: true });
   }
 }

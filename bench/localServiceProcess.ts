@@ -14,9 +14,9 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-export async function startServiceProcess(dataDir: string, apiKey: string): Promise<ServiceProcess> {
+export async function startServiceProcess(dataDir: string, apiKey: string, extraArgs: readonly string[] = []): Promise<ServiceProcess> {
   const cli = join(__dirname, '..', 'dist', 'cli.js');
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', apiKey], {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', apiKey, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

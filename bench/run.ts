@@ -11,7 +11,11 @@ type Suite = { name: string; run: () => Promise<BenchResult[]> };
 const suites: Suite[] = [
   { name: 'fold', run: () => (require('./foldBench') as typeof import('./foldBench')).runFoldBench() },
   { name: 'upload', run: () => (require('./uploadBench') as typeof import('./uploadBench')).runUploadBench() },
-  { name: 'inplace', run: () => (require('./inPlaceBench') as typeof import('./inPlaceBench')).runInPlaceBench() },
+  { name: 'inplace', run: async () => [
+    ...await (require('./inPlaceBench') as typeof import('./inPlaceBench')).runInPlaceBench(),
+    ...await (require('./parquetInPlaceBench') as typeof import('./parquetInPlaceBench')).runParquetInPlaceBench(),
+  ] },
+  { name: 'parquet', run: () => (require('./parquetInPlaceBench') as typeof import('./parquetInPlaceBench')).runParquetInPlaceBench() },
   { name: 'panel', run: () => (require('./panelBench') as typeof import('./panelBench')).runPanelBench() },
   { name: 'engine', run: async () => [
     ...await (require('./engineBench') as typeof import('./engineBench')).runEngineBench(),

@@ -90,9 +90,12 @@ export async function addFilesToDataset(s: Services, client: TeamDataClient, dat
           let ds = await reusable(s, client, dataset, file, ac.signal);
           const reused = ds !== undefined;
           const placed = ds === undefined ? inPlacePath(s, file) : undefined;
+          // The local service answers a poll in a millisecond: a steady quarter second shows progress
+          // smoothly and loses little time once the file is ready.
+          const local = s.connection.info.mode === 'local';
           const waitStatus = {
-            intervalMs: 500,
-            maxIntervalMs: 2000,
+            intervalMs: local ? 250 : 500,
+            maxIntervalMs: local ? 250 : 1000,
             // A file read in place sends no bytes: its share of the bar moves with the service's read.
             onStatus: (x: DataSource) => advanceTo((doneBytes + size * (placed !== undefined ? readFraction(x) ?? 0 : 1)) / totalBytes, `${name}: ${readingText(x) ?? (x.status === 'synching' ? 'processing…' : 'waiting to be processed…')}`),
           };
