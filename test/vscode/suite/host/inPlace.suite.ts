@@ -1,7 +1,8 @@
 /**
  * A workspace CSV read in place by the local service (issue 16, item 2): Analyze This File adds it
  * without uploading it (the service is handed the file's path; nothing lands in its data folder),
- * and after the file is edited the next question answers from the new contents.
+ * the Datasets view shows its rows (and, while a file is read, how far the read has got), and after
+ * the file is edited the next question answers from the new contents.
  */
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
@@ -53,6 +54,17 @@ describe('a workspace CSV read in place', function () {
     const dataDir = join(a.services.context.globalStorageUri.fsPath, 'local-service');
     assert.equal(existsSync(join(dataDir, 'sources', `${id}.csv`)), false, 'the file was copied into the sources folder');
     assert.deepEqual((await readdir(join(dataDir, 'uploads'))).filter((f) => f.includes('inplace')), []);
+
+    // The Datasets view says it is ready, its rows, and that it is read in place; while a file is
+    // read it says how far the read has got.
+    a.services.datasets.refresh();
+    const dsNode = (await a.services.datasets.getChildren()).find((n) => n.kind === 'dataset' && n.dataset.id === result.datasetId);
+    assert.ok(dsNode);
+    const node = (await a.services.datasets.getChildren(dsNode)).find((n) => n.kind === 'dataSource' && n.dataSource.id === id);
+    assert.ok(node && node.kind === 'dataSource');
+    assert.equal(a.services.datasets.getTreeItem(node).description, 'ready · 400 rows · in place');
+    const reading = { ...node, dataSource: { ...node.dataSource, status: 'synching' as const, progress: { readBytes: 412 * 1024 ** 2, totalBytes: 1024 ** 3 } } };
+    assert.equal(a.services.datasets.getTreeItem(reading).description, 'reading 412 MB of 1.0 GB (40%)');
 
     // Edit the file; the next question sees the new rows.
     await vscode.workspace.fs.writeFile(uri, Buffer.from(csvOf(480)));
