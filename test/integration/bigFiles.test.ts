@@ -4,48 +4,28 @@
  * other sources are answered without waiting for it.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { downloadFile, TeamDataClient, type Answer } from '../../src/api/index';
+import { downloadFile, type Answer } from '../../src/api/index';
 import { answerBlocks } from '../../src/shared/answerFold';
 import { parseCsv } from '../../src/shared/csv';
 import { BIG_CSV_BLOCK_ROWS, bigCsvRow, writeBigCsv } from '../helpers/bigCsv';
-import { startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
-
-function text(answer: Answer): string {
-  return answerBlocks(answer).filter((b) => b.type === 'MESSAGE').map((b) => (b.type === 'MESSAGE' ? b.content : '')).join('');
-}
+import { messageText, useInPlaceWorld } from '../helpers/inPlaceWorld';
 
 describe('big files on the local service (issue 16)', function () {
   this.timeout(300_000);
-  let h: Harness;
-  let client: TeamDataClient;
-  let root: string;
-  let datasetId: string;
-  let sessionId: string;
-
-  before(async () => {
-    root = await mkdtemp(join(tmpdir(), 'team-data-big-'));
-    // 256 MB for DuckDB (its guidance is at least 125 MB per thread): the 400 MB file below cannot
-    // be held whole; it is streamed, and what does not fit goes to the spill folder.
-    h = await startHarness({ readRoots: [root], duckdb: { memoryLimit: '256MB', threads: 2 } });
-    client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
-    datasetId = (await client.datasets.create({ name: 'big', description: '' })).id;
-    sessionId = (await client.sessions.create({ title: 'big', maxMessagesInContext: 0 })).id;
-  });
-  after(async () => {
-    await h?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  // 256 MB for DuckDB (its guidance is at least 125 MB per thread): the 400 MB file below cannot
+  // be held whole; it is streamed, and what does not fit goes to the spill folder.
+  const w = useInPlaceWorld('big', { duckdb: { memoryLimit: '256MB', threads: 2 } });
 
   async function tableRows(answer: Answer): Promise<string[][]> {
     const block = answerBlocks(answer).filter((b) => b.type === 'TABLE').pop();
     assert.ok(block && block.type === 'TABLE', 'the answer has a table');
-    return parseCsv(await readFile((await downloadFile(block.content.url, join(root, 'out'))).path, 'utf8'));
+    return parseCsv(await readFile((await downloadFile(block.content.url, join(w.root, 'out'))).path, 'utf8'));
   }
 
   it('answers on a file larger than the memory limit, with exact numbers, while questions on another source go on', async () => {
+    const { client, datasetId, sessionId, root, h } = w;
     const small = join(root, 'targets.csv');
     await writeFile(small, 'region,target\nregion-0,10\nregion-1,20\nregion-2,30\n');
     const smallDs = await client.dataSources.create(datasetId, { fileName: 'targets.csv', path: small });
@@ -60,7 +40,7 @@ describe('big files on the local service (issue 16)', function () {
     });
     const during = await client.dataSources.get(datasetId, bigDs.id);
     assert.equal(quick.state, 'done', h.logs.join('\n'));
-    assert.match(text(quick), /60/);
+    assert.match(messageText(quick), /60/);
     assert.equal(during.status, 'synching', 'the small question did not wait for the big read');
 
     const ready = await client.dataSources.waitUntilSynched(datasetId, bigDs.id, { intervalMs: 100, timeoutMs: 240_000 });
@@ -71,12 +51,12 @@ describe('big files on the local service (issue 16)', function () {
       perRegion.set(region, (perRegion.get(region) ?? 0) + blocks);
     }
     const counts = await client.jobs.run({ sessionId, datasetId, datasourceIdList: [bigDs.id], question: 'how many rows per region' });
-    assert.equal(counts.state, 'done', text(counts));
+    assert.equal(counts.state, 'done', messageText(counts));
     const rows = await tableRows(counts);
     assert.deepEqual(new Map(rows.slice(1).map((r) => [r[0] as string, Number(r[1])])), perRegion);
     // Every id: a hash over the whole column of 8 M+ rows.
     const distinct = await client.jobs.run({ sessionId, datasetId, datasourceIdList: [bigDs.id], question: 'how many distinct id' });
-    assert.equal(distinct.state, 'done', text(distinct));
-    assert.match(text(distinct), new RegExp(BIG_CSV_BLOCK_ROWS.toLocaleString('en-US')));
+    assert.equal(distinct.state, 'done', messageText(distinct));
+    assert.match(messageText(distinct), new RegExp(BIG_CSV_BLOCK_ROWS.toLocaleString('en-US')));
   });
 });

@@ -7,13 +7,12 @@
  */
 import { strict as assert } from 'node:assert';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { downloadFile, TeamDataClient, type Answer } from '../../src/api/index';
+import { downloadFile, type Answer } from '../../src/api/index';
 import { answerBlocks } from '../../src/shared/answerFold';
 import { parseCsv } from '../../src/shared/csv';
-import { startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
+import { messageText, useInPlaceWorld } from '../helpers/inPlaceWorld';
 
 const REGIONS = ['north', 'south', 'east', 'west'];
 
@@ -27,29 +26,9 @@ function ordersCsv(rows: number, bump = 0): string {
   return `${lines.join('\n')}\n`;
 }
 
-function text(answer: Answer): string {
-  return answerBlocks(answer).filter((b) => b.type === 'MESSAGE').map((b) => (b.type === 'MESSAGE' ? b.content : '')).join('');
-}
-
 describe('overview of a file read in place, from its ingest scan (issue 16)', function () {
   this.timeout(180_000);
-  let h: Harness;
-  let client: TeamDataClient;
-  let root: string;
-  let datasetId: string;
-  let sessionId: string;
-
-  before(async () => {
-    root = await mkdtemp(join(tmpdir(), 'team-data-overview-'));
-    h = await startHarness({ readRoots: [root] });
-    client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
-    datasetId = (await client.datasets.create({ name: 'overview', description: '' })).id;
-    sessionId = (await client.sessions.create({ title: 'overview' })).id;
-  });
-  after(async () => {
-    await h?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  const w = useInPlaceWorld('overview');
 
   /** Exact figures of the file, computed by DuckDB directly. */
   async function exact(path: string): Promise<{ rows: number; missing: number; min: number; max: number; mean: number }> {
@@ -63,10 +42,11 @@ describe('overview of a file read in place, from its ingest scan (issue 16)', fu
   }
 
   async function overview(sourceId: string): Promise<Answer> {
-    return client.jobs.run({ sessionId, datasetId, datasourceIdList: [sourceId], question: 'Give me an overview of this data' });
+    return w.client.jobs.run({ sessionId: w.sessionId, datasetId: w.datasetId, datasourceIdList: [sourceId], question: 'Give me an overview of this data' });
   }
 
   it('answers the overview from the one scan, with exact numbers and no estimated counts', async () => {
+    const { client, datasetId, sessionId, root } = w;
     const path = join(root, 'orders.csv');
     await writeFile(path, ordersCsv(5000));
     const ds = await client.dataSources.create(datasetId, { fileName: 'orders.csv', path });
@@ -76,7 +56,7 @@ describe('overview of a file read in place, from its ingest scan (issue 16)', fu
     const steps = answerBlocks(answer).filter((b) => b.type === 'CODE');
     assert.equal(steps.length, 1, 'one SQL block: the scan');
     assert.match(steps[0]?.type === 'CODE' ? steps[0].content : '', /read_csv\('orders\.csv'[\s\S]*approx_top_k/);
-    const body = text(answer);
+    const body = messageText(answer);
     const want = await exact(path);
     assert.match(body, /5,000 rows/);
     assert.match(body, /`region`: 4 distinct values/);
@@ -97,13 +77,13 @@ describe('overview of a file read in place, from its ingest scan (issue 16)', fu
     // Other questions take the full path and stay right.
     const avg = await client.jobs.run({ sessionId, datasetId, datasourceIdList: [ds.id], question: 'how many rows per region' });
     assert.equal(avg.state, 'done');
-    assert.match(text(avg), /1,250/);
+    assert.match(messageText(avg), /1,250/);
 
     // An edit is read again, and the next overview has the new numbers.
     await writeFile(path, ordersCsv(6000, 1000));
     const again = await overview(ds.id);
     const now = await exact(path);
-    assert.match(text(again), /6,000 rows/);
-    assert.match(text(again), new RegExp(`\`amount\`: ${now.min.toLocaleString('en-US')} to ${now.max.toLocaleString('en-US')}`));
+    assert.match(messageText(again), /6,000 rows/);
+    assert.match(messageText(again), new RegExp(`\`amount\`: ${now.min.toLocaleString('en-US')} to ${now.max.toLocaleString('en-US')}`));
   });
 });
