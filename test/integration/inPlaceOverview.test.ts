@@ -12,9 +12,12 @@ import { join } from 'node:path';
 import { downloadFile, type Answer } from '../../src/api/index';
 import { answerBlocks } from '../../src/shared/answerFold';
 import { parseCsv } from '../../src/shared/csv';
+import { QUICK_OVERVIEW_ROWS } from '../../src/server/engine/localEngine';
 import { messageText, useInPlaceWorld } from '../helpers/inPlaceWorld';
 
 const REGIONS = ['north', 'south', 'east', 'west'];
+/** Above QUICK_OVERVIEW_ROWS: a file large enough for the one-pass overview. */
+const ROWS = QUICK_OVERVIEW_ROWS + 40_000;
 
 /** Invented orders: 4 regions, 300 customers, amounts with a missing value every 9th row. */
 function ordersCsv(rows: number, bump = 0): string {
@@ -48,7 +51,7 @@ describe('overview of a file read in place, from its ingest scan (issue 16)', fu
   it('answers the overview from the one scan, with exact numbers and no estimated counts', async () => {
     const { client, datasetId, sessionId, root } = w;
     const path = join(root, 'orders.csv');
-    await writeFile(path, ordersCsv(5000));
+    await writeFile(path, ordersCsv(ROWS));
     const ds = await client.dataSources.create(datasetId, { fileName: 'orders.csv', path });
     await client.dataSources.waitUntilSynched(datasetId, ds.id, { intervalMs: 50 });
     const answer = await overview(ds.id);
@@ -58,7 +61,7 @@ describe('overview of a file read in place, from its ingest scan (issue 16)', fu
     assert.match(steps[0]?.type === 'CODE' ? steps[0].content : '', /read_csv\('orders\.csv'[\s\S]*approx_top_k/);
     const body = messageText(answer);
     const want = await exact(path);
-    assert.match(body, /5,000 rows/);
+    assert.match(body, new RegExp(`${ROWS.toLocaleString('en-US')} rows`));
     assert.match(body, /`region`: 4 distinct values/);
     // 300 customers: more than the scan lists, so no count is claimed.
     assert.match(body, /`customer`: more than 50 distinct values/);
@@ -77,13 +80,25 @@ describe('overview of a file read in place, from its ingest scan (issue 16)', fu
     // Other questions take the full path and stay right.
     const avg = await client.jobs.run({ sessionId, datasetId, datasourceIdList: [ds.id], question: 'how many rows per region' });
     assert.equal(avg.state, 'done');
-    assert.match(messageText(avg), /1,250/);
+    assert.match(messageText(avg), new RegExp((ROWS / 4).toLocaleString('en-US')));
 
     // An edit is read again, and the next overview has the new numbers.
-    await writeFile(path, ordersCsv(6000, 1000));
+    await writeFile(path, ordersCsv(ROWS + 4000, 1000));
     const again = await overview(ds.id);
     const now = await exact(path);
-    assert.match(messageText(again), /6,000 rows/);
+    assert.match(messageText(again), new RegExp(`${(ROWS + 4000).toLocaleString('en-US')} rows`));
     assert.match(messageText(again), new RegExp(`\`amount\`: ${now.min.toLocaleString('en-US')} to ${now.max.toLocaleString('en-US')}`));
+  });
+
+  it('a small file gets the exact profile: every distinct count and the duplicate rows', async () => {
+    const { client, datasetId, root } = w;
+    const path = join(root, 'small-orders.csv');
+    await writeFile(path, ordersCsv(5000));
+    const ds = await client.dataSources.create(datasetId, { fileName: 'small-orders.csv', path });
+    await client.dataSources.waitUntilSynched(datasetId, ds.id, { intervalMs: 50 });
+    const body = messageText(await overview(ds.id));
+    assert.match(body, /`customer`: 300 distinct values/);
+    assert.match(body, /duplicate rows/i);
+    assert.doesNotMatch(body, /one pass/);
   });
 });

@@ -32,6 +32,13 @@ export interface LocalEngineOptions {
   llm?: LlmConfig | null;
 }
 
+/**
+ * Above this many rows a file read in place gets its overview from the ingest scan: the exact
+ * profile reads the file a dozen times (half a minute on 1 GB), and distinct counts of this many
+ * rows are estimates in the question index anyway.
+ */
+export const QUICK_OVERVIEW_ROWS = 200_000;
+
 /** Words that point at documents rather than numbers. */
 const DOCUMENT_CUES = /\b(say|says|said|according to|mention|mentions|document|documents|doc|docs|guide|manual|policy|policies|handbook|explain|procedure|process for|how do i|how to|what is the rule|faq|readme|notes?)\b/i;
 
@@ -87,15 +94,16 @@ export class LocalAnalysisEngine implements AnalysisEngine {
   }
 
   /**
-   * Files read in place carry the statistics of their ingest scan. When the question is an overview,
-   * read completely (every word placed) against those statistics alone, it is answered from them:
-   * the first answer on a large file then costs no further read. Anything else, or a model
-   * configured, takes the full path. Returns whether it answered.
+   * Files read in place carry the statistics of their ingest scan. When one of them is large and the
+   * question is an overview, read completely (every word placed) against those statistics alone, it
+   * is answered from them: the first answer on a large file then costs no further read. Small files
+   * get the exact profile (every distinct count, duplicate rows), which costs them little. Anything
+   * else, or a model configured, takes the full path. Returns whether it answered.
    */
   private async quickOverview(ctx: AnswerContext, writer: AnswerWriter, tablesOnly: boolean): Promise<boolean> {
     if (!tablesOnly || this.llm !== undefined) return false;
     const quick = this.schema.quickTables(ctx.sources);
-    if (quick === undefined) return false;
+    if (quick === undefined || !quick.some((t) => t.rowCount > QUICK_OVERVIEW_ROWS)) return false;
     const d = readWithHistory(ctx.question, ctx.history.map((h) => h.question), quick, buildMentionIndex(quick));
     if (d.kind !== 'answer' || d.rivals.length > 0 || !d.reading.complete || d.reading.plan.kind !== 'overview') return false;
     const plan = d.reading.plan;
