@@ -72,6 +72,7 @@ function parseStats(raw: unknown): TableStats | undefined {
       if (Array.isArray(co['values'])) {
         s.values = asArray(co['values'], 'values').map((v) => String(v));
         s.complete = co['complete'] === true;
+        if (co['cut'] === true) s.cut = true;
       }
       return s;
     });

@@ -26,11 +26,13 @@ export interface ColumnStats {
   /** Numbers only. */
   mean: string | null;
   /**
-   * Text columns: the most frequent values, most frequent first. Complete (every distinct value)
-   * when `complete` is true, else the first {@link LISTED_VALUES} + 1 the summary kept.
+   * Text columns: the most frequent values, most frequent first. Every distinct value when
+   * `complete` is true, else the first {@link SHOWN_WHEN_INCOMPLETE}. Values longer than
+   * {@link VALUE_CHARS} are cut (and `cut` set): they are for showing, not for matching.
    */
   values?: string[];
   complete?: boolean;
+  cut?: boolean;
 }
 
 export interface TableStats {
@@ -38,6 +40,11 @@ export interface TableStats {
   /** The first {@link MAX_PROFILE_COLUMNS} columns (the rest are checked but not summarised). */
   columns: ColumnStats[];
 }
+
+/** Values kept of a column with more distinct values than {@link LISTED_VALUES} (for showing). */
+const SHOWN_WHEN_INCOMPLETE = 5;
+/** Longest value kept, so the catalog entry stays small whatever the column holds. */
+const VALUE_CHARS = 200;
 
 /** Slots per summarised column in the result row: non-null count, min, max, mean, values. */
 const SLOTS = 5;
@@ -75,8 +82,10 @@ export function readScanStats(row: readonly unknown[], columns: readonly ColumnI
     const s: ColumnStats = { name: c.name, nonNull: asCount(row[at]), min: asText(row[at + 1]), max: asText(row[at + 2]), mean: asText(row[at + 3]) };
     const values = row[at + 4];
     if (Array.isArray(values)) {
-      s.values = values.map((v) => String(v));
-      s.complete = s.values.length <= LISTED_VALUES;
+      const all = values.map((v) => String(v));
+      s.complete = all.length <= LISTED_VALUES;
+      s.values = (s.complete ? all : all.slice(0, SHOWN_WHEN_INCOMPLETE)).map((v) => (v.length > VALUE_CHARS ? `${v.slice(0, VALUE_CHARS - 1)}…` : v));
+      if (s.values.some((v, i) => v !== all[i])) s.cut = true;
     }
     return s;
   });

@@ -300,11 +300,13 @@ function columnsFromStats(t: IngestedTable, stats: TableStats): ColumnMeta[] {
     const kind = kindOf(c.type);
     const nonNull = s?.nonNull ?? 0;
     const listed = s?.complete === true ? s.values : undefined;
+    // Cut values are for showing: a question naming one is read by the full index instead.
+    const matchable = listed !== undefined && s?.cut !== true;
     const meta: ColumnMeta = {
       name: c.name, type: c.type, kind, expr: quoteIdent(c.name), converted: false, tokens: nameTokens(c.name), nonNull,
       distinct: listed !== undefined ? listed.length : Math.max(nonNull, MAX_INDEXED_VALUES + 1), unique: false,
     };
-    if (listed !== undefined && kind === 'text') meta.values = [...listed].sort();
+    if (listed !== undefined && matchable && kind === 'text') meta.values = [...listed].sort();
     const lo = s?.min ?? null;
     const hi = s?.max ?? null;
     if (lo !== null && hi !== null) {
