@@ -59,4 +59,27 @@ describe('big files on the local service (issue 16)', function () {
     assert.equal(distinct.state, 'done', messageText(distinct));
     assert.match(messageText(distinct), new RegExp(BIG_CSV_BLOCK_ROWS.toLocaleString('en-US')));
   });
+
+  it('deleting a source while its file is read stops the read: nothing of it is left, and the service goes on', async () => {
+    const { client, datasetId, sessionId, root } = w;
+    const big = join(root, 'to-cancel.csv');
+    await writeBigCsv(big, 400);
+    const ds = await client.dataSources.create(datasetId, { fileName: 'to-cancel.csv', path: big });
+    let seen: number | undefined;
+    for (let i = 0; i < 400 && seen === undefined; i++) {
+      const now = await client.dataSources.get(datasetId, ds.id);
+      if (now.progress !== undefined) seen = now.progress.readBytes / now.progress.totalBytes;
+      else await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.ok(seen !== undefined && seen < 1, 'the read was under way');
+    // The delete returns once the read has stopped (the service interrupts DuckDB).
+    await client.dataSources.delete(datasetId, ds.id);
+    await assert.rejects(client.dataSources.get(datasetId, ds.id), /not found|404/i);
+    assert.ok(!(await client.dataSources.list(datasetId)).records.some((r) => r.id === ds.id));
+    const other = (await client.dataSources.list(datasetId)).records.find((r) => r.fileName === 'targets.csv');
+    assert.ok(other);
+    const after = await client.jobs.run({ sessionId, datasetId, datasourceIdList: [other.id], question: 'total target' });
+    assert.equal(after.state, 'done');
+    assert.match(messageText(after), /60/);
+  });
 });
