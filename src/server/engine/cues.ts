@@ -41,6 +41,14 @@ const SUPERLATIVES: Record<string, 'desc' | 'asc'> = {
   easternmost: 'desc', northernmost: 'desc', westernmost: 'asc', southernmost: 'asc',
   cheapest: 'asc', shortest: 'asc', youngest: 'asc', coldest: 'asc', coolest: 'asc', earliest: 'asc', weakest: 'asc', lightest: 'asc', driest: 'asc',
 };
+/**
+ * Whether a word is one the question's cues read (an aggregate, a superlative, "distinct"): such a
+ * word is never a column name cut short ("distinct" is not `dis`, "lowest" not `low`).
+ */
+export function isCueWord(norm: string): boolean {
+  return norm in AGG_WORDS || norm in SUPERLATIVES || norm === 'distinct' || norm === 'unique' || norm === 'different';
+}
+
 /** Superlatives that name their measure. */
 const SUPERLATIVE_HINTS: Record<string, string> = {
   hottest: 'temp', warmest: 'temp', coldest: 'temp', coolest: 'temp', cheapest: 'price|cost', priciest: 'price|cost',
@@ -235,6 +243,11 @@ export function findCues(tokens: readonly Token[]): Cue[] {
       take({ kind: 'superlative', dir, at: i, end: i + 2, word: `${w} ${next?.norm}`, hint: compass[1] === 'east' || compass[1] === 'west' ? '(^|[^a-z])(lon|lng|long|longitude)([^a-z]|$)' : '(^|[^a-z])(lat|latitude)([^a-z]|$)' });
       continue;
     }
+    // "the most recent reading": the latest by date, not the largest value.
+    if ((w === 'most' && next?.norm === 'recent') || (w === 'least' && next?.norm === 'recent')) {
+      take({ kind: 'superlative', dir: w === 'most' ? 'desc' : 'asc', at: i, end: i + 2, word: `${w} recent`, hint: SUPERLATIVE_HINTS['latest'] as string });
+      continue;
+    }
     if (w === 'most' && next?.norm === 'expensive') {
       take({ kind: 'superlative', dir: 'desc', at: i, end: i + 2, word: 'most expensive', hint: 'price|cost' });
       continue;
@@ -242,6 +255,11 @@ export function findCues(tokens: readonly Token[]): Cue[] {
     // "which element was discovered first": the earliest, when nothing follows that it could count.
     if ((w === 'first' || w === 'last') && next === undefined && i > 0) {
       take({ kind: 'superlative', dir: w === 'first' ? 'asc' : 'desc', at: i, end: i + 1, word: w, hint: 'year|date|time|discover|found|start|open|built|release|born' });
+      continue;
+    }
+    // "when was co2 first recorded", "when was it last updated": the earliest or latest date.
+    if ((w === 'first' || w === 'last') && i > 0 && next !== undefined && i + 2 === tokens.length && next.kind === 'word' && /[a-z]{3,}ed$/.test(next.norm)) {
+      take({ kind: 'superlative', dir: w === 'first' ? 'asc' : 'desc', at: i, end: i + 2, word: w, hint: 'year|date|time|discover|found|start|open|built|release|born' });
       continue;
     }
     const sup = SUPERLATIVES[w];

@@ -235,6 +235,9 @@ function spanUsed(s: Span, f: PlanFacts, plan: Plan, p: Parse): boolean {
       if (f.filters.some((x) => x.kind === 'absentIn' && s.cols.some((c) => c.table === x.other))) return true;
       // `quarter` of a date made of `year` and `quarter`: used through that date.
       if (s.cols.some((c) => [...f.columns].some((u) => u.derived?.includes(c.column.name) === true && u !== c.column))) return true;
+      // "how many readings" where `readings` could be a column: a noun for rows, counted as rows.
+      if (plan.kind === 'aggregate' && s.end === s.start + 1 && p.taken.has(s) && ROW_WORDS.has(p.tokens[s.start]?.stem ?? '')
+        && plan.measures.some((m) => m.agg === 'count' && m.col === undefined)) return true;
       // "per order" where each order is one row, or "orders" naming the id column: the rows themselves.
       const base = plan.kind === 'aggregate' ? plan.base : plan.kind === 'rows' ? plan.table : undefined;
       return base !== undefined && s.cols.some((c) => c.table === base && c.column.unique && /(^|[^a-z])(id|key|code|no|number)$/i.test(c.column.name) && p.taken.has(s));

@@ -24,7 +24,8 @@ export const TIME_NAMED = /^(year|yr|quarter|qtr|month|week|day|decade|hour|seas
 function rankedBy(p: Parse, sup: Extract<Cue, { kind: 'superlative' }> | undefined, named: ColRef): ColRef {
   const hint = sup?.hint !== undefined ? new RegExp(sup.hint, 'i') : undefined;
   if (hint === undefined || hint.test(named.column.name)) return named;
-  const own = named.table.columns.find((c) => isNumeric(c) && !isIdLike(c) && hint.test(c.name));
+  // "the latest co2 reading": the date ranks the rows, and co2 is shown.
+  const own = named.table.columns.find((c) => (isNumeric(c) || c.kind === 'temporal') && !isIdLike(c) && hint.test(c.name));
   if (own === undefined) return named;
   const s = p.spans.find((x) => x.kind === 'column' && x.cols.some((c) => c.column === named.column));
   if (s !== undefined) p.taken.delete(s);
@@ -46,7 +47,21 @@ function whichSpan(p: Parse): Span | undefined {
   return s?.kind === 'column' ? s : undefined;
 }
 
-function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure?: Measure; table?: TableMeta; unknown?: string } {
+/** Whether the token is a noun for rows ("readings", "records", "measurements"). */
+const rowNoun = (t: Token | undefined): boolean => t !== undefined && t.kind === 'word' && ROW_WORDS.has(t.stem);
+
+/**
+ * "how many individuals" over a whole-number `individual` column: the plural of the column's name
+ * counts the things it identifies, not the sum of its numbers ("how many passengers" over
+ * `passengers` names the count itself).
+ */
+function pluralOfName(p: Parse, s: Span, col: ColRef): boolean {
+  const last = p.tokens[s.end - 1];
+  const name = col.column.name.trim().toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).pop();
+  return last !== undefined && name !== undefined && last.norm !== name && (last.norm === `${name}s` || last.norm === `${name}es` || (name.endsWith('y') && last.norm === `${name.slice(0, -1)}ies`));
+}
+
+function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure?: Measure; table?: TableMeta; unknown?: string; hasValue?: ColRef } {
   // "how many remote employees", "how many online orders": adjectives (flags, values) are filters.
   const skipCues = (i: number): number => {
     let k = i;
@@ -69,6 +84,13 @@ function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure
     }
   }
   let s = nextSpan(p, k, 3);
+  // "how many readings", "number of records": rows, even when a column could be called that.
+  if (rowNoun(p.tokens[k]) && (s === undefined || s.start > k || s.end === k + 1)) {
+    const own = s !== undefined && s.start === k ? s : undefined;
+    if (own !== undefined) p.taken.add(own);
+    mark(p, k, k + 1);
+    return { measure: { agg: 'count' }, table: own?.kind === 'column' ? own.cols[0]?.table : undefined };
+  }
   while (s !== undefined && (s.kind === 'value' || (s.kind === 'column' && s.cols.every((x) => x.column.kind === 'boolean')))) {
     s = nextSpan(p, s.end, 2) ?? s;
     if (s.kind === 'value' || (s.kind === 'column' && s.cols.every((x) => x.column.kind === 'boolean'))) break;
@@ -88,7 +110,14 @@ function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure
       p.taken.add(s);
       // "how many years" over a `year` column: the years, not their sum.
       if (TIME_NAMED.test(col.column.name.trim())) return { measure: { agg: 'count_distinct', col } };
-      if (isNumeric(col.column) && !isIdLike(col.column)) return { measure: { agg: 'sum', col } };
+      // "how many co2 readings": the rows that have a co2 value, not the sum of the readings.
+      const after = rowNoun(p.tokens[s.end]) ? s.end : undefined;
+      const inside = s.end - s.start > 1 && rowNoun(p.tokens[s.end - 1]) && !col.column.tokens.includes(p.tokens[s.end - 1]?.stem ?? '') ? s.end - 1 : undefined;
+      if (isNumeric(col.column) && (after !== undefined || inside !== undefined)) {
+        if (after !== undefined) mark(p, after, after + 1);
+        return { measure: { agg: 'count' }, table: col.table, hasValue: col };
+      }
+      if (isNumeric(col.column) && !isIdLike(col.column) && !pluralOfName(p, s, col)) return { measure: { agg: 'sum', col } };
       return col.column.unique ? { measure: { agg: 'count' }, table: col.table } : { measure: { agg: 'count_distinct', col } };
     }
   }
@@ -114,6 +143,7 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
     if (target.unknown !== undefined) return unanswerable(`nothing in the data is called "${target.unknown}"`, [target.unknown]);
     if (target.measure) measures.push(distinctCue && target.measure.col ? { agg: 'count_distinct', col: target.measure.col } : target.measure);
     if (target.table) countTable = target.table;
+    if (target.hasValue) filters.push({ kind: 'null', col: target.hasValue, isNull: false });
   }
   // "which state ...", "what year ...": the thing asked for is the answer's grouping, whatever its kind.
   const answer = whichSpan(p);
@@ -176,8 +206,16 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
         p.taken.delete(s);
         continue;
       }
+      // "how many readings have a co2 value": beside a count of rows, a measure nobody asked to
+      // aggregate is not totalled by default (the total would be a number nobody asked for).
+      const listed = listedAggs(p.tokens, p.cues, s.start);
+      const asked = explicit || listed !== undefined || p.cues.some((c) => c.kind === 'agg' && c.agg !== 'count');
+      if (!asked && measures.some((m) => m.agg === 'count' && m.col === undefined)) {
+        p.taken.delete(s);
+        continue;
+      }
       // "min and max revenue": one measure per listed aggregate.
-      for (const agg of listedAggs(p.tokens, p.cues, s.start) ?? [aggFor(p, s.start, col.column.name, dims.length, s.end)]) {
+      for (const agg of listed ?? [aggFor(p, s.start, col.column.name, dims.length, s.end)]) {
         if (!measures.some((m) => m.col?.column === col.column && m.agg === agg)) measures.push({ agg, col });
       }
     }

@@ -202,7 +202,12 @@ function valueCandidates(tokens: readonly Token[], index: MentionIndex): Candida
       const matches = lookup(slice.map((x) => x.norm).join(' ')) ?? lookup(slice.map((x) => x.stem).join(' '));
       if (matches === undefined) continue;
       const first = slice[0];
-      if (n === 1 && first !== undefined && (STOP_WORDS.has(first.norm) || WEAK_VALUES.has(first.norm)) && first.raw === first.raw.toLowerCase()) continue;
+      if (n === 1 && first !== undefined && (STOP_WORDS.has(first.norm) || WEAK_VALUES.has(first.norm)) && first.raw === first.raw.toLowerCase()) {
+        // "race other", "status is none": a weak word right after its column's name is that value.
+        const named = namedJustBefore(tokens, i, matches);
+        if (named.length > 0) out.push(valueSpan(i, i + 1, 3.8, named));
+        continue;
+      }
       if (n === 1 && first !== undefined && first.norm.length < 2) continue;
       out.push(valueSpan(i, i + n, 2.8 + n, matches));
     }
@@ -224,6 +229,18 @@ function valueCandidates(tokens: readonly Token[], index: MentionIndex): Candida
     }
   }
   return out;
+}
+
+/** The matches whose column is named right before token `i` ("race other", "race is other", "race = other"). */
+function namedJustBefore(tokens: readonly Token[], i: number, matches: readonly Match[]): Match[] {
+  let k = i - 1;
+  if (/^(is|was|=|equals|of)$/.test(tokens[k]?.norm ?? '')) k--;
+  const prev = tokens[k];
+  if (prev === undefined || prev.kind !== 'word') return [];
+  return matches.filter((m) => {
+    const words = identifierWords(m.ref.column.name);
+    return words.length > 0 && (words[words.length - 1] === prev.norm || stem(words[words.length - 1] ?? '') === prev.stem);
+  });
 }
 
 function tableCandidates(tokens: readonly Token[], tables: readonly TableMeta[]): Candidate[] {

@@ -6,6 +6,7 @@
  * (`attend` of "attendance"), initials (`ev` of "electric vehicle"), a word run together
  * (`netsales` of "net sales") or another form of the word ("produced" for `producer`).
  */
+import { isCueWord } from './cues';
 import { ABBREVIATIONS, NAME_GLUE, SYNONYMS, UNIT_WORDS } from './lexicon';
 import { identifierWords, stem, wordForms, type Token } from './text';
 import type { ColumnMeta } from './types';
@@ -92,7 +93,7 @@ function computeQuality(t: Token, w: string, alts: readonly string[]): number {
   const theirs = wordForms(w);
   if (forms.some((f) => f.length >= 5 && theirs.includes(f))) return 0.85;
   if (derived(n, w) || derived(w, n)) return 0.85;
-  if (w.length >= 3 && q.length > w.length + 1 && q.startsWith(w) && /^[a-z]+$/.test(w)) return 0.85;
+  if (w.length >= 3 && q.length > w.length + 1 && q.startsWith(w) && /^[a-z]+$/.test(w) && !isCueWord(n)) return 0.85;
   // "machine size" for `mach_cc`, "pay" for `salary`: a synonym only counts as part of a longer name or alone.
   if (!VAGUE.has(w) && (SYNONYMS[q] ?? []).some((x) => stem(x) === w || alts.includes(stem(x)))) return 0.7;
   return 0;

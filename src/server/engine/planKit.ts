@@ -112,3 +112,20 @@ export function checkJoins(plan: Plan): Understanding {
   }
   return plan;
 }
+
+/** Words asking how a value moved: "change", "increase", "grow", "drop", "difference". */
+const CHANGE_WORDS = /^(change|changed|changes|increase|increased|increases|decrease|decreased|decreases|grow|grew|grown|growth|rise|rose|risen|fell|fallen|drop|dropped|decline|declined|gain|gained)$/;
+
+/**
+ * "co2 change from 1960 to 2000" read as one figure over the whole range would be a total where a
+ * difference was asked: a change needs values per time bucket (a trend) or a comparison, so a
+ * single ungrouped aggregate is refused with what to ask instead.
+ */
+export function withoutUnaskedChange(p: Parse, u: Understanding): Understanding {
+  if (u.kind !== 'aggregate' || u.dims.length > 0 || u.perBucket !== undefined) return u;
+  // A word inside a column's or a value's name ("capital gain", "price change") is that name.
+  const named = (i: number): boolean => p.spans.some((s) => s.start <= i && i < s.end);
+  const word = p.tokens.find((t, i) => t.kind === 'word' && CHANGE_WORDS.test(t.norm) && !named(i));
+  if (word === undefined) return u;
+  return unanswerable(`"${word.raw}" asks how a value moved, which one figure over the whole range cannot show; ask for it per year or month (for example "average per year"), or compare two periods`);
+}

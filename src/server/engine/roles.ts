@@ -278,11 +278,17 @@ export function valueFilters(p: Parse, prefer?: TableMeta): { filters: Filter[];
     else if (e.words.length > 0 && e.values.length === 0) filters.push({ kind: 'contains', col: e.col, texts: e.words, negate: e.negate });
     else if (e.words.length > 0) filters.push({ kind: 'contains', col: e.col, texts: [...e.values, ...e.words], negate: e.negate });
     else filters.push({ kind: 'in', col: e.col, values: e.values, negate: e.negate });
-    // The column's own name right next to a value is part of the filter ("the online channel", "region Europe").
+    // The column's own name right next to a value is part of the filter ("the online channel",
+    // "region Europe", "race is other").
     const valueSpans = p.spans.filter((v) => v.kind === 'value' && v.matches.some((m) => m.ref.column === e.col.column));
+    const linked = (s: Span, v: Span): boolean => v.end === s.start || s.end === v.start
+      || (s.end + 1 === v.start && /^(is|was|=|equals)$/.test(p.tokens[s.end]?.norm ?? ''));
     for (const s of p.spans) {
       if (s.kind !== 'column' || !s.cols.some((c) => c.column === e.col.column)) continue;
-      if (valueSpans.some((v) => v.end === s.start || s.end === v.start)) p.taken.add(s);
+      if (valueSpans.some((v) => linked(s, v))) {
+        p.taken.add(s);
+        if (s.end + 1 < p.tokens.length && /^(is|was|=|equals)$/.test(p.tokens[s.end]?.norm ?? '')) mark(p, s.end, s.end + 1);
+      }
     }
     const distinctWritten = p.spans.filter((s) => s.kind === 'value' && p.taken.has(s) && s.matches.some((m) => m.ref.column === e.col.column)).length;
     if (distinctWritten >= 2) multi.push({ col: e.col, joiner: e.joiners.includes('or') ? 'or' : 'and' });

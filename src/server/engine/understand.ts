@@ -11,7 +11,7 @@ import { ROW_WORDS } from './lexicon';
 import { measuresPlan } from './measuresPlan';
 import { findSpans, type MentionIndex, type Span } from './mentions';
 import { absorbMeasureNouns, measureNounSpans, rowNounSpans } from './nouns';
-import { chartPref, checkJoins, hasIntent, tableSpan, timeDim, unanswerable, type Parts } from './planKit';
+import { chartPref, checkJoins, hasIntent, tableSpan, timeDim, unanswerable, withoutUnaskedChange, type Parts } from './planKit';
 import { absentFilters, booleanFilters, dateFilters, equalityFilters, knownFilters, noneFilters } from './filterRoles';
 import {
   comparisons, dateColumn, isGroupable, isIdLike, isIdName, isNumeric, mark, moneyColumn, nextSpan, pickColumn, primaryTable, valueFilters, type Parse,
@@ -392,7 +392,7 @@ function assemble(p: Parse, prefer: TableMeta | undefined, parts: Parts): Unders
     const t = tableSpan(p);
     return { kind: 'overview', tables: t ? [t] : p.tables, chart };
   }
-  return measuresPlan(p, prefer, parts, columnSpans);
+  return withoutUnaskedChange(p, measuresPlan(p, prefer, parts, columnSpans));
 }
 
 function aggregate(base: TableMeta, measures: Measure[], dims: Dim[], filters: Filter[], chart: ChartPref, order?: 'desc' | 'asc'): Understanding {

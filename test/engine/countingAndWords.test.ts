@@ -1,0 +1,93 @@
+/**
+ * Failure classes found by asking real users' questions of real tables the suites do not hold
+ * (weekly CO2 readings, a long-format survey, a births study), checked on the plan, on a synthetic
+ * schema of the same shapes (no database):
+ * - "how many readings" counts rows; "how many co2 readings" the rows with a value; "how many
+ *   individuals" over a whole-number `individual` column counts individuals, not their sum;
+ * - a cue word is never a column name cut short ("distinct" is not `dis`, "lowest" not `low`);
+ * - "latest", "most recent", "first recorded" order by the date, not by the value;
+ * - "change from 1960 to 2000" is not answered with one total over the range;
+ * - a weak word ("other") right after its column's name is that column's value.
+ */
+import { strict as assert } from 'node:assert';
+import { planWithHistory } from '../../src/server/engine/followUp';
+import { buildMentionIndex } from '../../src/server/engine/mentions';
+import { nameTokens } from '../../src/server/engine/schemaIndex';
+import type { AggregatePlan, ColumnMeta, TableMeta, Understanding } from '../../src/server/engine/types';
+
+function col(name: string, kind: ColumnMeta['kind'], extra: Partial<ColumnMeta> = {}): ColumnMeta {
+  return {
+    name, type: kind === 'numeric' ? 'DOUBLE' : kind === 'temporal' ? 'DATE' : 'VARCHAR', kind,
+    expr: `"${name}"`, converted: false, tokens: nameTokens(name), nonNull: 1000, distinct: 50, unique: false, ...extra,
+  };
+}
+
+function table(file: string, columns: ColumnMeta[]): TableMeta {
+  const alias = file.replace(/\.csv$/, '');
+  return {
+    table: `src_${alias}`, alias, label: file, source: { id: alias, datasetId: 'd', name: file, fileName: file, type: 'FILE', status: 'synched' },
+    ingested: { table: `src_${alias}`, rowCount: 1000, columns: [] }, rowCount: 1000, tokens: nameTokens(alias), columns,
+  };
+}
+
+const readings = table('co2.csv', [col('date', 'temporal', { min: '1958-03-29', max: '2001-12-29' }), col('co2', 'numeric', { min: 313, max: 374, distinct: 800 })]);
+const survey = table('modechoice.csv', [
+  col('individual', 'numeric', { type: 'BIGINT', min: 1, max: 210, distinct: 210 }), col('mode', 'numeric', { type: 'BIGINT', min: 1, max: 4, distinct: 4 }),
+  col('passengers', 'numeric', { type: 'BIGINT', min: 0, max: 6, distinct: 7 }), col('psize', 'numeric', { type: 'BIGINT', min: 1, max: 6, distinct: 6 }),
+]);
+const houses = table('houses.csv', [col('dis', 'numeric', { min: 1.1, max: 12.1, distinct: 400 }), col('rad', 'numeric', { type: 'BIGINT', min: 1, max: 24, distinct: 9 }), col('medv', 'numeric', { min: 5, max: 50 })]);
+const births = table('births.csv', [
+  col('low', 'numeric', { type: 'BIGINT', min: 0, max: 1, distinct: 2 }), col('race', 'text', { values: ['black', 'other', 'white'], distinct: 3 }),
+  col('bwt', 'numeric', { type: 'BIGINT', min: 709, max: 4990, distinct: 130 }),
+]);
+
+const ask = (t: TableMeta, q: string): Understanding => planWithHistory(q, [], [t], buildMentionIndex([t]));
+function agg(u: Understanding): AggregatePlan {
+  assert.equal(u.kind, 'aggregate', JSON.stringify(u).slice(0, 300));
+  return u as AggregatePlan;
+}
+const measures = (u: Understanding): string => agg(u).measures.map((m) => `${m.agg}${m.col ? `:${m.col.column.name}` : ''}`).join(',');
+
+describe('counting and cue words (failure classes from a probe on real tables)', () => {
+  it('counts rows, rows with a value, and the things a whole-number id column names, never their sum', () => {
+    assert.equal(measures(ask(readings, 'how many readings are there')), 'count');
+    assert.equal(measures(ask(readings, 'how many readings in 1958')), 'count');
+    const withValue = agg(ask(readings, 'how many co2 readings'));
+    assert.equal(measures(withValue), 'count');
+    assert.deepEqual(withValue.filters.map((f) => `${f.col.column.name}:${f.kind}`), ['co2:null']);
+    assert.equal(measures(ask(survey, 'how many individuals are there')), 'count_distinct:individual');
+    // A column named for a count is summed: "how many passengers" over `passengers`.
+    assert.equal(measures(ask(survey, 'how many passengers')), 'sum:passengers');
+  });
+
+  it('never reads a cue word as a column name cut short', () => {
+    assert.equal(measures(ask(houses, 'how many distinct rad values are there')), 'count_distinct:rad');
+    const low = ask(births, 'lowest bwt for white mothers');
+    assert.ok(!JSON.stringify(low).includes('"name":"low"'), JSON.stringify(low).slice(0, 300));
+  });
+
+  it('orders by the date for latest, most recent and first recorded', () => {
+    for (const [q, dir] of [['latest co2 reading', 'desc'], ['most recent co2 value', 'desc'], ['when was co2 first recorded', 'asc']] as const) {
+      const u = ask(readings, q);
+      assert.equal(u.kind, 'rows', `${q}: ${JSON.stringify(u).slice(0, 200)}`);
+      assert.equal(u.kind === 'rows' ? u.orderBy?.col.column.name : undefined, 'date', q);
+      assert.equal(u.kind === 'rows' ? u.orderBy?.dir : undefined, dir, q);
+    }
+  });
+
+  it('does not answer a change between two dates with one total over the range', () => {
+    const u = ask(readings, 'co2 change from 1960 to 2000');
+    assert.equal(u.kind, 'unanswerable');
+    // A change over time, per year, is a trend.
+    assert.ok(agg(ask(readings, 'how did co2 change per year')).dims.length > 0);
+  });
+
+  it('takes a weak word right after its column name as that value', () => {
+    for (const q of ['max bwt for race other', 'max bwt where race is other']) {
+      const a = agg(ask(births, q));
+      assert.equal(measures(a), 'max:bwt', q);
+      assert.deepEqual(a.dims, [], q);
+      assert.deepEqual(a.filters.map((f) => (f.kind === 'in' ? `${f.col.column.name}=${f.values.join('|')}` : f.kind)), ['race=other'], q);
+    }
+  });
+});
