@@ -11,6 +11,8 @@ const SALES = ['region,revenue',
 ].join('\n');
 const TIES = ['team,points', 'Ants,7', 'Bees,9', 'Cats,9', 'Dogs,4'].join('\n');
 const COLD = ['site,temp', 'Alpha,-12.5', 'Beta,-3', 'Gamma,-40', 'Delta,-3.5'].join('\n');
+/** 130 parcels share the highest tax: more than a ranking shows. */
+const TAXES = ['parcel,tax', ...Array.from({ length: 130 }, (_, i) => `P${i},666`), 'Q1,300', 'Q2,250'].join('\n');
 
 const lead = (a: Collected): string => a.message.split('\n').find((l) => /followed by|tie for|has the/.test(l)) ?? a.message;
 
@@ -18,7 +20,7 @@ describe('narrative rankings follow the values (issue 13)', function () {
   this.timeout(60_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'sales.csv': SALES, 'ties.csv': TIES, 'cold.csv': COLD });
+    rig = await startRig({ 'sales.csv': SALES, 'ties.csv': TIES, 'cold.csv': COLD, 'taxes.csv': TAXES });
   });
   after(async () => rig?.close());
 
@@ -51,5 +53,11 @@ describe('narrative rankings follow the values (issue 13)', function () {
       assert.deepEqual(row('South America').slice(1, 3), ['13.49', '14'], q);
       if (/average/.test(q)) assert.equal(row('Asia')[3], '16.37');
     }
+  });
+
+  it('a tie larger than the rows shown is said as "at least", never as a count', async () => {
+    const a = await rig.ask('highest tax', ['taxes.csv']);
+    assert.match(a.message, /At least 101 rows of 132 rows share the highest `tax` \(\*\*666\*\*\)/);
+    assert.doesNotMatch(a.message, /The 101 rows with the highest/);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { formatNumber, plural } from '../profile/profileSummary';
 import { code, describePlan, filterPhrase, fmtValue, grainWords, isCyclic, md, measurePhrase, rowNoun, timeLabel } from './describe';
+import { tieCap } from './sqlBuilder';
 import type { Plan } from './types';
 
 export interface ResultData {
@@ -134,6 +135,10 @@ export function finding(plan: Plan, r: ResultData): string {
         const dir = plan.orderBy.dir === 'asc' ? 'lowest' : 'highest';
         const firstV = fmtValue(r.rows[0]?.[idx]);
         const of = Number.isFinite(total) ? ` of ${plural(total, 'row')}` : '';
+        // The ties were cut at the cap: how many rows share the extreme is not known, only "at least".
+        if (plan.limit !== undefined && shown >= tieCap(plan.limit) && fmtValue(r.rows[shown - 1]?.[idx]) === firstV) {
+          return `At least ${formatNumber(shown)} rows${of} share the ${dir} ${code(by ?? '')} (**${firstV}**); the table shows ${formatNumber(shown)} of them.`;
+        }
         return shown === 1
           ? `The row with the ${dir} ${code(by ?? '')} (**${firstV}**) is in the table${of ? `, out of ${plural(total, 'row')}` : ''}.`
           : `The ${formatNumber(shown)} rows with the ${dir} ${code(by ?? '')}${of} are in the table: from **${firstV}** to ${fmtValue(r.rows[shown - 1]?.[idx])}.`;

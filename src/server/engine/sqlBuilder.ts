@@ -139,7 +139,7 @@ function rowsSql(plan: RowsPlan): BuiltQuery & { count: Statement } {
 }
 
 /** Rows kept when a ranking ties: all the tied ones, up to a bound that keeps the answer readable. */
-function tieCap(limit: number): number {
+export function tieCap(limit: number): number {
   return Math.max(limit + 100, limit * 2);
 }
 
