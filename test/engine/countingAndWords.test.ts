@@ -2,12 +2,13 @@
  * Failure classes found by asking real users' questions of real tables the suites do not hold
  * (weekly CO2 readings, a long-format survey, a births study), checked on the plan, on a synthetic
  * schema of the same shapes (no database):
- * - "how many readings" counts rows; "how many co2 readings" the rows with a value; "how many
+ * - "how many readings" counts rows; "how many co2 readings" / "values of co2" the rows with a value; "how many
  *   individuals" over a whole-number `individual` column counts individuals, not their sum;
  * - a cue word is never a column name cut short ("distinct" is not `dis`, "lowest" not `low`);
  * - "latest", "most recent", "first recorded" order by the date, not by the value;
  * - "change from 1960 to 2000" is not answered with one total over the range;
- * - a weak word ("other") right after its column's name is that column's value.
+ * - a weak word ("other") right after its column's name is that column's value;
+ * - a level (a CO2 reading) named without an aggregate is averaged, not added up.
  */
 import { strict as assert } from 'node:assert';
 import { planWithHistory } from '../../src/server/engine/followUp';
@@ -31,6 +32,7 @@ function table(file: string, columns: ColumnMeta[]): TableMeta {
 }
 
 const readings = table('co2.csv', [col('date', 'temporal', { min: '1958-03-29', max: '2001-12-29' }), col('co2', 'numeric', { min: 313, max: 374, distinct: 800 })]);
+const daily = table('daily.csv', [col('day', 'temporal', { min: '2024-01-01', max: '2024-12-31' }), col('revenue', 'numeric', { min: 9000.5, max: 15000.25 })]);
 const survey = table('modechoice.csv', [
   col('individual', 'numeric', { type: 'BIGINT', min: 1, max: 210, distinct: 210 }), col('mode', 'numeric', { type: 'BIGINT', min: 1, max: 4, distinct: 4 }),
   col('passengers', 'numeric', { type: 'BIGINT', min: 0, max: 6, distinct: 7 }), col('psize', 'numeric', { type: 'BIGINT', min: 1, max: 6, distinct: 6 }),
@@ -55,6 +57,11 @@ describe('counting and cue words (failure classes from a probe on real tables)',
     const withValue = agg(ask(readings, 'how many co2 readings'));
     assert.equal(measures(withValue), 'count');
     assert.deepEqual(withValue.filters.map((f) => `${f.col.column.name}:${f.kind}`), ['co2:null']);
+    for (const q of ['how many values of co2 in 1975', 'how many co2 values in 1980']) {
+      const values = agg(ask(readings, q));
+      assert.equal(measures(values), 'count', q);
+      assert.ok(values.filters.some((f) => f.kind === 'null' && f.col.column.name === 'co2' && !f.isNull), q);
+    }
     assert.equal(measures(ask(survey, 'how many individuals are there')), 'count_distinct:individual');
     // A column named for a count is summed: "how many passengers" over `passengers`.
     assert.equal(measures(ask(survey, 'how many passengers')), 'sum:passengers');
@@ -89,5 +96,12 @@ describe('counting and cue words (failure classes from a probe on real tables)',
       assert.deepEqual(a.dims, [], q);
       assert.deepEqual(a.filters.map((f) => (f.kind === 'in' ? `${f.col.column.name}=${f.values.join('|')}` : f.kind)), ['race=other'], q);
     }
+  });
+
+  it('averages a level (decimals within a factor of 3) unless a total is asked; amounts still add up', () => {
+    assert.equal(measures(ask(readings, 'co2 by year')), 'avg:co2');
+    assert.equal(measures(ask(readings, 'how did co2 change over time')), 'avg:co2');
+    assert.equal(measures(ask(readings, 'total co2 in 1980')), 'sum:co2');
+    assert.equal(measures(ask(daily, 'revenue by month')), 'sum:revenue');
   });
 });

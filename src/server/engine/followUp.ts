@@ -102,7 +102,7 @@ export function refineParsed(prev: Plan, p: Parse): Understanding | undefined {
         // "and quantity?": the new column, with the aggregate asked for, else the one used before.
         const before = measures[0];
         const keepAgg = before?.col !== undefined && before.agg !== 'count_distinct' ? before.agg : undefined;
-        measures[0] = { agg: aggCue || keepAgg === undefined ? aggFor(p, numeric.at, numeric.col.column.name, dims.length) : keepAgg, col: numeric.col };
+        measures[0] = { agg: aggCue || keepAgg === undefined ? aggFor(p, numeric.at, numeric.col.column, dims.length) : keepAgg, col: numeric.col };
         changed = true;
       } else if (aggCue !== undefined && aggCue.kind === 'agg' && measures[0]?.col) {
         measures[0] = { agg: aggCue.agg, col: measures[0].col };

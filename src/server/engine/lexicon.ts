@@ -3,7 +3,7 @@
  * common columns, and which measures are naturally averaged rather than summed. Kept as data so
  * the matcher stays generic.
  */
-import type { Agg } from './types';
+import type { Agg, ColumnMeta } from './types';
 
 /** Abbreviations in column names -> the word people say (both stems). */
 export const ABBREVIATIONS: Record<string, string> = {
@@ -156,9 +156,26 @@ export const PHRASE_SYNONYMS: Record<string, string[]> = {
  */
 const AVERAGED = /(price|rate|ratio|pct|percent|score|rating|temp|humidity|pressure|age|salary|wage|duration|latency|speed|level|weight|height|width|length|size|discount|margin|avg|average|mean|per|reading|tenure|satisfaction|nps|bmi|voltage|battery|cpu|memory|load|delay|days|time|index|indicator|activity|density|concentration|yield|inflation|efficiency|accuracy)/;
 
+/** Words of quantities that add up even when their values lie close together (money, counts). */
+const ADDITIVE = /(revenue|amount|sales?|total|cost|income|spend|paid|payment|fee|profit|wage|earning|count|qty|quantity|units?|volume|visits?|orders?|kwh|energy|consumption|rain|precip|sum)/;
+
+/**
+ * A level, not an amount: decimals, all positive and within a factor of 3 of each other (a CO2
+ * reading of 313 to 374 ppm, a blood value). Adding such readings up (17,609.6 ppm in 1980) gives a
+ * number nobody means, and its size only counts how many readings there were.
+ */
+function isLevel(c: ColumnMeta): boolean {
+  if (c.kind !== 'numeric' || c.converted || !/^(DOUBLE|FLOAT|REAL|DECIMAL\(\d+,\s*[1-9]\d*\))$/i.test(c.type)) return false;
+  const lo = typeof c.min === 'number' ? c.min : NaN;
+  const hi = typeof c.max === 'number' ? c.max : NaN;
+  return lo > 0 && hi > lo && hi <= lo * 3 && !ADDITIVE.test(c.name.toLowerCase());
+}
+
 /** The aggregate used when a question names a measure without saying how to combine it. */
-export function defaultAgg(columnName: string): Agg {
-  return AVERAGED.test(columnName.toLowerCase()) ? 'avg' : 'sum';
+export function defaultAgg(column: string | ColumnMeta): Agg {
+  const name = typeof column === 'string' ? column : column.name;
+  if (AVERAGED.test(name.toLowerCase())) return 'avg';
+  return typeof column !== 'string' && isLevel(column) ? 'avg' : 'sum';
 }
 
 /** Column words that make a column look like money (for "$500" without a column). */

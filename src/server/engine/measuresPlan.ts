@@ -49,6 +49,8 @@ function whichSpan(p: Parse): Span | undefined {
 
 /** Whether the token is a noun for rows ("readings", "records", "measurements"). */
 const rowNoun = (t: Token | undefined): boolean => t !== undefined && t.kind === 'word' && ROW_WORDS.has(t.stem);
+/** A noun for the values of a column: "co2 values", "values of co2". */
+const valueNoun = (t: Token | undefined): boolean => t !== undefined && t.kind === 'word' && (t.stem === 'value' || t.norm === 'values');
 
 /**
  * "how many individuals" over a whole-number `individual` column: the plural of the column's name
@@ -84,6 +86,14 @@ function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure
     }
   }
   let s = nextSpan(p, k, 3);
+  // "how many values of co2 in 1975": the rows that have a co2 value.
+  const ofSpan = valueNoun(p.tokens[k]) && p.tokens[k + 1]?.norm === 'of' ? p.spans.find((x) => x.start === k + 2 && x.kind === 'column') : undefined;
+  const valuesOf = ofSpan?.kind === 'column' ? pickColumn(ofSpan, 'measure', prefer) : undefined;
+  if (ofSpan !== undefined && valuesOf !== undefined) {
+    p.taken.add(ofSpan);
+    mark(p, k, k + 2);
+    return { measure: { agg: 'count' }, table: valuesOf.table, hasValue: valuesOf };
+  }
   // "how many readings", "number of records": rows, even when a column could be called that.
   if (rowNoun(p.tokens[k]) && (s === undefined || s.start > k || s.end === k + 1)) {
     const own = s !== undefined && s.start === k ? s : undefined;
@@ -111,9 +121,12 @@ function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure
       // "how many years" over a `year` column: the years, not their sum.
       if (TIME_NAMED.test(col.column.name.trim())) return { measure: { agg: 'count_distinct', col } };
       // "how many co2 readings": the rows that have a co2 value, not the sum of the readings.
-      const after = rowNoun(p.tokens[s.end]) ? s.end : undefined;
-      const inside = s.end - s.start > 1 && rowNoun(p.tokens[s.end - 1]) && !col.column.tokens.includes(p.tokens[s.end - 1]?.stem ?? '') ? s.end - 1 : undefined;
-      if (isNumeric(col.column) && (after !== undefined || inside !== undefined)) {
+      const after = rowNoun(p.tokens[s.end]) || valueNoun(p.tokens[s.end]) ? s.end : undefined;
+      // ("co2 readings", "values of co2": the noun is read as part of the column's name.)
+      const inside = s.end - s.start > 1 && p.tokens.slice(s.start, s.end).some((t) => (rowNoun(t) || valueNoun(t)) && !col.column.tokens.includes(t.stem)) ? s.start : undefined;
+      // ("how many distinct rad values" counts the distinct values instead.)
+      const distinctHere = p.cues.some((x) => x.kind === 'distinct' && x.at >= c.end && x.end <= s.start);
+      if (isNumeric(col.column) && !distinctHere && (after !== undefined || inside !== undefined)) {
         if (after !== undefined) mark(p, after, after + 1);
         return { measure: { agg: 'count' }, table: col.table, hasValue: col };
       }
@@ -215,7 +228,7 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
         continue;
       }
       // "min and max revenue": one measure per listed aggregate.
-      for (const agg of listed ?? [aggFor(p, s.start, col.column.name, dims.length, s.end)]) {
+      for (const agg of listed ?? [aggFor(p, s.start, col.column, dims.length, s.end)]) {
         if (!measures.some((m) => m.col?.column === col.column && m.agg === agg)) measures.push({ agg, col });
       }
     }
@@ -232,7 +245,7 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
         const rowsContext = p.spans.some((s) => s.kind === 'table') || entity || p.tokens.some((t) => ROW_WORDS.has(t.stem));
         if (rowsContext) return rowsPlan(p, table, filters, parts, topN?.n ?? 1, { col, dir: sup.dir });
         measures.push({ agg: sup.dir === 'desc' ? 'max' : 'min', col });
-      } else measures.push({ agg: defaultAgg(column.name), col });
+      } else measures.push({ agg: defaultAgg(column), col });
     }
   }
   // "record rainfall year" in a table of one series: the superlative ranks that series.
@@ -242,7 +255,7 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
     if (col !== undefined) return rowsPlan(p, col.table, filters, parts, topN?.n ?? 1, { col, dir: sup.dir });
   }
   if (parts.rankBy && !measures.some((m) => m.col?.column === parts.rankBy?.column)) {
-    measures.unshift({ agg: aggFor(p, p.tokens.length, parts.rankBy.column.name, dims.length), col: parts.rankBy });
+    measures.unshift({ agg: aggFor(p, p.tokens.length, parts.rankBy.column, dims.length), col: parts.rankBy });
   }
   // "top 5 customers by amount" where customers is another file: rank by its key in the measured table.
   const named = tableSpan(p);

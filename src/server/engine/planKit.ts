@@ -6,7 +6,7 @@ import type { Cue, Intent } from './cues';
 import { joinKey } from './joins';
 import { defaultAgg } from './lexicon';
 import { dateColumn, type Parse } from './roles';
-import type { Agg, ChartPref, ColRef, Dim, Filter, Grain, Plan, TableMeta, Understanding } from './types';
+import type { Agg, ChartPref, ColRef, ColumnMeta, Dim, Filter, Grain, Plan, TableMeta, Understanding } from './types';
 
 export const unanswerable = (reason: string, unknown: string[] = []): Understanding => ({ kind: 'unanswerable', reason, unknown });
 
@@ -42,7 +42,7 @@ export function timeDim(p: Parse, prefer: TableMeta | undefined, grain: Grain | 
 }
 
 /** The aggregate a measure named at token `at` gets: the nearest cue before it, else the default. */
-export function aggFor(p: Parse, at: number, name: string, dims: number, end?: number): Agg {
+export function aggFor(p: Parse, at: number, column: string | ColumnMeta, dims: number, end?: number): Agg {
   let best: Agg | undefined;
   // "montant moyen": languages that put the aggregate after the noun.
   const after = end !== undefined ? p.cues.find((c) => c.kind === 'agg' && c.at === end && c.agg !== 'count') : undefined;
@@ -60,7 +60,7 @@ export function aggFor(p: Parse, at: number, name: string, dims: number, end?: n
     // "highest price" alone is a maximum; "peak temperature by site" is a maximum per group.
     if (c.kind === 'superlative' && (dims === 0 || (grouped && at - c.end <= 1)) && at - c.end <= 2) best = c.dir === 'desc' ? 'max' : 'min';
   }
-  return best ?? defaultAgg(name);
+  return best ?? defaultAgg(column);
 }
 
 /** A superlative read as a per-group max/min ("peak temperature by site") is not a ranking. */

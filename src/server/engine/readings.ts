@@ -167,7 +167,7 @@ function totalsReading(r: Reading): Reading | undefined {
   if (!r.complete || plan.kind !== 'aggregate' || plan.perBucket !== undefined || plan.measures.length !== 1 || plan.dims.length !== 1) return undefined;
   const m = plan.measures[0];
   const d = plan.dims[0];
-  if (m?.agg !== 'avg' || m.col === undefined || d === undefined || defaultAgg(m.col.column.name) !== 'sum') return undefined;
+  if (m?.agg !== 'avg' || m.col === undefined || d === undefined || defaultAgg(m.col.column) !== 'sum') return undefined;
   // "average daily visits by month": the unit is said, the rows' own average is meant.
   if (r.parse.cues.some((c) => c.kind === 'grain' && c.asUnit === true)) return undefined;
   let bucket: { col: ColRef; grain: Grain } | undefined;

@@ -49,7 +49,7 @@ export function suggestQuestions(tables: readonly TableMeta[], plan?: Plan): str
   const planMeasure = plan?.kind === 'aggregate' ? plan.measures.find((x) => x.col !== undefined && x.col.table === main && x.agg !== 'count' && x.agg !== 'count_distinct')?.col?.column : undefined;
   const measure = planMeasure ?? pk.measure;
   const m = measure?.name;
-  const agg = measure ? (defaultAgg(measure.name) === 'avg' ? 'average' : 'total') : 'total';
+  const agg = measure ? (defaultAgg(measure) === 'avg' ? 'average' : 'total') : 'total';
   const [c1, c2] = pk.categories;
   const usedDims = plan?.kind === 'aggregate' ? plan.dims.map((d) => d.col.column) : [];
   const otherCat = pk.categories.find((c) => !usedDims.includes(c));
