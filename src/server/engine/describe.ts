@@ -4,6 +4,7 @@
  */
 import { mdText } from '../../shared/markdownText';
 import { formatNumber } from '../profile/profileSummary';
+import { markersNote } from './missingMarkers';
 import type { Filter, Grain, Measure, Plan } from './types';
 
 const AGG_WORD: Record<Measure['agg'], string> = {
@@ -59,7 +60,7 @@ export function filterPhrase(f: Filter): string {
     case 'bool':
       return f.value ? `${c} is true` : `${c} is false`;
     case 'null':
-      return f.isNull ? `${c} is missing` : `${c} is present`;
+      return f.isNull ? `${c} is missing${markersNote(f.col.column)}` : `${c} is present${markersNote(f.col.column)}`;
   }
 }
 

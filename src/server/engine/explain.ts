@@ -224,6 +224,8 @@ function spanUsed(s: Span, f: PlanFacts, plan: Plan, p: Parse): boolean {
   switch (s.kind) {
     case 'column': {
       if (s.cols.some((c) => f.columns.has(c.column))) return true;
+      // Missing values of every column cover whatever column "values" could name.
+      if (plan.kind === 'missing' && plan.col === undefined && s.cols.some((c) => c.table === plan.table)) return true;
       // "southern states" where each row is a state: the unique name column names the rows.
       const rowsOf = plan.kind === 'aggregate' ? plan.base : plan.kind === 'rows' ? plan.table : undefined;
       if (rowsOf !== undefined && s.cols.some((c) => c.table === rowsOf && c.column.unique && c.column.kind === 'text')) return true;

@@ -112,8 +112,12 @@ export function buildMentionIndex(tables: readonly TableMeta[]): MentionIndex {
           else list.push(m);
         }
       }
-      // A word in most values of a column ("County", "Inc") tells none of them apart.
-      for (const [w, ms] of perWord) if (list.length < 10 || ms.length <= list.length * 0.3) for (const m of ms) push(words, w, m);
+      // A word in most values of a column ("County", "Inc") tells none of them apart; in a short list,
+      // a word in every value ("Adelie Penguin", "Gentoo penguin") is what the rows are, not a filter.
+      for (const [w, ms] of perWord) {
+        const tellsApart = list.length < 10 ? list.length < 2 || ms.length < list.length : ms.length <= list.length * 0.3;
+        if (tellsApart) for (const m of ms) push(words, w, m);
+      }
     }
   }
   return { values, words, maxValueWords };
@@ -129,8 +133,12 @@ function columnCandidates(tokens: readonly Token[], tables: readonly TableMeta[]
     for (const column of table.columns) {
       const col: ColRef = { table, column };
       const shape = nameShape(column);
+      // A name of several words written as one ("LifeExp", "lifeexp" for `LifeExp`) is that column.
+      const nameWords = identifierWords(column.name);
+      const compact = nameWords.length >= 2 ? nameWords.join('') : '';
       tokens.forEach((t, i) => {
         if (t.kind === 'name' && (t.norm === column.name.toLowerCase() || identifierWords(column.name).join(' ') === t.norm)) add(i, i + 1, 20, col, true);
+        else if (t.kind === 'word' && compact.length >= 4 && t.norm === compact) add(i, i + 1, 20, col, true);
         // A column named by a number ("2000" in a table with a column per year).
         if (t.kind === 'number' && /^\d+$/.test(column.name.trim()) && t.value === Number(column.name.trim()) && t.unit === undefined) add(i, i + 1, 4.2, col, true);
       });
@@ -243,13 +251,17 @@ function namedJustBefore(tokens: readonly Token[], i: number, matches: readonly 
   });
 }
 
+/** File-name words about the copy, not the subject: orders_raw.csv, sales_clean_final.csv. */
+const FILE_QUALIFIERS = new Set(['raw', 'clean', 'cleaned', 'final', 'export', 'exported', 'dump', 'copy', 'backup', 'processed', 'full', 'sample', 'v1', 'v2', 'v3', 'new', 'old', 'latest', 'tmp', 'temp']);
+
 function tableCandidates(tokens: readonly Token[], tables: readonly TableMeta[]): Candidate[] {
   const out: Candidate[] = [];
   const add = (start: number, end: number, score: number, table: TableMeta): void => {
     out.push({ start, end, score, span: { kind: 'table', start, end, score, table } });
   };
   for (const table of tables) {
-    const base = table.tokens.filter((t) => !GENERIC.has(t));
+    // "penguins" for penguins_raw.csv: words that say which copy of the data it is name nothing.
+    const base = table.tokens.filter((t) => !GENERIC.has(t) && !FILE_QUALIFIERS.has(t));
     if (base.length === 0) continue;
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i];

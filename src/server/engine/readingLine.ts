@@ -5,6 +5,7 @@
  */
 import { formatNumber } from '../profile/profileSummary';
 import { code, fmtValue, grainWords, md } from './describe';
+import { markersNote } from './missingMarkers';
 import type { ResultData } from './narrative';
 import type { Filter, Measure, Plan } from './types';
 
@@ -29,7 +30,7 @@ function filterWords(f: Filter): string {
     case 'none':
       return f.col.column.kind === 'numeric' ? `${c} is zero or missing` : `${c} is missing`;
     case 'null':
-      return f.isNull ? `${c} is missing` : `${c} is present`;
+      return f.isNull ? `${c} is missing${markersNote(f.col.column)}` : `${c} is present${markersNote(f.col.column)}`;
     case 'bool':
       return f.value ? `${c} is true` : `${c} is false`;
     case 'absentIn':

@@ -13,14 +13,12 @@ import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
 import { dateFromParts, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
 import { ABBREVIATIONS } from './lexicon';
+import { NULL_MARKER_SQL, nullMarkersOf } from './missingMarkers';
 import { identifierWords, stem } from './text';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
 
 /** Text columns with at most this many distinct values have their values indexed. */
 export const MAX_INDEXED_VALUES = 5000;
-/** Text that means "no value" in exports. */
-const NULL_MARKERS = ['n/a', 'na', 'n.a.', 'null', 'none', 'nan', '-', '--', '?', 'unknown', 'missing', '#n/a', '.', 'nil', 'not available', 'tbd']
-  .map((m) => `'${m}'`).join(', ');
 /** Above this size distinct counts are approximate (HyperLogLog), which is plenty for choosing roles. */
 const EXACT_DISTINCT_ROWS = 200_000;
 /** Above {@link EXACT_DISTINCT_ROWS} rows, how text columns write numbers is read from this many rows. */
@@ -210,7 +208,7 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
       if ((meta.unreadable ?? 0) > 0) {
         // "n/a", "-", "unknown" say "no value"; only other text ("Ancient") is a value that is not a number.
         const col = quoteIdent(c.name);
-        const r2 = (await run(`SELECT count(*), any_value(trim(${col})) FROM ${quoteIdent(t.table)} WHERE trim(${col}) <> '' AND ${meta.expr} IS NULL AND lower(trim(${col})) NOT IN (${NULL_MARKERS})`))[0] ?? [];
+        const r2 = (await run(`SELECT count(*), any_value(trim(${col})) FROM ${quoteIdent(t.table)} WHERE trim(${col}) <> '' AND ${meta.expr} IS NULL AND lower(trim(${col})) NOT IN (${NULL_MARKER_SQL})`))[0] ?? [];
         meta.unreadable = num(r2[0]);
         if (typeof r2[1] === 'string') meta.unreadableExample = r2[1].slice(0, 40);
       }
@@ -268,6 +266,8 @@ async function indexValues(run: RunSql, table: string, columns: ColumnMeta[]): P
   for (const { c, i } of wanted) {
     const values = byColumn.get(i) ?? [];
     if (values.length <= MAX_INDEXED_VALUES) c.values = values.sort();
+    const markers = nullMarkersOf(values);
+    if (markers.length > 0) c.nullMarkers = markers;
     // Lists written as text ("red, green, blue"): items are matched one by one.
     const lists = values.filter((v) => /\S, \S/.test(v)).length;
     if (lists >= 2 && lists >= values.length * 0.2) c.listLike = true;

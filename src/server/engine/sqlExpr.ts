@@ -3,6 +3,7 @@
  * {@link colSql}, which qualifies them with the table's CTE name when a query joins tables.
  */
 import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
+import { presentSql } from './missingMarkers';
 import { mixedDateExpr, sqlName } from './schemaIndex';
 import type { Agg, ColRef, Filter, Grain, Measure } from './types';
 
@@ -59,7 +60,7 @@ export function filterSql(f: Filter, qualify: boolean): string {
     case 'datePart':
       return f.values.length === 1 ? `${f.part}(${x}) = ${f.values[0]}` : `${f.part}(${x}) IN (${f.values.join(', ')})`;
     case 'none':
-      return f.col.column.kind === 'numeric' ? `coalesce(${x}, 0) = 0` : `${x} IS NULL`;
+      return f.col.column.kind === 'numeric' ? `coalesce(${x}, 0) = 0` : `NOT ${presentSql(f.col.column, x)}`;
     case 'absentIn': {
       const y = quoteIdent(f.otherColumn.name);
       return `${x} NOT IN (SELECT ${y} FROM ${sqlName(f.other.alias)} WHERE ${y} IS NOT NULL)`;
@@ -67,7 +68,7 @@ export function filterSql(f: Filter, qualify: boolean): string {
     case 'bool':
       return f.value ? `${x}` : `NOT ${x}`;
     case 'null':
-      return f.isNull ? `${x} IS NULL` : `${x} IS NOT NULL`;
+      return f.isNull ? `NOT ${presentSql(f.col.column, x)}` : presentSql(f.col.column, x);
   }
 }
 

@@ -6,6 +6,7 @@
 import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
 import { sqlName } from './schemaIndex';
 import { fromSql, type Statement } from './sqlBuilder';
+import { markersNote, presentSql } from './missingMarkers';
 import { colSql, whereSql } from './sqlExpr';
 import type { ColRef, Filter, TableMeta } from './types';
 
@@ -49,16 +50,18 @@ export function missingSql(table: TableMeta, col: ColRef | undefined): StatsQuer
   const t = sqlName(table.alias);
   if (col !== undefined) {
     const raw = quoteIdent(col.column.name);
-    const extra = col.column.converted ? `,\n  count(${raw}) - count(${colSql(col, false)}) AS unreadable_values` : '';
+    // Text that is neither a number nor a "no value" marker ("Ancient" among years).
+    const extra = col.column.converted ? `,\n  count(*) FILTER (WHERE ${presentSql(col.column, raw)} AND ${colSql(col, false)} IS NULL) AS unreadable_values` : '';
+    const missing = `count(*) FILTER (WHERE NOT ${presentSql(col.column, raw)})`;
     return {
       tables: [table], main: 0,
-      statements: [st(`Missing values of ${col.column.name}`,
-        `SELECT count(*) AS row_count,\n  count(*) - count(${raw}) AS missing_values,\n  round(100.0 * (count(*) - count(${raw})) / nullif(count(*), 0), 2) AS missing_pct${extra}\nFROM ${t}`)],
+      statements: [st(`Missing values of ${col.column.name}${markersNote(col.column)}`,
+        `SELECT count(*) AS row_count,\n  ${missing} AS missing_values,\n  round(100.0 * ${missing} / nullif(count(*), 0), 2) AS missing_pct${extra}\nFROM ${t}`)],
     };
   }
   const parts = table.columns.slice(0, MAX_COLUMNS).map((c, i) => {
-    const x = quoteIdent(c.name);
-    return `SELECT ${i + 1} AS position, ${quoteLiteral(c.name)} AS column_name, count(*) - count(${x}) AS missing_values, round(100.0 * (count(*) - count(${x})) / nullif(count(*), 0), 2) AS missing_pct FROM ${t}`;
+    const missing = `count(*) FILTER (WHERE NOT ${presentSql(c, quoteIdent(c.name))})`;
+    return `SELECT ${i + 1} AS position, ${quoteLiteral(c.name)} AS column_name, ${missing} AS missing_values, round(100.0 * ${missing} / nullif(count(*), 0), 2) AS missing_pct FROM ${t}`;
   });
   const select = `SELECT column_name, missing_values, missing_pct FROM (\n${parts.join('\nUNION ALL\n')}\n)\nORDER BY missing_values DESC, position`;
   return { tables: [table], statements: [st(`Missing values per column of ${table.label}`, select)], main: 0 };

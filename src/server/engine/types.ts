@@ -44,6 +44,8 @@ export interface ColumnMeta {
   max?: number | string;
   /** Every row has its own value: an identifier, not a category. */
   unique: boolean;
+  /** Values of a text column that mean "no value" (`NA`, `N/A`, `NULL`): counted as missing. */
+  nullMarkers?: string[];
   /** Text holding lists ("English, Spanish"): values are matched as list items. */
   listLike?: boolean;
   /** Numbers written as text: how many non-empty values are not numbers, and one of them ("Ancient"). */

@@ -356,7 +356,9 @@ function assemble(p: Parse, prefer: TableMeta | undefined, parts: Parts): Unders
   const columnSpans = p.spans.filter((s): s is Extract<Span, { kind: 'column' }> => s.kind === 'column' && !p.taken.has(s));
 
   if (intentOf('missing')) {
-    const col = columnSpans[0] ? pickColumn(columnSpans[0], 'dim', prefer) : undefined;
+    // "which columns have missing values": every column, whatever "values" could name.
+    const perColumn = p.tokens.some((t) => t.stem === 'column' || t.norm === 'columns');
+    const col = columnSpans[0] && !perColumn ? pickColumn(columnSpans[0], 'dim', prefer) : undefined;
     return col ? { kind: 'missing', table: col.table, col, chart } : { kind: 'missing', table: primary, chart };
   }
   if (intentOf('duplicates')) {
