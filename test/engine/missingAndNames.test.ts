@@ -5,6 +5,8 @@
  * - the file's subject ("penguins" for penguins_raw.csv) names the rows, and a word every value of a
  *   short list shares ("Adelie Penguin", "Gentoo penguin") is never a filter (it matched nothing);
  * - "which columns have missing values" lists every column, even when "values" could name one;
+ * - "the heaviest penguin, and what species" is one row with its species, and "which species is
+ *   heaviest" compares averages: never a total of weights per species;
  * - a column name of several words written as one ("LifeExp") is that column, not another that
  *   shares a word with it (`NumberOfLives`).
  */
@@ -55,5 +57,15 @@ describe('missing markers and names (failure classes from a probe on real R expo
     const a = await rig.ask('LifeExp for Female where Age = 65', ['life.csv']);
     assert.match(a.message, /20\.36/);
     assert.doesNotMatch(a.message, /NumberOfLives/);
+  });
+
+  it('reads "the heaviest penguin" as one row, and "which species is heaviest" as averages, never totals', async () => {
+    const one = await rig.ask('heaviest penguin - which one and what species', ['penguins_raw.csv']);
+    assert.match(one.message, /5,700|5700/);
+    assert.doesNotMatch(one.message, /total/i);
+    assert.match(JSON.stringify(one.tables[0]?.[1] ?? []), /Gentoo/);
+    const group = await rig.ask('which species is heaviest', ['penguins_raw.csv']);
+    assert.match(group.message, /average/i);
+    assert.doesNotMatch(group.message, /total/i);
   });
 });

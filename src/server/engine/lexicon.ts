@@ -154,7 +154,7 @@ export const PHRASE_SYNONYMS: Record<string, string[]> = {
  * Measures that are rates, levels or per-item figures: "price by category" means the average
  * price, while "revenue by category" means the total.
  */
-const AVERAGED = /(price|rate|ratio|pct|percent|score|rating|temp|humidity|pressure|age|salary|wage|duration|latency|speed|level|weight|height|width|length|size|discount|margin|avg|average|mean|per|reading|tenure|satisfaction|nps|bmi|voltage|battery|cpu|memory|load|delay|days|time|index|indicator|activity|density|concentration|yield|inflation|efficiency|accuracy)/;
+const AVERAGED = /(price|rate|ratio|pct|percent|score|rating|temp|humidity|pressure|age|salary|wage|duration|latency|speed|level|weight|mass|height|width|length|size|discount|margin|avg|average|mean|per|reading|tenure|satisfaction|nps|bmi|voltage|battery|cpu|memory|load|delay|days|time|index|indicator|activity|density|concentration|yield|inflation|efficiency|accuracy)/;
 
 /** Words of quantities that add up even when their values lie close together (money, counts). */
 const ADDITIVE = /(revenue|amount|sales?|total|cost|income|spend|paid|payment|fee|profit|wage|earning|count|qty|quantity|units?|volume|visits?|orders?|kwh|energy|consumption|rain|precip|sum)/;

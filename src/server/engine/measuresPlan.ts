@@ -241,6 +241,13 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
     const column = table?.columns.find((c) => isNumeric(c) && !isIdLike(c) && hint.test(c.name));
     if (table && column) {
       const col = { table, column };
+      // "the heaviest penguin, and what species": the superlative picks one row (the noun right
+      // after it names the rows), and the columns asked about are shown with it, not grouped by.
+      const rowNamed = p.spans.some((s) => s.kind === 'table' && s.start === sup.end);
+      if (rowNamed && topN === undefined && !p.cues.some((c) => c.kind === 'count' || c.kind === 'group' || c.kind === 'grain' || c.kind === 'share')) {
+        for (const s of p.spans) if (s.kind === 'column' && dims.some((d) => s.cols.some((c) => c.column === d.col.column))) p.taken.delete(s);
+        return rowsPlan(p, table, filters, parts, 1, { col, dir: sup.dir });
+      }
       if (dims.length === 0 && !p.cues.some((c) => c.kind === 'count')) {
         const rowsContext = p.spans.some((s) => s.kind === 'table') || entity || p.tokens.some((t) => ROW_WORDS.has(t.stem));
         if (rowsContext) return rowsPlan(p, table, filters, parts, topN?.n ?? 1, { col, dir: sup.dir });
