@@ -8,7 +8,9 @@
  * - "latest", "most recent", "first recorded" order by the date, not by the value;
  * - "change from 1960 to 2000" is not answered with one total over the range;
  * - a weak word ("other") right after its column's name is that column's value;
- * - a level (a CO2 reading) named without an aggregate is averaged, not added up.
+ * - a level (a CO2 reading) named without an aggregate is averaged, not added up;
+ * - "people who chose mode 2" with a 0/1 `choice` column keeps choice = 1, and "of individuals"
+ *   names whose rows they are, not a second measure.
  */
 import { strict as assert } from 'node:assert';
 import { planWithHistory } from '../../src/server/engine/followUp';
@@ -36,6 +38,7 @@ const daily = table('daily.csv', [col('day', 'temporal', { min: '2024-01-01', ma
 const survey = table('modechoice.csv', [
   col('individual', 'numeric', { type: 'BIGINT', min: 1, max: 210, distinct: 210 }), col('mode', 'numeric', { type: 'BIGINT', min: 1, max: 4, distinct: 4 }),
   col('passengers', 'numeric', { type: 'BIGINT', min: 0, max: 6, distinct: 7 }), col('psize', 'numeric', { type: 'BIGINT', min: 1, max: 6, distinct: 6 }),
+  col('choice', 'numeric', { type: 'BIGINT', min: 0, max: 1, distinct: 2 }), col('hinc', 'numeric', { min: 2, max: 72 }),
 ]);
 const houses = table('houses.csv', [col('dis', 'numeric', { min: 1.1, max: 12.1, distinct: 400 }), col('rad', 'numeric', { type: 'BIGINT', min: 1, max: 24, distinct: 9 }), col('medv', 'numeric', { min: 5, max: 50 })]);
 const births = table('births.csv', [
@@ -103,5 +106,14 @@ describe('counting and cue words (failure classes from a probe on real tables)',
     assert.equal(measures(ask(readings, 'how did co2 change over time')), 'avg:co2');
     assert.equal(measures(ask(readings, 'total co2 in 1980')), 'sum:co2');
     assert.equal(measures(ask(daily, 'revenue by month')), 'sum:revenue');
+  });
+
+  it('keeps a yes/no column its verb names, and reads "of individuals" as the rows', () => {
+    for (const q of ['average psize of people who chose mode 4', 'average hinc of individuals who chose mode 1']) {
+      const a = agg(ask(survey, q));
+      assert.equal(a.measures.length, 1, `${q}: ${measures(a)}`);
+      assert.ok(a.filters.some((f) => f.col.column.name === 'choice'), `${q}: the choice = 1 condition is kept`);
+      assert.ok(a.filters.some((f) => f.col.column.name === 'mode'), q);
+    }
   });
 });

@@ -11,7 +11,7 @@ import { joinKey } from './joins';
 import { MEASURE_NOUNS } from './nouns';
 import { ROW_WORDS } from './lexicon';
 import type { Span } from './mentions';
-import type { Parse } from './roles';
+import { denseIds, pluralOfName, type Parse } from './roles';
 import { STOP_WORDS, type Token } from './text';
 import type { Agg, ColumnMeta, Filter, Plan, TableMeta } from './types';
 
@@ -242,6 +242,8 @@ function spanUsed(s: Span, f: PlanFacts, plan: Plan, p: Parse): boolean {
         && plan.measures.some((m) => m.agg === 'count' && m.col === undefined)) return true;
       // "per order" where each order is one row, or "orders" naming the id column: the rows themselves.
       const base = plan.kind === 'aggregate' ? plan.base : plan.kind === 'rows' ? plan.table : undefined;
+      // "of individuals" over a whole-number `individual` numbering them: whose rows these are.
+      if (base !== undefined && p.taken.has(s) && s.cols.some((c) => c.table === base && denseIds(c.column) && pluralOfName(p, s, c))) return true;
       return base !== undefined && s.cols.some((c) => c.table === base && c.column.unique && /(^|[^a-z])(id|key|code|no|number)$/i.test(c.column.name) && p.taken.has(s));
     }
     case 'value':

@@ -77,6 +77,8 @@ export const SYNONYMS: Record<string, string[]> = {
   turnover: ['revenue', 'sale'],
   earning: ['revenue', 'salary', 'income'],
   earn: ['salary', 'income', 'revenue', 'wage', 'pay'],
+  // Irregular verbs of yes/no columns: "people who chose mode 2" with a `choice` flag column.
+  chose: ['choice', 'chosen', 'selected'], choose: ['choice', 'chosen', 'selected'], chosen: ['choice', 'selected'],
   spend: ['amount', 'revenue', 'cost', 'total'],
   spending: ['amount', 'revenue', 'cost', 'total'],
   money: ['revenue', 'amount', 'total'],

@@ -10,7 +10,7 @@ import { aggFor, checkJoins, superlativeIsAggregate, tableSpan, unanswerable, ty
 import { GRAIN_NOUN } from './cues';
 import { listedAggs } from './coordinated';
 import { soleMeasure } from './nouns';
-import { dateColumn, isGroupable, isIdLike, isIdName, isNumeric, mark, moneyColumn, nextSpan, pickColumn, type Parse } from './roles';
+import { dateColumn, denseIds, isGroupable, isIdLike, isIdName, isNumeric, mark, moneyColumn, nextSpan, pickColumn, pluralOfName, type Parse } from './roles';
 import { STOP_WORDS, type Token } from './text';
 import type { ColRef, ColumnMeta, Filter, Measure, Plan, TableMeta, Understanding } from './types';
 
@@ -51,17 +51,6 @@ function whichSpan(p: Parse): Span | undefined {
 const rowNoun = (t: Token | undefined): boolean => t !== undefined && t.kind === 'word' && ROW_WORDS.has(t.stem);
 /** A noun for the values of a column: "co2 values", "values of co2". */
 const valueNoun = (t: Token | undefined): boolean => t !== undefined && t.kind === 'word' && (t.stem === 'value' || t.norm === 'values');
-
-/**
- * "how many individuals" over a whole-number `individual` column: the plural of the column's name
- * counts the things it identifies, not the sum of its numbers ("how many passengers" over
- * `passengers` names the count itself).
- */
-function pluralOfName(p: Parse, s: Span, col: ColRef): boolean {
-  const last = p.tokens[s.end - 1];
-  const name = col.column.name.trim().toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).pop();
-  return last !== undefined && name !== undefined && last.norm !== name && (last.norm === `${name}s` || last.norm === `${name}es` || (name.endsWith('y') && last.norm === `${name.slice(0, -1)}ies`));
-}
 
 function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure?: Measure; table?: TableMeta; unknown?: string; hasValue?: ColRef } {
   // "how many remote employees", "how many online orders": adjectives (flags, values) are filters.
@@ -210,7 +199,7 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
       p.taken.add(s);
       // "orders" naming order_id refers to the rows, unless an aggregate is asked of it explicitly.
       const explicit = p.cues.some((c) => c.kind === 'agg' && c.end <= s.start && s.start - c.end <= 1);
-      if (isIdLike(col.column) && !explicit) {
+      if ((isIdLike(col.column) || (pluralOfName(p, s, col) && denseIds(col.column))) && !explicit) {
         entity = true;
         continue;
       }

@@ -295,3 +295,22 @@ export function valueFilters(p: Parse, prefer?: TableMeta): { filters: Filter[];
   }
   return { filters, multi };
 }
+
+/**
+ * "how many individuals" over a whole-number `individual` column: the plural of the column's name
+ * counts the things it identifies, not the sum of its numbers ("how many passengers" over
+ * `passengers` names the count itself).
+ */
+export function pluralOfName(p: Parse, s: Span, col: ColRef): boolean {
+  const last = p.tokens[s.end - 1];
+  const name = col.column.name.trim().toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).pop();
+  return last !== undefined && name !== undefined && last.norm !== name && (last.norm === `${name}s` || last.norm === `${name}es` || (name.endsWith('y') && last.norm === `${name.slice(0, -1)}ies`));
+}
+
+/** Whole numbers numbering the things 0/1..N with none skipped: `individual`, `subject`, `patient`. */
+export function denseIds(c: ColumnMeta): boolean {
+  if (!/^(BIGINT|INTEGER|SMALLINT|TINYINT|HUGEINT|UBIGINT|UINTEGER|USMALLINT|UTINYINT)$/i.test(c.type)) return false;
+  const lo = typeof c.min === 'number' ? c.min : NaN;
+  const hi = typeof c.max === 'number' ? c.max : NaN;
+  return (lo === 0 || lo === 1) && c.distinct >= 10 && hi - lo + 1 === c.distinct;
+}
