@@ -6,7 +6,8 @@
  *   individuals" over a whole-number `individual` column counts individuals, not their sum;
  * - a cue word is never a column name cut short ("distinct" is not `dis`, "lowest" not `low`);
  * - "latest", "most recent", "first recorded" order by the date, not by the value;
- * - "change from 1960 to 2000" is not answered with one total over the range;
+ * - "change from 1960 to 2000" is not answered with one total over the range, nor "the first week
+ *   of 1980" with the whole year (while "the first quarter of 1980" is Q1);
  * - a weak word ("other") right after its column's name is that column's value;
  * - a level (a CO2 reading) named without an aggregate is averaged, not added up;
  * - "people who chose mode 2" with a 0/1 `choice` column keeps choice = 1, and "of individuals"
@@ -115,5 +116,11 @@ describe('counting and cue words (failure classes from a probe on real tables)',
       assert.ok(a.filters.some((f) => f.col.column.name === 'choice'), `${q}: the choice = 1 condition is kept`);
       assert.ok(a.filters.some((f) => f.col.column.name === 'mode'), q);
     }
+  });
+
+  it('refuses a part of a period it cannot place, and reads the quarters it can', () => {
+    for (const q of ['co2 in the first week of 1980', 'co2 in the last month of 1999']) assert.equal(ask(readings, q).kind, 'unanswerable', q);
+    const q1 = agg(ask(readings, 'co2 in the first quarter of 1980'));
+    assert.equal(q1.filters.length, 1);
   });
 });

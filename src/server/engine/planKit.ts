@@ -129,3 +129,18 @@ export function withoutUnaskedChange(p: Parse, u: Understanding): Understanding 
   if (word === undefined) return u;
   return unanswerable(`"${word.raw}" asks how a value moved, which one figure over the whole range cannot show; ask for it per year or month (for example "average per year"), or compare two periods`);
 }
+
+/**
+ * "the first week of 1980", "the last month of 1999": a position inside a named period. Dates read
+ * "the first quarter of 2023" whole (Q1); anything else read part by part would filter the whole
+ * year, or a week relative to the end of the data, and answer for the wrong days.
+ */
+export function positionInPeriod(p: Parse): string | undefined {
+  for (let i = 0; i + 3 < p.tokens.length; i++) {
+    const [a, b, c] = [p.tokens[i], p.tokens[i + 1], p.tokens[i + 2]];
+    if (!/^(first|last|final|second|third)$/.test(a?.norm ?? '') || !/^(week|month|day|quarter|half)$/.test(b?.stem ?? '') || c?.norm !== 'of') continue;
+    const whole = p.dates.some((d) => d.at <= i && d.end >= i + 4);
+    if (!whole) return p.tokens.slice(i, i + 4).map((t) => t.raw).join(' ');
+  }
+  return undefined;
+}

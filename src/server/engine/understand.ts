@@ -11,7 +11,7 @@ import { ROW_WORDS } from './lexicon';
 import { measuresPlan } from './measuresPlan';
 import { findSpans, type MentionIndex, type Span } from './mentions';
 import { absorbMeasureNouns, measureNounSpans, rowNounSpans } from './nouns';
-import { chartPref, checkJoins, hasIntent, tableSpan, timeDim, unanswerable, withoutUnaskedChange, type Parts } from './planKit';
+import { chartPref, checkJoins, hasIntent, tableSpan, timeDim, unanswerable, positionInPeriod, withoutUnaskedChange, type Parts } from './planKit';
 import { absentFilters, booleanFilters, dateFilters, equalityFilters, knownFilters, noneFilters } from './filterRoles';
 import {
   comparisons, dateColumn, isGroupable, isIdLike, isIdName, isNumeric, mark, moneyColumn, nextSpan, pickColumn, primaryTable, valueFilters, type Parse,
@@ -306,6 +306,8 @@ export function understand(question: string, tables: TableMeta[], index: Mention
 /** Turns a parse into a plan (exported for follow-ups, which parse the refinement the same way). */
 export function buildPlan(p: Parse): Understanding {
   if (FORECAST.test(p.question)) return unanswerable('the data holds past records only; forecasting future values is not something it can answer');
+  const within = positionInPeriod(p);
+  if (within !== undefined) return unanswerable(`"${within}" names a part of a period I cannot place yet; ask with its dates instead ("from … to …")`);
   const prefer = primaryTable(p);
   const chart = chartPref(p);
   const cmp = comparisons(p, prefer);
