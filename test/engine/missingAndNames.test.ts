@@ -7,6 +7,8 @@
  * - "which columns have missing values" lists every column, even when "values" could name one;
  * - "the heaviest penguin, and what species" is one row with its species, and "which species is
  *   heaviest" compares averages: never a total of weights per species;
+ * - "life expectancy at 90" puts 90 on the one whole-number column it fits (`Age`), not on the
+ *   measured column that never reaches it ("no rows match" was the answer);
  * - a column name of several words written as one ("LifeExp") is that column, not another that
  *   shares a word with it (`NumberOfLives`).
  */
@@ -67,5 +69,11 @@ describe('missing markers and names (failure classes from a probe on real R expo
     const group = await rig.ask('which species is heaviest', ['penguins_raw.csv']);
     assert.match(group.message, /average/i);
     assert.doesNotMatch(group.message, /total/i);
+  });
+
+  it('puts "at 66" on the whole-number column the number fits, not on the measured column', async () => {
+    const a = await rig.ask('LifeExp at 66 by sex', ['life.csv']);
+    assert.match(a.message, /19\.55/);
+    assert.doesNotMatch(a.message, /No rows match|no rows match/);
   });
 });

@@ -149,9 +149,21 @@ export function equalityFilters(p: Parse, prefer?: TableMeta): Filter[] {
     if (s?.kind !== 'column' || p.taken.has(s)) return;
     const col = pickColumn(s, 'measure', prefer);
     if (!col || !isNumeric(col.column)) return;
+    const scale = t.unit === '%' && typeof col.column.max === 'number' && col.column.max <= 1 ? 0.01 : 1;
+    // "life expectancy at 90" where life expectancy never reaches 90 but `Age` runs 0-119: the
+    // number is a point of the one whole-number column it fits, and the named column is measured.
+    const fits = (c: ColumnMeta, v: number): boolean => typeof c.min === 'number' && typeof c.max === 'number' && v >= c.min && v <= c.max;
+    if (glue === 'at' && t.unit === undefined && Number.isInteger(value) && !fits(col.column, value)) {
+      const others = col.table.columns.filter((c) => c !== col.column && isNumeric(c) && !c.converted && /INT/i.test(c.type) && fits(c, value));
+      const other = others.length === 1 ? others[0] : undefined;
+      if (other !== undefined) {
+        mark(p, i - 1, i + 1);
+        out.push({ kind: 'cmp', col: { table: col.table, column: other }, op: '=', value });
+        return;
+      }
+    }
     p.taken.add(s);
     mark(p, s.start, i + 1);
-    const scale = t.unit === '%' && typeof col.column.max === 'number' && col.column.max <= 1 ? 0.01 : 1;
     out.push({ kind: 'cmp', col, op: '=', value: t.value * scale });
   });
   return out;
