@@ -282,14 +282,27 @@ export function decodeEvent(event: string, data: string, field = event): JobEven
   return { kind: 'BLOCK', block: makeBlock(event, content, place, `${field}.content`) };
 }
 
-function frameData(place: BlockPlace, content: JsonObject[string], created: number): string {
+/**
+ * How one API version writes a stream: the spelling of the group fields in every frame, the block
+ * content, and whether a task without a parent says `parent_id: null` (v2) or leaves it out (v1).
+ */
+export interface EventSpelling {
+  groupId: string;
+  groupName: string;
+  content(block: Block): JsonObject[string];
+  nullParent: boolean;
+}
+
+const V1_SPELLING: EventSpelling = { groupId: 'groupId', groupName: 'groupName', content: (b) => encodeBlockContent(b), nullParent: false };
+
+function frameData(place: BlockPlace, content: JsonObject[string], created: number, sp: EventSpelling): string {
   const o: JsonObject = {
     id: place.groupId,
     model: 'team-data-local',
     choices: [{ delta: { role: null, content }, index: 0, finish_reason: null }],
     created,
-    groupId: place.groupId,
-    groupName: place.groupName ?? '',
+    [sp.groupId]: place.groupId,
+    [sp.groupName]: place.groupName ?? '',
     stage: place.stage,
   };
   return JSON.stringify(o);
@@ -297,6 +310,11 @@ function frameData(place: BlockPlace, content: JsonObject[string], created: numb
 
 /** Encodes an event as the real service frames it (SOURCES and QUESTIONS with group id -1). */
 export function encodeEvent(e: JobEvent, created: number): SseFrame | undefined {
+  return encodeEventAs(e, created, V1_SPELLING);
+}
+
+/** Encodes an event in one version's spelling (see {@link EventSpelling}). */
+export function encodeEventAs(e: JobEvent, created: number, sp: EventSpelling): SseFrame | undefined {
   switch (e.kind) {
     case 'JOB_ID':
       return { event: 'JOB_ID', data: e.jobId };
@@ -307,21 +325,23 @@ export function encodeEvent(e: JobEvent, created: number): SseFrame | undefined 
     case 'UNKNOWN':
       return undefined;
     case 'ERROR':
-      return { event: 'ERROR', data: frameData({ groupId: '-1', stage: 'Respond' }, { code: e.message }, created) };
+      return { event: 'ERROR', data: frameData({ groupId: '-1', stage: 'Respond' }, { code: e.message }, created, sp) };
     case 'TASK': {
-      const t: JsonObject = { name: e.task.name, id: e.task.id, status: e.task.status, stage: e.task.stage };
-      if (e.task.parentId !== undefined) t['parent_id'] = e.task.parentId;
+      const t: JsonObject = { name: e.task.name, id: e.task.id, status: e.task.status };
+      if (sp.nullParent) t['parent_id'] = e.task.parentId ?? null;
+      t['stage'] = e.task.stage;
+      if (!sp.nullParent && e.task.parentId !== undefined) t['parent_id'] = e.task.parentId;
       t['properties'] = (e.task.properties ?? {}) as JsonObject;
-      return { id: e.place.groupId, event: 'TASK', data: frameData(e.place, t, created) };
+      return { id: e.place.groupId, event: 'TASK', data: frameData(e.place, t, created, sp) };
     }
     case 'TRIGGER': {
       const c: JsonObject = { name: e.name, arguments: e.arguments as JsonObject };
-      return { id: e.place.groupId, event: 'TRIGGER', data: frameData(e.place, c, created) };
+      return { id: e.place.groupId, event: 'TRIGGER', data: frameData(e.place, c, created, sp) };
     }
     case 'BLOCK': {
       const b = e.block;
       const place: BlockPlace = b.type === 'SOURCES' || b.type === 'QUESTIONS' ? { ...b, groupId: '-1' } : b;
-      return { id: place.groupId, event: b.type, data: frameData(place, encodeBlockContent(b), created) };
+      return { id: place.groupId, event: b.type, data: frameData(place, sp.content(b), created, sp) };
     }
   }
 }
