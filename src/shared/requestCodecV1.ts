@@ -171,6 +171,32 @@ export interface RequestCodec {
   encodePresign(r: { url: string; expiredAt: string }): JsonObject;
 }
 
+/**
+ * The filters of a list query both versions share: a keyword (under the version's parameter name)
+ * for datasets and sessions, and a comma-separated status list for data sources.
+ */
+export function readListFilters(out: DecodedListQuery, q: QueryReader, resource: ListResource, keywordName: string | undefined): void {
+  if (keywordName !== undefined) {
+    const k = q.get(keywordName);
+    if (k !== null && k.length > MAX_NAME_LENGTH) {
+      throw new InvalidFieldError(keywordName, `at most ${MAX_NAME_LENGTH} characters`);
+    }
+    if (k !== null && k.trim() !== '') out.keyword = k.trim();
+  }
+  if (resource === 'datasources') {
+    const s = q.get('status');
+    if (s !== null && s.trim() !== '') {
+      const wanted = s.split(',').map((x) => x.trim()).filter((x) => x !== '');
+      for (const w of wanted) {
+        if (!(DATA_SOURCE_STATUSES as readonly string[]).includes(w)) {
+          throw new InvalidFieldError('status', `expected a comma-separated list of ${DATA_SOURCE_STATUSES.join(', ')}`);
+        }
+      }
+      out.statuses = [...new Set(wanted)] as DataSourceStatus[];
+    }
+  }
+}
+
 /** Server-side v1 request decoding; the names here mirror what {@link v1Codec} encodes. */
 export const v1RequestCodec: RequestCodec = {
   version: 'v1',
@@ -195,26 +221,7 @@ export const v1RequestCodec: RequestCodec = {
       pageNumber: positiveInt(q, 'pageNumber', 1, 1_000_000_000),
       pageSize: positiveInt(q, 'pageSize', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
     };
-    const keywordName = resource === 'datasets' ? 'name' : resource === 'sessions' ? 'title' : undefined;
-    if (keywordName !== undefined) {
-      const k = q.get(keywordName);
-      if (k !== null && k.length > MAX_NAME_LENGTH) {
-        throw new InvalidFieldError(keywordName, `at most ${MAX_NAME_LENGTH} characters`);
-      }
-      if (k !== null && k.trim() !== '') out.keyword = k.trim();
-    }
-    if (resource === 'datasources') {
-      const s = q.get('status');
-      if (s !== null && s.trim() !== '') {
-        const wanted = s.split(',').map((x) => x.trim()).filter((x) => x !== '');
-        for (const w of wanted) {
-          if (!(DATA_SOURCE_STATUSES as readonly string[]).includes(w)) {
-            throw new InvalidFieldError('status', `expected a comma-separated list of ${DATA_SOURCE_STATUSES.join(', ')}`);
-          }
-        }
-        out.statuses = [...new Set(wanted)] as DataSourceStatus[];
-      }
-    }
+    readListFilters(out, q, resource, resource === 'datasets' ? 'name' : resource === 'sessions' ? 'title' : undefined);
     const userId = v1RequestCodec.userId(q);
     if (userId !== undefined) out.userId = userId;
     return out;

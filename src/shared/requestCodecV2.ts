@@ -6,12 +6,12 @@
  * for `part_number`) are accepted.
  */
 import { V1_HEADERS } from './codecV1';
-import { DATA_SOURCE_STATUSES, DEFAULT_AGENT_ID, DEFAULT_PAGE_SIZE, JOB_MODES, LANGUAGE_TYPES, MAX_QUESTION_LENGTH, MAX_TITLE_LENGTH } from './domain';
-import type { DataSourceStatus, JobCustomOptions, JobMode, LanguageType, NewSession } from './domain';
+import { DEFAULT_AGENT_ID, DEFAULT_PAGE_SIZE, JOB_MODES, LANGUAGE_TYPES, MAX_QUESTION_LENGTH, MAX_TITLE_LENGTH } from './domain';
+import type { JobCustomOptions, JobMode, LanguageType, NewSession } from './domain';
 import { isObject, type JsonObject } from './json';
 import {
   body, enumValue, httpUrl, InvalidFieldError, MAX_NAME_LENGTH, MAX_PAGE_SIZE, MAX_PATH_LENGTH, MAX_URL_LENGTH, optionalString, positiveInt,
-  requiredString, type DecodedDataSourceBody, type DecodedJobBody, type DecodedListQuery, type ListResource,
+  readListFilters, requiredString, type DecodedDataSourceBody, type DecodedJobBody, type DecodedListQuery, type ListResource,
   type QueryReader, type RequestCodec,
 } from './requestCodecV1';
 
@@ -117,23 +117,7 @@ export const v2RequestCodec: RequestCodec & {
       pageNumber: positiveInt(q, 'page_number', 1, 1_000_000_000),
       pageSize: positiveInt(q, 'page_size', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
     };
-    if (resource === 'datasets' || resource === 'sessions') {
-      const k = q.get('search');
-      if (k !== null && k.length > MAX_NAME_LENGTH) throw new InvalidFieldError('search', `at most ${MAX_NAME_LENGTH} characters`);
-      if (k !== null && k.trim() !== '') out.keyword = k.trim();
-    }
-    if (resource === 'datasources') {
-      const s = q.get('status');
-      if (s !== null && s.trim() !== '') {
-        const wanted = s.split(',').map((x) => x.trim()).filter((x) => x !== '');
-        for (const w of wanted) {
-          if (!(DATA_SOURCE_STATUSES as readonly string[]).includes(w)) {
-            throw new InvalidFieldError('status', `expected a comma-separated list of ${DATA_SOURCE_STATUSES.join(', ')}`);
-          }
-        }
-        out.statuses = [...new Set(wanted)] as DataSourceStatus[];
-      }
-    }
+    readListFilters(out, q, resource, resource === 'datasets' || resource === 'sessions' ? 'search' : undefined);
     const userId = v2RequestCodec.userId(q);
     if (userId !== undefined) out.userId = userId;
     return out;
