@@ -10,7 +10,7 @@
  * The next questions ("average revenue by region", asked twice) are timed too, as a note: the first
  * waits for the question index that is built in the background after the overview.
  */
-import { readFile, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { readFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -20,21 +20,11 @@ import { memoryLimitSetting } from '../src/server/duckdb/sandbox';
 import { startServiceProcess } from './localServiceProcess';
 import type { BenchResult } from './types';
 import { generateCsv } from './uploadBench';
+import { treeBytes } from '../test/helpers/treeBytes';
+import { DEFAULT_QUESTION, LOCAL_POLL_MS } from '../src/shared/analyzeDefaults';
 
-/** The question the extension's Analyze This File pre-fills (src/extension/flows/analyze.ts). */
-const ANALYZE_QUESTION = 'Give me an overview of this data';
-/** How the extension polls the local service while a file is read (src/extension/flows/upload.ts). */
-const EXTENSION_POLLING = { intervalMs: 250, maxIntervalMs: 250, timeoutMs: 1_800_000 };
-
-async function treeBytes(dir: string): Promise<number> {
-  let total = 0;
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) total += await treeBytes(p);
-    else if (e.isFile()) total += (await stat(p)).size;
-  }
-  return total;
-}
+/** Polled as the extension polls the local service while a file is read (src/extension/flows/upload.ts). */
+const EXTENSION_POLLING = { intervalMs: LOCAL_POLL_MS, maxIntervalMs: LOCAL_POLL_MS, timeoutMs: 1_800_000 };
 
 /** Bare DuckDB: read_csv of the file into an in-memory table, seconds. */
 async function bareReadCsv(file: string, spill: string): Promise<number> {
@@ -82,7 +72,7 @@ export async function runInPlaceBench(): Promise<BenchResult[]> {
     const readS = (performance.now() - started) / 1000;
     const ask = (question: string): ReturnType<typeof client.jobs.run> =>
       client.jobs.run({ sessionId: session.id, datasetId: dataset.id, datasourceIdList: [ready.id], question });
-    const overview = await ask(ANALYZE_QUESTION);
+    const overview = await ask(DEFAULT_QUESTION);
     const firstS = (performance.now() - started) / 1000;
     const t1 = performance.now();
     const next = await ask('average revenue by region');

@@ -13,12 +13,12 @@ import { memoryLimitSetting } from '../src/server/duckdb/sandbox';
 import { quoteLiteral } from '../src/server/duckdb/sqlText';
 import { startServiceProcess } from './localServiceProcess';
 import type { BenchResult } from './types';
+import { DEFAULT_QUESTION, LOCAL_POLL_MS } from '../src/shared/analyzeDefaults';
 
 const ROWS = Number(process.env['BENCH_PARQUET_ROWS'] ?? 3_000_000);
 const RUNS = 3;
-/** The question the extension's Analyze This File pre-fills, and how it polls the local service. */
-const ANALYZE_QUESTION = 'Give me an overview of this data';
-const EXTENSION_POLLING = { intervalMs: 250, maxIntervalMs: 250, timeoutMs: 600_000 };
+/** Polled as the extension polls the local service while a file is read (src/extension/flows/upload.ts). */
+const EXTENSION_POLLING = { intervalMs: LOCAL_POLL_MS, maxIntervalMs: LOCAL_POLL_MS, timeoutMs: 600_000 };
 
 const NUMBERS = ['order_id', 'quantity', 'unit_price', 'revenue'];
 const OTHERS = ['order_date', 'region', 'channel', 'product'];
@@ -84,7 +84,7 @@ export async function runParquetInPlaceBench(): Promise<BenchResult[]> {
       const started = performance.now();
       const ds = await client.dataSources.create(dataset.id, { fileName: `orders-${i}.parquet`, path: file });
       const ready = await client.dataSources.waitUntilSynched(dataset.id, ds.id, EXTENSION_POLLING);
-      const answer = await client.jobs.run({ sessionId: session.id, datasetId: dataset.id, datasourceIdList: [ready.id], question: ANALYZE_QUESTION });
+      const answer = await client.jobs.run({ sessionId: session.id, datasetId: dataset.id, datasourceIdList: [ready.id], question: DEFAULT_QUESTION });
       times.push((performance.now() - started) / 1000);
       answered &&= answer.state === 'done';
       await client.dataSources.delete(dataset.id, ready.id);

@@ -159,15 +159,20 @@ function encodeSource(s: SourceRef): JsonObject {
 }
 
 export function encodeBlockContent(block: Block): JsonObject[string] {
+  return encodeBlockContentWith(block, encodeFileRef, encodeSource);
+}
+
+/** A block's content with a version's spelling of file references and sources. */
+export function encodeBlockContentWith(block: Block, fileRef: (r: FileRef) => JsonObject, source: (s: SourceRef) => JsonObject): JsonObject[string] {
   switch (block.type) {
     case 'MESSAGE':
     case 'CODE':
       return block.content;
     case 'TABLE':
     case 'IMAGE':
-      return encodeFileRef(block.content);
+      return fileRef(block.content);
     case 'SOURCES':
-      return block.content.map(encodeSource);
+      return block.content.map(source);
     case 'QUESTIONS':
       return [...block.content];
   }

@@ -4,7 +4,7 @@
  * spellings (and `expired_at`, which the v2 streaming docs use), so a v2 stream folds into exactly
  * the Answer a v1 stream gives. Only the writing direction differs.
  */
-import { decodeBlocks, decodeEvent, encodeEventAs, type EventSpelling, type SseFrame } from './blockCodecV1';
+import { decodeBlocks, decodeEvent, encodeBlockContentWith, encodeEventAs, type EventSpelling, type SseFrame } from './blockCodecV1';
 import type { Block, FileRef, JobEvent, SourceRef } from './domain';
 import type { JsonObject } from './json';
 
@@ -27,18 +27,7 @@ function encodeSource(s: SourceRef): JsonObject {
 }
 
 export function encodeBlockContentV2(block: Block): JsonObject[string] {
-  switch (block.type) {
-    case 'MESSAGE':
-    case 'CODE':
-      return block.content;
-    case 'TABLE':
-    case 'IMAGE':
-      return encodeFileRef(block.content);
-    case 'SOURCES':
-      return block.content.map(encodeSource);
-    case 'QUESTIONS':
-      return [...block.content];
-  }
+  return encodeBlockContentWith(block, encodeFileRef, encodeSource);
 }
 
 /**

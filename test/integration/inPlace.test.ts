@@ -7,13 +7,14 @@
  */
 import { strict as assert } from 'node:assert';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { downloadFile, TeamDataClient, TeamDataError, type Answer } from '../../src/api/index';
 import { answerBlocks } from '../../src/shared/answerFold';
 import { parseCsv } from '../../src/shared/csv';
 import { startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
+import { treeBytes } from '../helpers/treeBytes';
 
 const REGIONS = ['north', 'south', 'east', 'west'];
 
@@ -28,17 +29,6 @@ function totalsOf(rows: number, bump = 0): Map<string, number> {
   const out = new Map<string, number>();
   for (let i = 0; i < rows; i++) out.set(REGIONS[i % 4] as string, (out.get(REGIONS[i % 4] as string) ?? 0) + ((i * 37) % 500) + bump);
   return out;
-}
-
-/** Bytes of every file under `dir`. */
-async function treeBytes(dir: string): Promise<number> {
-  let total = 0;
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) total += await treeBytes(p);
-    else if (e.isFile()) total += (await stat(p)).size;
-  }
-  return total;
 }
 
 describe('files read in place on the local service (issue 16)', function () {

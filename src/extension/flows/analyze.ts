@@ -14,8 +14,9 @@ import { pickDataset, rememberChoice, resolveDataset } from './pickers';
 import { createSession } from './sessionHelpers';
 import { offerConversion } from './csvConversion';
 import { addFilesToDataset, reportOutcomes, supportedFiles, SUPPORTED_FILTER } from './upload';
+import { DEFAULT_QUESTION } from '../../shared/analyzeDefaults';
 
-export const DEFAULT_QUESTION = 'Give me an overview of this data';
+export { DEFAULT_QUESTION };
 
 export interface AnalyzeResult {
   datasetId: string;

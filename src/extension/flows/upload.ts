@@ -11,6 +11,7 @@ import { ErrorCode } from '../../shared/errorCodes';
 import { SUPPORTED_EXTENSIONS, type DataSource, type Dataset } from '../../shared/domain';
 import { fileExtension } from '../../shared/fileNames';
 import { readFraction, readingText } from '../../shared/sourceActivity';
+import { LOCAL_POLL_MS } from '../../shared/analyzeDefaults';
 import type { Services } from '../services';
 import { convertForUpload, needsConversion, type ConvertedFile } from './csvConversion';
 import { fingerprint } from './fileReuse';
@@ -90,12 +91,10 @@ export async function addFilesToDataset(s: Services, client: TeamDataClient, dat
           let ds = await reusable(s, client, dataset, file, ac.signal);
           const reused = ds !== undefined;
           const placed = ds === undefined ? inPlacePath(s, file) : undefined;
-          // The local service answers a poll in a millisecond: a steady quarter second shows progress
-          // smoothly and loses little time once the file is ready.
           const local = s.connection.info.mode === 'local';
           const waitStatus = {
-            intervalMs: local ? 250 : 500,
-            maxIntervalMs: local ? 250 : 1000,
+            intervalMs: local ? LOCAL_POLL_MS : 500,
+            maxIntervalMs: local ? LOCAL_POLL_MS : 1000,
             // A file read in place sends no bytes: its share of the bar moves with the service's read.
             onStatus: (x: DataSource) => advanceTo((doneBytes + size * (placed !== undefined ? readFraction(x) ?? 0 : 1)) / totalBytes, `${name}: ${readingText(x) ?? (x.status === 'synching' ? 'processing…' : 'waiting to be processed…')}`),
           };
