@@ -187,3 +187,9 @@ export const PERCENT_WORDS = /(percent|pct|rate|share|discount|margin|humidity|f
 
 /** Words that mean "rows of the table" when counted: "how many rows/records/entries". */
 export const ROW_WORDS = new Set(['row', 'record', 'entry', 'line', 'observation', 'reading', 'measurement']);
+
+/** Words asking how a value moved: "change", "increase", "grow", "drop". */
+export const CHANGE_WORDS = /^(change|changed|changes|increase|increased|increases|decrease|decreased|decreases|grow|grew|grown|growth|rise|rose|risen|fell|fallen|drop|dropped|decline|declined|gain|gained)$/;
+
+/** File-name words about the copy, not the subject: orders_raw.csv, sales_clean_final.csv. */
+export const FILE_QUALIFIERS = new Set(['raw', 'clean', 'cleaned', 'final', 'export', 'exported', 'dump', 'copy', 'backup', 'processed', 'full', 'sample', 'v1', 'v2', 'v3', 'new', 'old', 'latest', 'tmp', 'temp']);

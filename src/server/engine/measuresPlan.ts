@@ -75,14 +75,6 @@ function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure
     }
   }
   let s = nextSpan(p, k, 3);
-  // "how many values of co2 in 1975": the rows that have a co2 value.
-  const ofSpan = valueNoun(p.tokens[k]) && p.tokens[k + 1]?.norm === 'of' ? p.spans.find((x) => x.start === k + 2 && x.kind === 'column') : undefined;
-  const valuesOf = ofSpan?.kind === 'column' ? pickColumn(ofSpan, 'measure', prefer) : undefined;
-  if (ofSpan !== undefined && valuesOf !== undefined) {
-    p.taken.add(ofSpan);
-    mark(p, k, k + 2);
-    return { measure: { agg: 'count' }, table: valuesOf.table, hasValue: valuesOf };
-  }
   // "how many readings", "number of records": rows, even when a column could be called that.
   if (rowNoun(p.tokens[k]) && (s === undefined || s.start > k || s.end === k + 1)) {
     const own = s !== undefined && s.start === k ? s : undefined;

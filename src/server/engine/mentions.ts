@@ -5,7 +5,7 @@
  * quoted values), and tables ("vehicles" for fleet.csv). The result is a set of non-overlapping
  * spans over the question's tokens; roles (measure, group, filter) are decided later.
  */
-import { ANTONYMS, PHRASE_SYNONYMS, ROW_NOUN_SYNONYMS, SYNONYMS, VALUE_SYNONYMS } from './lexicon';
+import { ANTONYMS, FILE_QUALIFIERS, PHRASE_SYNONYMS, ROW_NOUN_SYNONYMS, SYNONYMS, VALUE_SYNONYMS } from './lexicon';
 import { nameShape, partialNameHits, wholeNameHits } from './nameMatch';
 import { FUNCTION_WORDS, identifierWords, stem, STOP_WORDS, wordForms, type Token } from './text';
 import type { ColRef, TableMeta } from './types';
@@ -250,9 +250,6 @@ function namedJustBefore(tokens: readonly Token[], i: number, matches: readonly 
     return words.length > 0 && (words[words.length - 1] === prev.norm || stem(words[words.length - 1] ?? '') === prev.stem);
   });
 }
-
-/** File-name words about the copy, not the subject: orders_raw.csv, sales_clean_final.csv. */
-const FILE_QUALIFIERS = new Set(['raw', 'clean', 'cleaned', 'final', 'export', 'exported', 'dump', 'copy', 'backup', 'processed', 'full', 'sample', 'v1', 'v2', 'v3', 'new', 'old', 'latest', 'tmp', 'temp']);
 
 function tableCandidates(tokens: readonly Token[], tables: readonly TableMeta[]): Candidate[] {
   const out: Candidate[] = [];

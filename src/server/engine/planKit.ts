@@ -4,7 +4,7 @@
  */
 import type { Cue, Intent } from './cues';
 import { joinKey } from './joins';
-import { defaultAgg } from './lexicon';
+import { CHANGE_WORDS, defaultAgg } from './lexicon';
 import { dateColumn, type Parse } from './roles';
 import type { Agg, ChartPref, ColRef, ColumnMeta, Dim, Filter, Grain, Plan, TableMeta, Understanding } from './types';
 
@@ -113,8 +113,6 @@ export function checkJoins(plan: Plan): Understanding {
   return plan;
 }
 
-/** Words asking how a value moved: "change", "increase", "grow", "drop", "difference". */
-const CHANGE_WORDS = /^(change|changed|changes|increase|increased|increases|decrease|decreased|decreases|grow|grew|grown|growth|rise|rose|risen|fell|fallen|drop|dropped|decline|declined|gain|gained)$/;
 
 /**
  * "co2 change from 1960 to 2000" read as one figure over the whole range would be a total where a

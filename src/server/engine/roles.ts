@@ -7,7 +7,7 @@ import type { Cue } from './cues';
 import type { DateExpr } from './dates';
 import { MONEY_WORDS, PERCENT_WORDS } from './lexicon';
 import type { Span } from './mentions';
-import type { Token } from './text';
+import { identifierWords, type Token } from './text';
 import type { ColRef, ColumnMeta, Filter, TableMeta } from './types';
 
 export interface Parse {
@@ -303,7 +303,7 @@ export function valueFilters(p: Parse, prefer?: TableMeta): { filters: Filter[];
  */
 export function pluralOfName(p: Parse, s: Span, col: ColRef): boolean {
   const last = p.tokens[s.end - 1];
-  const name = col.column.name.trim().toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).pop();
+  const name = identifierWords(col.column.name).pop();
   return last !== undefined && name !== undefined && last.norm !== name && (last.norm === `${name}s` || last.norm === `${name}es` || (name.endsWith('y') && last.norm === `${name.slice(0, -1)}ies`));
 }
 
