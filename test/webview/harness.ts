@@ -5,6 +5,7 @@
  * `acquireVsCodeApi` that records what the webview posts. Every request that is not to that
  * server is aborted and recorded, so a test can assert that nothing remote was ever loaded.
  */
+import { strict as assert } from 'node:assert';
 import * as esbuild from 'esbuild';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -271,4 +272,14 @@ export function usePanelBrowser(): { readonly server: PanelServer; readonly brow
       return browser;
     },
   };
+}
+
+/** After a test: the page raised no error, loaded nothing remote, broke no CSP rule and reported no webview error; then closes it. */
+export async function closeCleanly(panel: PanelPage | undefined): Promise<void> {
+  if (!panel) return;
+  assert.deepEqual(panel.pageErrors, []);
+  assert.deepEqual(panel.remoteRequests, []);
+  assert.deepEqual(await panel.cspViolations(), []);
+  assert.deepEqual(await panel.postedOf('webviewError'), []);
+  await panel.close();
 }

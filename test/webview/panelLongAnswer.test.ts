@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { answerOf, initMessage, respond, streamingTurn, turnOf } from './builders';
-import { PanelPage, allPagesRendered, usePanelBrowser } from './harness';
+import { PanelPage, allPagesRendered, usePanelBrowser, closeCleanly } from './harness';
 import { fragments, sampleMarkdown } from './markdownSample';
 
 function finishedTurn(id: string, text: string) {
@@ -29,14 +29,7 @@ describe('answer panel (browser): long answers', function () {
   this.timeout(120_000);
   const env = usePanelBrowser();
   let panel: PanelPage;
-  afterEach(async () => {
-    if (!panel) return;
-    assert.deepEqual(panel.pageErrors, []);
-    assert.deepEqual(panel.remoteRequests, []);
-    assert.deepEqual(await panel.cspViolations(), []);
-    assert.deepEqual(await panel.postedOf('webviewError'), []);
-    await panel.close();
-  });
+  afterEach(() => closeCleanly(panel));
 
   it('a re-opened long answer shows its end rendered at once and renders the rest in idle time, completely', async () => {
     panel = await PanelPage.open(env.browser, env.server);

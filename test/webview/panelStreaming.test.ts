@@ -7,7 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { initMessage, respond, sampleAnswer, streamingTurn, turnOf } from './builders';
-import { PanelPage, allPagesRendered, usePanelBrowser } from './harness';
+import { PanelPage, allPagesRendered, usePanelBrowser, closeCleanly } from './harness';
 import { fragments, plainProse, sampleMarkdown } from './markdownSample';
 
 /**
@@ -37,14 +37,7 @@ describe('answer panel (browser): streaming', function () {
   this.timeout(120_000);
   const env = usePanelBrowser();
   let panel: PanelPage;
-  afterEach(async () => {
-    if (!panel) return;
-    assert.deepEqual(panel.pageErrors, []);
-    assert.deepEqual(panel.remoteRequests, []);
-    assert.deepEqual(await panel.cspViolations(), []);
-    assert.deepEqual(await panel.postedOf('webviewError'), []);
-    await panel.close();
-  });
+  afterEach(() => closeCleanly(panel));
 
   it('10k fragments of plain prose end with exactly the text', async () => {
     panel = await PanelPage.open(env.browser, env.server);
