@@ -63,8 +63,11 @@ export interface IngestOptions {
    * Parquet). The caller has checked that the path lies under the service's read roots.
    */
   inPlace?: boolean;
-  /** Called now and then while DuckDB reads the file, with the share of it read (0..1). */
-  onProgress?: (fraction: number) => void;
+  /**
+   * Called now and then while DuckDB reads the file, with the share of it read (0..1) and, when the
+   * reader can tell, about how many rows it has got through (rowGauge.ts).
+   */
+  onProgress?: (fraction: number, rows?: number) => void;
 }
 
 /** Turns stored files into queryable tables or retrievable text. Implemented over DuckDB. */

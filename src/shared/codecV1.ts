@@ -86,7 +86,10 @@ export function decodeProgress(raw: unknown): ReadProgress | undefined {
   const total = pick(o, 'totalBytes', 'total_bytes');
   if (typeof read !== 'number' || typeof total !== 'number' || !Number.isFinite(read) || !Number.isFinite(total)) return undefined;
   if (read < 0 || total <= 0) return undefined;
-  return { readBytes: Math.min(read, total), totalBytes: total };
+  const progress: ReadProgress = { readBytes: Math.min(read, total), totalBytes: total };
+  const rows = pick(o, 'rowsRead', 'rows_read');
+  if (typeof rows === 'number' && Number.isSafeInteger(rows) && rows >= 0) progress.rowsRead = rows;
+  return progress;
 }
 
 function decodeSession(raw: unknown): Session {
@@ -140,7 +143,7 @@ function encodeDataSource(d: DataSource): JsonObject {
   if (d.size !== undefined) o['size'] = d.size;
   if (d.path !== undefined) o['path'] = d.path;
   if (d.rereading === true) o['rereading'] = true;
-  if (d.progress !== undefined) o['progress'] = { readBytes: d.progress.readBytes, totalBytes: d.progress.totalBytes };
+  if (d.progress !== undefined) o['progress'] = { readBytes: d.progress.readBytes, totalBytes: d.progress.totalBytes, ...(d.progress.rowsRead !== undefined ? { rowsRead: d.progress.rowsRead } : {}) };
   if (d.rows !== undefined) o['rows'] = d.rows;
   return o;
 }

@@ -54,7 +54,7 @@ function encodeDataSource(d: DataSource): JsonObject {
   if (d.error !== undefined) o['error'] = d.error;
   if (d.path !== undefined) o['path'] = d.path;
   if (d.rereading === true) o['rereading'] = true;
-  if (d.progress !== undefined) o['progress'] = { read_bytes: d.progress.readBytes, total_bytes: d.progress.totalBytes };
+  if (d.progress !== undefined) o['progress'] = { read_bytes: d.progress.readBytes, total_bytes: d.progress.totalBytes, ...(d.progress.rowsRead !== undefined ? { rows_read: d.progress.rowsRead } : {}) };
   if (d.rows !== undefined) o['rows'] = d.rows;
   return o;
 }

@@ -83,6 +83,11 @@ export interface DataSource {
 export interface ReadProgress {
   readBytes: number;
   totalBytes: number;
+  /**
+   * About how many rows have been read so far, when the service can tell: counted for Parquet,
+   * estimated from the average line length for CSV, TSV and JSON Lines.
+   */
+  rowsRead?: number;
 }
 
 export interface Session {

@@ -17,6 +17,7 @@
  * Non-UTF-8 files are transcoded (windows-1252 -> UTF-8) and read again. Gzip files (`.csv.gz`) are
  * read by DuckDB as they are (`compression = 'gzip'`) once gzipScan.ts has checked them.
  */
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkLineLengths, lineLengthGuard } from './lineLength';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -24,6 +25,7 @@ import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource, type BuiltView } from './catalog';
 import { duckDbReason } from './fileKinds';
 import { scanGzip } from './gzipScan';
+import { LineSampler, type RowGauge } from './rowGauge';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
 
@@ -47,6 +49,8 @@ export interface DelimitedArgs {
   signal: AbortSignal;
   /** Define a view over the file instead of copying it into a table (files read in place). */
   inPlace?: boolean;
+  /** Told how to estimate the rows read so far, for the read's progress. */
+  rows?: RowGauge;
 }
 
 const FIRST_ATTEMPT: CsvAttempt = { sampleAll: false, allVarchar: false, strict: true };
@@ -110,10 +114,18 @@ export async function createView(conn: DuckDBConnection, view: string, select: s
 export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult> {
   const { conn, sourceId, fileName, tab, gzip, workDir, signal } = args;
   const label = tab ? 'TSV' : 'CSV';
-  const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk: lineLengthGuard(fileName, label) }) : undefined;
+  const sampler = new LineSampler();
+  const guard = lineLengthGuard(fileName, label);
+  const onChunk = (chunk: Buffer): void => {
+    guard(chunk);
+    sampler.observe(chunk);
+  };
+  const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk }) : undefined;
   // A plain file's lines are measured while DuckDB reads it, not in a pass before: the check stops
   // DuckDB (which would take tens of seconds on a huge line) and its clear reason is what fails.
-  const lines = scan === undefined ? lineCheckAlongside(conn, args.filePath, fileName, label, signal) : undefined;
+  const lines = scan === undefined ? lineCheckAlongside(conn, args.filePath, fileName, label, signal, sampler.observe) : undefined;
+  const textBytes = scan?.bytes ?? (await stat(args.filePath).catch(() => undefined))?.size;
+  if (textBytes !== undefined) args.rows?.fromLines(sampler, textBytes, 1);
   let input: PreparedInput;
   try {
     input = await prepareInput(args.filePath, fileName, label, workDir, signal, scan);
@@ -165,12 +177,12 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
  * connection; `failure()` waits for the check's verdict (the reason, or undefined when every line
  * fits). `stop()` ends a check no longer needed, after DuckDB read the file.
  */
-function lineCheckAlongside(conn: DuckDBConnection, path: string, fileName: string, label: 'CSV' | 'TSV', signal: AbortSignal): { failure(): Promise<unknown>; failedYet(): unknown; stop(): void } {
+function lineCheckAlongside(conn: DuckDBConnection, path: string, fileName: string, label: 'CSV' | 'TSV', signal: AbortSignal, observe: (chunk: Buffer) => void): { failure(): Promise<unknown>; failedYet(): unknown; stop(): void } {
   const own = new AbortController();
   let failed: unknown;
   const stopWith = (): void => own.abort();
   signal.addEventListener('abort', stopWith, { once: true });
-  const verdict = checkLineLengths(path, fileName, label, own.signal).then(
+  const verdict = checkLineLengths(path, fileName, label, own.signal, undefined, observe).then(
     () => undefined,
     (err: unknown) => {
       if (own.signal.aborted) return undefined;

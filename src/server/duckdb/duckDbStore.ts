@@ -16,6 +16,7 @@ import { fileFormatOf, type FileKind } from './fileKinds';
 import { DEFAULT_MAX_INFLATED_BYTES } from './gzipScan';
 import { ingestJson } from './jsonIngest';
 import { ingestParquet } from './parquetIngest';
+import { RowGauge } from './rowGauge';
 import { abortError, armInterrupts, runQuery, type QueryOptions, type QueryParam, type QueryResult } from './queryRunner';
 import { isInside, lockDown, readablePath, type StoreLimits } from './sandbox';
 import { ingestText } from './textIngest';
@@ -50,14 +51,17 @@ const INGEST_CONNECTIONS = 4;
  * connection; -1 until a statement has run for a moment). Each statement of an ingest starts again
  * from 0, so the share reported never goes back: a later check pass does not undo the first read.
  */
-function watchProgress(conn: DuckDBConnection, report: ((fraction: number) => void) | undefined): ReturnType<typeof setInterval> | undefined {
+function watchProgress(conn: DuckDBConnection, report: IngestOptions['onProgress'], gauge: RowGauge): ReturnType<typeof setInterval> | undefined {
   if (report === undefined) return undefined;
   let best = 0;
+  let rows = 0;
   const timer = setInterval(() => {
-    const p = conn.progress.percentage;
-    if (Number.isFinite(p) && p / 100 > best) {
-      best = Math.min(1, p / 100);
-      report(best);
+    const p = conn.progress;
+    const share = p.percentage / 100;
+    if (Number.isFinite(share) && share > best) {
+      best = Math.min(1, share);
+      rows = Math.max(rows, gauge.rowsAt(best, Number(p.rows_processed)) ?? 0);
+      report(best, rows > 0 ? rows : undefined);
     }
   }, PROGRESS_EVERY_MS);
   timer.unref();
@@ -163,13 +167,14 @@ export class DuckDbStore implements DataStore {
       this.described.delete(source.id);
       // The interrupt stops whichever DuckDB statement is running; no timeout: big files take time.
       const guard = armInterrupts(conn, signal, undefined);
-      const progress = watchProgress(conn, opts.onProgress);
+      const gauge = new RowGauge();
+      const progress = watchProgress(conn, opts.onProgress, gauge);
       let release = async (): Promise<void> => undefined;
       try {
         // DuckDB reads only its readable folders; a file elsewhere (tests, tools) is linked in first.
         const readable = await readablePath(filePath, this.readable, this.workDir, source.id);
         release = readable.release;
-        const base = { conn, sourceId: source.id, filePath: readable.path, fileName, signal };
+        const base = { conn, sourceId: source.id, filePath: readable.path, fileName, signal, rows: gauge };
         const text = { ...base, gzip, maxInflatedBytes: this.maxInflatedBytes, workDir: this.workDir };
         switch (kind) {
           case 'csv':

@@ -44,11 +44,14 @@ export function jsonDepthGuard(fileName: string, max = MAX_JSON_DEPTH): (chunk: 
 }
 
 /** Throws an {@link IngestError} when the file nests deeper than `max`. Reads it once in 1 MiB chunks; honours `signal`. */
-export async function checkJsonDepth(path: string, fileName: string, signal: AbortSignal, max = MAX_JSON_DEPTH): Promise<void> {
+export async function checkJsonDepth(path: string, fileName: string, signal: AbortSignal, max = MAX_JSON_DEPTH, observe?: (chunk: Buffer) => void): Promise<void> {
   const check = jsonDepthGuard(fileName, max);
   const stream = createReadStream(path, { highWaterMark: 1024 * 1024, signal });
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) check(chunk);
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      check(chunk);
+      observe?.(chunk);
+    }
   } finally {
     stream.destroy();
   }

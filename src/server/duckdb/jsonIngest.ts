@@ -6,6 +6,7 @@
  * one column named `json`, DuckDB's convention. JSON Lines (`.jsonl`, `.ndjson`) take the same path,
  * and gzip files (`.jsonl.gz`) are read by DuckDB as they are once gzipScan.ts has checked them.
  */
+import { stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource } from './catalog';
@@ -14,6 +15,7 @@ import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } fr
 import { scanGzip } from './gzipScan';
 import { checkJsonDepth, jsonDepthGuard } from './jsonDepth';
 import { flattenJsonTable } from './jsonShape';
+import { LineSampler, type RowGauge } from './rowGauge';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
 
 /**
@@ -33,7 +35,12 @@ export interface JsonArgs {
   maxInflatedBytes: number;
   workDir: string;
   signal: AbortSignal;
+  /** Told how to estimate the rows read so far (JSON Lines: one row per line), for the progress. */
+  rows?: RowGauge;
 }
+
+/** JSON Lines files hold one record per line; other JSON may spread a record over many lines. */
+const JSON_LINES = /\.(jsonl|ndjson)(\.gz)?$/i;
 
 /** The named `read_json_auto` options (everything after the path). */
 export function readJsonOptions(sampleAll: boolean, gzip = false): string[] {
@@ -56,8 +63,16 @@ function isConversionError(err: unknown): boolean {
 /** Ingests a JSON or NDJSON file into the source's table, replacing what the source had. */
 export async function ingestJson(args: JsonArgs): Promise<IngestResult> {
   const { conn, sourceId, fileName, gzip, workDir, signal } = args;
-  const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk: jsonDepthGuard(fileName) }) : undefined;
-  if (scan === undefined) await checkJsonDepth(args.filePath, fileName, signal);
+  const sampler = new LineSampler();
+  const depth = jsonDepthGuard(fileName);
+  const onChunk = (chunk: Buffer): void => {
+    depth(chunk);
+    sampler.observe(chunk);
+  };
+  const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk }) : undefined;
+  if (scan === undefined) await checkJsonDepth(args.filePath, fileName, signal, undefined, sampler.observe);
+  const textBytes = scan?.bytes ?? (await stat(args.filePath).catch(() => undefined))?.size;
+  if (JSON_LINES.test(fileName) && textBytes !== undefined) args.rows?.fromLines(sampler, textBytes, 0);
   let input: PreparedInput = await prepareInput(args.filePath, fileName, 'JSON', workDir, signal, scan);
   const table = tableNameFor(sourceId);
   try {

@@ -30,12 +30,18 @@ export function lineLengthGuard(fileName: string, label: string, max = MAX_LINE_
   };
 }
 
-/** Throws an {@link IngestError} naming the problem when a line of the file is longer than `max` bytes. */
-export async function checkLineLengths(path: string, fileName: string, label: string, signal: AbortSignal, max = MAX_LINE_BYTES): Promise<void> {
+/**
+ * Throws an {@link IngestError} naming the problem when a line of the file is longer than `max` bytes.
+ * `observe` sees every chunk that passed the check (rowGauge.ts samples line lengths from them).
+ */
+export async function checkLineLengths(path: string, fileName: string, label: string, signal: AbortSignal, max = MAX_LINE_BYTES, observe?: (chunk: Buffer) => void): Promise<void> {
   const check = lineLengthGuard(fileName, label, max);
   const stream = createReadStream(path, { highWaterMark: Math.min(CHUNK, max), signal });
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) check(chunk);
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      check(chunk);
+      observe?.(chunk);
+    }
   } finally {
     stream.destroy();
   }

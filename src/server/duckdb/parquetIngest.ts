@@ -8,6 +8,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { isGlobLike } from './ingestInput';
 import { replaceSource } from './catalog';
+import type { RowGauge } from './rowGauge';
 import { duckDbReason } from './fileKinds';
 import { createView } from './csvIngest';
 import { flattenJsonTable, jsonSelectList } from './jsonShape';
@@ -21,6 +22,8 @@ export interface ParquetArgs {
   signal: AbortSignal;
   /** Define a view over the file instead of copying it into a table (files read in place). */
   inPlace?: boolean;
+  /** Told how to count the rows read so far, for the read's progress. */
+  rows?: RowGauge;
 }
 
 /** Parquet files start and end with these four bytes. */
@@ -56,6 +59,7 @@ export async function checkParquetEnds(filePath: string, fileName: string): Prom
 export async function ingestParquet(args: ParquetArgs): Promise<IngestResult> {
   const { conn, sourceId, filePath, fileName, signal } = args;
   await checkParquetEnds(filePath, fileName);
+  args.rows?.countedByDuckDb();
   const table = tableNameFor(sourceId);
   try {
     return await replaceSource(conn, sourceId, signal, async () => {

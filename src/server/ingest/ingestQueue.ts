@@ -67,7 +67,9 @@ export class IngestQueue {
   /** The ingest option that records a read's progress against the file's size. */
   private tracking(id: string, totalBytes: number | undefined): IngestOptions {
     if (totalBytes === undefined || totalBytes <= 0) return {};
-    return { onProgress: (fraction) => this.progress.set(id, { readBytes: Math.round(fraction * totalBytes), totalBytes }) };
+    return {
+      onProgress: (fraction, rows) => this.progress.set(id, { readBytes: Math.round(fraction * totalBytes), totalBytes, ...(rows !== undefined ? { rowsRead: rows } : {}) }),
+    };
   }
 
   /**
