@@ -21,10 +21,10 @@ import { startServiceProcess } from './localServiceProcess';
 import type { BenchResult } from './types';
 import { generateCsv } from './uploadBench';
 import { treeBytes } from '../test/helpers/treeBytes';
-import { DEFAULT_QUESTION, LOCAL_POLL_MS } from '../src/shared/analyzeDefaults';
+import { DEFAULT_QUESTION, LOCAL_POLL } from '../src/shared/analyzeDefaults';
 
 /** Polled as the extension polls the local service while a file is read (src/extension/flows/upload.ts). */
-const EXTENSION_POLLING = { intervalMs: LOCAL_POLL_MS, maxIntervalMs: LOCAL_POLL_MS, timeoutMs: 1_800_000 };
+const EXTENSION_POLLING = { ...LOCAL_POLL, timeoutMs: 1_800_000 };
 
 /** Bare DuckDB: read_csv of the file into an in-memory table, seconds. */
 async function bareReadCsv(file: string, spill: string): Promise<number> {

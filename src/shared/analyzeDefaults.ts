@@ -5,6 +5,8 @@ export const DEFAULT_QUESTION = 'Give me an overview of this data';
 
 /**
  * How often the extension asks the local service about a file being read: it answers in about a
- * millisecond, so a steady quarter second shows progress smoothly and loses little once the file is ready.
+ * millisecond, so the first asks come quickly (a small file is ready within a few tenths of a
+ * second, and a steady quarter second would add up to that again) and slow down by half each time
+ * to a quarter second, which shows a long read's progress smoothly.
  */
-export const LOCAL_POLL_MS = 250;
+export const LOCAL_POLL = { intervalMs: 20, maxIntervalMs: 250 } as const;

@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { LISTED_VALUES, readScanStats, scanStatsSql } from '../../src/server/duckdb/scanStats';
+import { gatherStats, LISTED_VALUES, readScanStats, scanStatsSql } from '../../src/server/duckdb/scanStats';
 
 describe('one-pass statistics of a file read in place (scanStats)', () => {
   it('match exact SQL, list small columns completely, and cut long lists and long values', async () => {
@@ -44,6 +44,39 @@ describe('one-pass statistics of a file read in place (scanStats)', () => {
       assert.equal(customer?.complete, false, `${LISTED_VALUES + 30} distinct values are more than are listed`);
       assert.equal(customer?.values?.length, 5, 'a few kept for showing');
       assert.equal(stats.columns.find((s) => s.name === 'id')?.values, undefined, 'numbers get no value list');
+    } finally {
+      c.disconnectSync();
+      db.closeSync();
+    }
+  });
+
+  it('a columnar file lists the values of few-valued text columns exactly, most frequent first, and keeps the summary for many-valued ones', async () => {
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    try {
+      // Skewed counts, so the order is by frequency, with a tie broken by the value.
+      await c.run(`CREATE TABLE t AS SELECT
+          i AS id,
+          CASE WHEN i % 10 < 5 THEN 'west' WHEN i % 10 < 8 THEN 'east' WHEN i % 10 = 8 THEN 'north' ELSE 'south' END AS region,
+          CASE WHEN i % 7 = 0 THEN NULL ELSE 'sku-' || (i % ${LISTED_VALUES + 30}) END AS product,
+          'order-' || i AS ref
+        FROM range(300000) r(i)`);
+      const shape = await c.runAndReadAll('SELECT * FROM t LIMIT 0');
+      const columns = shape.columnNames().map((name, i) => ({ name, type: shape.columnType(i).toString() }));
+      const stats = await gatherStats(c, 't', columns, new AbortController().signal, true);
+      const region = stats.columns.find((s) => s.name === 'region');
+      assert.deepEqual(region?.values, ['west', 'east', 'north', 'south']);
+      assert.equal(region?.complete, true);
+      const product = stats.columns.find((s) => s.name === 'product');
+      const top = (await c.runAndReadAll(`SELECT product FROM t WHERE product IS NOT NULL GROUP BY ALL ORDER BY count(*) DESC, product LIMIT 5`)).getRowsJS().map((r) => r[0]);
+      assert.equal(product?.complete, false);
+      assert.deepEqual(product?.values, top, 'the five most frequent, exactly');
+      assert.equal(product?.nonNull, Number((await c.runAndReadAll('SELECT count(product) FROM t')).getRowsJS()[0]?.[0]));
+      // 300,000 distinct references: summarised, never listed as complete.
+      const ref = stats.columns.find((s) => s.name === 'ref');
+      assert.equal(ref?.complete, false);
+      assert.equal(ref?.values?.length, 5);
+      assert.equal(stats.rows, 300000);
     } finally {
       c.disconnectSync();
       db.closeSync();

@@ -11,7 +11,7 @@ import { ErrorCode } from '../../shared/errorCodes';
 import { SUPPORTED_EXTENSIONS, type DataSource, type Dataset } from '../../shared/domain';
 import { fileExtension } from '../../shared/fileNames';
 import { readFraction, readingText } from '../../shared/sourceActivity';
-import { LOCAL_POLL_MS } from '../../shared/analyzeDefaults';
+import { LOCAL_POLL } from '../../shared/analyzeDefaults';
 import type { Services } from '../services';
 import { convertForUpload, needsConversion, type ConvertedFile } from './csvConversion';
 import { fingerprint } from './fileReuse';
@@ -93,8 +93,8 @@ export async function addFilesToDataset(s: Services, client: TeamDataClient, dat
           const placed = ds === undefined ? inPlacePath(s, file) : undefined;
           const local = s.connection.info.mode === 'local';
           const waitStatus = {
-            intervalMs: local ? LOCAL_POLL_MS : 500,
-            maxIntervalMs: local ? LOCAL_POLL_MS : 1000,
+            intervalMs: local ? LOCAL_POLL.intervalMs : 500,
+            maxIntervalMs: local ? LOCAL_POLL.maxIntervalMs : 1000,
             // A file read in place sends no bytes: its share of the bar moves with the service's read.
             onStatus: (x: DataSource) => advanceTo((doneBytes + size * (placed !== undefined ? readFraction(x) ?? 0 : 1)) / totalBytes, `${name}: ${readingText(x) ?? (x.status === 'synching' ? 'processing…' : 'waiting to be processed…')}`),
           };

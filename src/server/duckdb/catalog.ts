@@ -7,7 +7,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnInfo, DateConversion, IngestedTable, IngestResult, TableOrigin } from '../engine';
 import { asArray, asObject, readInteger, readOptionalString, readString, tryParseJson } from '../../shared/json';
 import { convertDateLikeColumns, type ApplyConversion } from './dateColumns';
-import { readScanStats, scanStatsSql, type ColumnStats, type TableStats } from './scanStats';
+import { gatherStats, type ColumnStats, type TableStats } from './scanStats';
 import { belongsToPrefix, quoteIdent, tablePrefixFor } from './sqlText';
 
 const META = 'tda_meta';
@@ -196,12 +196,6 @@ function redefineView(conn: DuckDBConnection, view: string, built: BuiltView): A
   };
 }
 
-async function scanStats(conn: DuckDBConnection, view: string, columns: readonly ColumnInfo[], signal: AbortSignal): Promise<TableStats> {
-  signal.throwIfAborted();
-  const reader = await conn.runAndReadAll(scanStatsSql(quoteIdent(view), columns));
-  return readScanStats(reader.getRowsJS()[0] ?? [], columns);
-}
-
 /**
  * Replaces a source's objects in one transaction: drop the old ones, run `build` (which creates the
  * new tables or returns the text), refine and describe the tables, record the catalog entry, commit.
@@ -230,7 +224,7 @@ export async function replaceSource(
           // A view is read once here, with the dates already converted: every value is checked
           // against its column's type, the rows are counted, and the overview's statistics kept.
           const shape = await describeTable(conn, t.table, t.sheet, 0);
-          const stats = await scanStats(conn, t.table, shape.columns, signal);
+          const stats = await gatherStats(conn, t.table, shape.columns, signal, t.origin?.reader === 'read_parquet');
           described = { ...shape, rowCount: stats.rows, inPlace: { version: Date.now() }, stats };
         }
         if (t.origin !== undefined) described.origin = { ...t.origin, dateColumns: [...t.origin.dateColumns, ...dates] };
