@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { TeamDataClient } from '../../src/api/index';
 import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
+import { tableNameFor } from '../../src/server/duckdb/sqlText';
 import { v1Codec } from '../../src/shared/codecV1';
 import { v2Codec } from '../../src/shared/codecV2';
 import type { DataSource } from '../../src/shared/domain';
@@ -63,6 +64,28 @@ describe('progress of a long read (issue 16)', function () {
       assert.ok(seen.length >= 1, 'at least one report during a read of 30 M rows');
       const rows = seen.map((s) => s.rows ?? 0);
       assert.ok(rows.every((n, i) => n > 0 && n <= rowsInFile && (i === 0 || n >= (rows[i - 1] as number))), `rising row counts up to ${rowsInFile}: ${rows.join(', ')}`);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('deleting a source stops a query still reading its file, and a query on another source goes on', async () => {
+    const file = join(dir, 'big.csv');
+    await writeBigCsv(file, 300);
+    const store = await DuckDbStore.open(join(dir, 'store-drop'), { readableDirs: [dir] });
+    try {
+      const signal = new AbortController().signal;
+      const make = (id: string): DataSource => ({ id, datasetId: 'd', name: `${id}.csv`, fileName: `${id}.csv`, type: 'FILE', status: 'synching' });
+      await store.ingest(make('gone'), file, signal, { inPlace: true });
+      await writeFile(join(dir, 'kept.csv'), 'a\n1\n2\n');
+      await store.ingest(make('kept'), join(dir, 'kept.csv'), signal);
+      // A full read of the 300 MB file takes a second or more: still running when the delete comes.
+      const long = store.query(`SELECT count(DISTINCT region || id) FROM "${tableNameFor('gone')}"`, [], { timeoutMs: 120_000 }).then(() => 'finished', (e: Error) => e.message);
+      await new Promise((r) => setTimeout(r, 300));
+      await store.drop('gone');
+      assert.match(await long, /interrupt/i, 'the query reading the deleted source was stopped');
+      const other = await store.query(`SELECT sum(a) FROM "${tableNameFor('kept')}"`);
+      assert.equal(Number(other.rows[0]?.[0]), 3);
     } finally {
       await store.close();
     }

@@ -19,6 +19,7 @@ import { ingestParquet } from './parquetIngest';
 import { RowGauge } from './rowGauge';
 import { abortError, armInterrupts, runQuery, type QueryOptions, type QueryParam, type QueryResult } from './queryRunner';
 import { isInside, lockDown, readablePath, type StoreLimits } from './sandbox';
+import { tablePrefixFor } from './sqlText';
 import { ingestText } from './textIngest';
 import { ingestSpreadsheet } from './xlsxIngest';
 
@@ -68,6 +69,12 @@ function watchProgress(conn: DuckDBConnection, report: IngestOptions['onProgress
   return timer;
 }
 
+/** Matches SQL naming one of the source's tables (its prefix, alone or before `__`). */
+function mentionsSource(sourceId: string): RegExp {
+  const prefix = tablePrefixFor(sourceId).replace(/[^A-Za-z0-9_]/g, (c) => `\\${c}`);
+  return new RegExp(`(^|[^A-Za-z0-9_])${prefix}(__|[^A-Za-z0-9_]|$)`);
+}
+
 /**
  * Database files open in this process. DuckDB's file lock only stops other processes; two instances
  * on one file inside a process would corrupt it, so a second open is refused here.
@@ -79,6 +86,8 @@ export class DuckDbStore implements DataStore {
   private readonly locks = new Map<string, Promise<unknown>>();
   /** Connections in use, so close() can interrupt what is still running. */
   private readonly busy = new Set<DuckDBConnection>();
+  /** Statements running through {@link query}, so dropping a source can stop the ones reading it. */
+  private readonly querying = new Map<DuckDBConnection, string>();
   /** Work in flight (ingests, queries), awaited by close() before the database is closed. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
@@ -229,6 +238,10 @@ export class DuckDbStore implements DataStore {
 
   async drop(sourceId: string): Promise<void> {
     this.assertOpen();
+    // Work still reading the source (a question, the index built after an overview) is stopped:
+    // a deleted source's data is nobody's, and a big file's scan would run on for seconds.
+    const reads = mentionsSource(sourceId);
+    for (const [conn, sql] of this.querying) if (reads.test(sql)) conn.interrupt();
     await this.serialized(sourceId, () => {
       this.described.delete(sourceId);
       return this.withConnection((conn) => dropSource(conn, sourceId));
@@ -245,8 +258,13 @@ export class DuckDbStore implements DataStore {
   async query(sql: string, params?: readonly QueryParam[], options?: QueryOptions): Promise<QueryResult> {
     this.assertOpen();
     return this.track(runQuery(this.instance, sql, params, options, (conn, active) => {
-      if (active) this.busy.add(conn);
-      else this.busy.delete(conn);
+      if (active) {
+        this.busy.add(conn);
+        this.querying.set(conn, sql);
+      } else {
+        this.busy.delete(conn);
+        this.querying.delete(conn);
+      }
     }));
   }
 
