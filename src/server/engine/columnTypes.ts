@@ -8,6 +8,7 @@
 import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
 import { TEXT_DATE_CANDIDATES } from '../duckdb/dateColumns';
 import { num } from '../profile/cellValues';
+import { NULL_MARKER_SQL } from './missingMarkers';
 import type { ColumnMeta } from './types';
 
 /** Runs a read-only statement; the engine passes the store's query with its deadline. */
@@ -38,6 +39,15 @@ export function numberTextSql(column: string, style: NumberStyle, qualifier = QU
 /** Per text column, how many values read as numbers in each style (three aggregates). */
 export function numberStyleAggregates(column: string, i: number): string[] {
   return (['plain', 'us', 'eu'] as const).map((s) => `count(${numberTextSql(column, s, '')}) AS ${s}${i}`);
+}
+
+/**
+ * Per text column, how many values hold something: not empty, and not a marker of "no value"
+ * (`NA`, `n/a`, `-`), so an R export whose readings column holds 37 `NA` among 153 numbers is numbers with gaps, not text.
+ */
+export function filledTextAggregate(column: string, i: number): string {
+  const x = `trim(${quoteIdent(column)})`;
+  return `count(*) FILTER (WHERE ${x} <> '' AND lower(${x}) NOT IN (${NULL_MARKER_SQL})) AS ne${i}`;
 }
 
 /** The style that reads the most values, if it reads enough of them. */

@@ -11,7 +11,7 @@ export type Intent = 'histogram' | 'correlation' | 'missing' | 'duplicates' | 'o
 export type Cue =
   | { kind: 'agg'; agg: Agg; at: number; end: number }
   /** `hint`: the column a superlative implies ("hottest" -> temperature). */
-  | { kind: 'superlative'; dir: 'desc' | 'asc'; at: number; end: number; word: string; hint?: string }
+  | { kind: 'superlative'; dir: 'desc' | 'asc'; at: number; end: number; word: string; hint?: string; frequency?: boolean }
   | { kind: 'topN'; n: number; dir: 'desc' | 'asc'; at: number; end: number }
   | { kind: 'group'; at: number; end: number }
   /** `asUnit`: "hourly rate", "daily visits" where the rows already are hours or days: a unit, not a grouping. */
@@ -246,6 +246,15 @@ export function findCues(tokens: readonly Token[]): Cue[] {
     // "the most recent reading": the latest by date, not the largest value.
     if ((w === 'most' && next?.norm === 'recent') || (w === 'least' && next?.norm === 'recent')) {
       take({ kind: 'superlative', dir: w === 'most' ? 'desc' : 'asc', at: i, end: i + 2, word: `${w} recent`, hint: SUPERLATIVE_HINTS['latest'] as string });
+      continue;
+    }
+    // "the most common score", "least frequent": how often a value occurs, not how large it is.
+    if ((w === 'most' || w === 'least') && /^(common|frequent|popular|usual)$/.test(next?.norm ?? '')) {
+      take({ kind: 'superlative', dir: w === 'most' ? 'desc' : 'asc', at: i, end: i + 2, word: `${w} ${next?.norm}`, frequency: true });
+      continue;
+    }
+    if (w === 'commonest') {
+      take({ kind: 'superlative', dir: 'desc', at: i, end: i + 1, word: 'most common', frequency: true });
       continue;
     }
     if (w === 'most' && next?.norm === 'expensive') {

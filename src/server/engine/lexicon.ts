@@ -107,6 +107,8 @@ export const SYNONYMS: Record<string, string[]> = {
   compensation: ['salary'],
   salary: ['pay', 'wage', 'income'],
   old: ['age'],
+  gender: ['sex'],
+  sex: ['gender'],
   kid: ['child', 'children'],
   child: ['kid'],
   size: ['cc', 'displacement', 'capacity', 'volume'],

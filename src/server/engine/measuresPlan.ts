@@ -162,9 +162,13 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
       // "top 5 orders" where each order is a row (an id): rank the rows themselves; a name ("top 5 states") groups.
       if (s.cols.some((c) => c.column.unique && isIdName(c.column))) continue;
       const col = pickColumn(s, 'dim', prefer);
-      if (col && isGroupable(col.column) && !(isNumeric(col.column) && measures.length === 0 && !p.spans.some((x) => x !== s && x.kind === 'column' && !p.taken.has(x)))) {
+      // "the most common score": any repeated number is grouped by its values and counted.
+      const frequency = sup?.frequency === true && col !== undefined && isNumeric(col.column) && !col.column.unique && measures.length === 0;
+      if (col && (frequency || (isGroupable(col.column) && !(isNumeric(col.column) && measures.length === 0 && !p.spans.some((x) => x !== s && x.kind === 'column' && !p.taken.has(x)))))) {
         p.taken.add(s);
         dims.push(col.column.kind === 'temporal' ? { col, grain: 'day' } : { col });
+        // The most common value is a value: rows without one are not a contender.
+        if (sup?.frequency === true) filters.push({ kind: 'null', col, isNull: false });
         break;
       }
     }
@@ -362,6 +366,22 @@ function shareScope(p: Parse, filters: readonly Filter[]): number[] {
 function listedCount(p: Parse): number | undefined {
   const t = p.tokens.find((x, i) => x.kind === 'number' && !x.yearLike && !p.used.has(i) && Number.isInteger(x.value) && (x.value ?? 0) >= 1 && (x.value ?? 0) <= 1000);
   return t?.value;
+}
+
+/**
+ * "max price and when", "lowest price, and when": the date of the extreme is asked too, which one
+ * figure would drop. Read as the row holding the extreme (the date is among its columns); another
+ * figure with "and when" is refused. ("average price when discount > 0" is a condition: untouched.)
+ */
+export function askedWhen(p: Parse, parts: Parts, u: Understanding): Understanding {
+  if (u.kind !== 'aggregate' || u.dims.length > 0) return u;
+  const asked = p.tokens.some((t, i) => t.norm === 'when' && (p.tokens[i - 1]?.norm === 'and' || i === p.tokens.length - 1));
+  if (!asked) return u;
+  const m = u.measures[0];
+  if (u.measures.length === 1 && m !== undefined && (m.agg === 'max' || m.agg === 'min') && m.col !== undefined && m.col.table === u.base) {
+    return rowsPlan(p, u.base, u.filters, parts, 1, { col: m.col, dir: m.agg === 'max' ? 'desc' : 'asc' });
+  }
+  return unanswerable('"when" asks for a date that one figure does not give; ask for the values per day, month or year instead', ['when']);
 }
 
 export function rowsPlan(p: Parse, table: TableMeta | undefined, filters: Filter[], parts: Parts, n?: number, orderBy?: { col: ColRef; dir: 'desc' | 'asc' }): Understanding {

@@ -6,6 +6,7 @@
  * cars") is never taken as a row noun.
  */
 import { GRAIN_NOUN } from './cues';
+import { ROW_WORDS } from './lexicon';
 import type { Span } from './mentions';
 import { isIdLike, primaryTable, type Parse } from './roles';
 import { STOP_WORDS, type Token } from './text';
@@ -15,6 +16,9 @@ import type { TableMeta } from './types';
 export const MEASURE_NOUNS = new Set(['rate', 'level', 'index', 'figure', 'ratio', 'metric', 'value', 'reading', 'score', 'statistic', 'stat', 'amount', 'measure', 'measurement', 'indicator']);
 /** Words before a noun that mark it as the thing asked about ("which element", "each worker"). */
 const NOUN_LEADS = new Set(['which', 'what', 'each', 'every', 'per']);
+const DISTRIBUTIVE_LEADS = new Set(['each', 'every', 'per']);
+/** Words after which a noun is a time or place ("on weekends", "during holidays"), not the rows. */
+const CIRCUMSTANCE_LEADS = new Set(['on', 'at', 'during', 'in', 'before', 'after', 'since', 'until', 'till', 'around', 'near', 'throughout']);
 const PART_COLUMN = /^(year|yr|quarter|qtr|month|mo|day|week|date_?of_?month|day_?of_?week|hour|minute)$/i;
 
 function covered(p: Parse): Set<number> {
@@ -117,8 +121,16 @@ export function rowNounSpans(p: Parse): void {
       p.used.add(i);
       return;
     }
-    const lead = NOUN_LEADS.has(p.tokens[i - 1]?.norm ?? '') || superlativeEnds.has(i) || i === 0;
+    const before = p.tokens[i - 1]?.norm ?? '';
+    // "average bill on weekends", "sales on christmas day": after such a word a noun says when or
+    // where, a condition nothing in the data holds; it is not what the rows are.
+    if (CIRCUMSTANCE_LEADS.has(before)) return;
+    const lead = NOUN_LEADS.has(before) || superlativeEnds.has(i) || i === 0;
     if (!plural && !lead) return;
+    // "average tip per gender", "median weight per class": an unknown noun after "per" or "each"
+    // is as likely a grouping the data lacks as the rows, and reading it as the rows would answer
+    // one overall figure. Only words that mean rows are taken.
+    if (!plural && DISTRIBUTIVE_LEADS.has(before) && !superlativeEnds.has(i) && !ROW_WORDS.has(t.stem)) return;
     // A modifier: another unexplained content word follows ("japanese cars"); a plural is a noun ("voters watch").
     const next = p.tokens[i + 1];
     if (!plural && next !== undefined && !taken.has(i + 1) && isContentWord(next)) return;

@@ -114,17 +114,26 @@ export function checkJoins(plan: Plan): Understanding {
 }
 
 
+/** Words between an aggregate and a change word that only say over which step ("average weekly change"). */
+const GRAIN_ADJECTIVE = /^(daily|weekly|monthly|quarterly|yearly|annual|annually|hourly|day|week|month|year|over|the|a|an|overall|total|net)$/;
+
 /**
  * "co2 change from 1960 to 2000" read as one figure over the whole range would be a total where a
  * difference was asked: a change needs values per time bucket (a trend) or a comparison, so a
  * single ungrouped aggregate is refused with what to ask instead.
  */
 export function withoutUnaskedChange(p: Parse, u: Understanding): Understanding {
-  if (u.kind !== 'aggregate' || u.dims.length > 0 || u.perBucket !== undefined) return u;
+  if (u.kind !== 'aggregate') return u;
   // A word inside a column's or a value's name ("capital gain", "price change") is that name.
   const named = (i: number): boolean => p.spans.some((s) => s.start <= i && i < s.end);
-  const word = p.tokens.find((t, i) => t.kind === 'word' && CHANGE_WORDS.test(t.norm) && !named(i));
+  const at = p.tokens.findIndex((t, i) => t.kind === 'word' && CHANGE_WORDS.test(t.norm) && !named(i));
+  const word = p.tokens[at];
   if (word === undefined) return u;
+  // "average weekly change in price", "the biggest drop": a figure of the changes themselves, which
+  // values per bucket (levels) do not give, grouped or not.
+  const ofChanges = p.cues.some((c) => (c.kind === 'agg' || c.kind === 'superlative') && c.end <= at && p.tokens.slice(c.end, at).every((t) => GRAIN_ADJECTIVE.test(t.norm)));
+  if (ofChanges) return unanswerable(`"${p.tokens.slice(p.cues.find((c) => c.end <= at && (c.kind === 'agg' || c.kind === 'superlative'))?.at ?? at, at + 1).map((t) => t.raw).join(' ')}" asks for a figure of the changes between values, which I do not compute yet; ask for the values per week or month to see how they moved`);
+  if (u.dims.length > 0 || u.perBucket !== undefined) return u;
   return unanswerable(`"${word.raw}" asks how a value moved, which one figure over the whole range cannot show; ask for it per year or month (for example "average per year"), or compare two periods`);
 }
 
@@ -134,8 +143,15 @@ export function withoutUnaskedChange(p: Parse, u: Understanding): Understanding 
  * year, or a week relative to the end of the data, and answer for the wrong days.
  */
 export function positionInPeriod(p: Parse): string | undefined {
-  for (let i = 0; i + 3 < p.tokens.length; i++) {
+  // A date read with its preposition ("of 2019", "in march") starts one token earlier.
+  const dateAt = (k: number): boolean => p.dates.some((d) => d.at <= k && k < d.end && d.at >= k - 1);
+  for (let i = 0; i < p.tokens.length; i++) {
     const [a, b, c] = [p.tokens[i], p.tokens[i + 1], p.tokens[i + 2]];
+    // "the price at the start of 2019", "the end of march": a moment inside the period, not all of it.
+    if (/^(start|beginning|end|middle|close)$/.test(a?.norm ?? '') && b?.norm === 'of' && dateAt(i + 2)) return p.tokens.slice(i, i + 3).map((t) => t.raw).join(' ');
+    // "early 2019", "mid 1990", "late march"
+    if (/^(early|mid|late)$/.test(a?.norm ?? '') && dateAt(i + 1)) return p.tokens.slice(i, i + 2).map((t) => t.raw).join(' ');
+    if (i + 3 >= p.tokens.length) continue;
     if (!/^(first|last|final|second|third)$/.test(a?.norm ?? '') || !/^(week|month|day|quarter|half)$/.test(b?.stem ?? '') || c?.norm !== 'of') continue;
     const whole = p.dates.some((d) => d.at <= i && d.end >= i + 4);
     if (!whole) return p.tokens.slice(i, i + 4).map((t) => t.raw).join(' ');

@@ -11,7 +11,7 @@ import type { TableStats } from '../duckdb/scanStats';
 import { quoteIdent, slug } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
-import { dateFromParts, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
+import { dateFromParts, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
 import { ABBREVIATIONS } from './lexicon';
 import { NULL_MARKER_SQL, nullMarkersOf } from './missingMarkers';
 import { identifierWords, stem } from './text';
@@ -100,7 +100,7 @@ function statsSql(table: string, columns: IngestedTable['columns'], rowCount: nu
     if (kind === 'numeric') parts.push(`CAST(min(${col}) AS DOUBLE) AS lo${i}`, `CAST(max(${col}) AS DOUBLE) AS hi${i}`);
     else if (kind === 'temporal') parts.push(`CAST(min(${col}) AS VARCHAR) AS lo${i}`, `CAST(max(${col}) AS VARCHAR) AS hi${i}`);
     else parts.push(`NULL AS lo${i}`, `NULL AS hi${i}`);
-    if (kind === 'text' && !sampledStyles) parts.push(...numberStyleAggregates(c.name, i), `count(*) FILTER (WHERE trim(${col}) <> '') AS ne${i}`);
+    if (kind === 'text' && !sampledStyles) parts.push(...numberStyleAggregates(c.name, i), filledTextAggregate(c.name, i));
     else parts.push(`NULL AS plain${i}`, `NULL AS us${i}`, `NULL AS eu${i}`, `NULL AS ne${i}`);
   });
   return { sql: `SELECT ${parts.join(', ')} FROM ${t}`, width: 8 };
@@ -115,7 +115,7 @@ function statsSql(table: string, columns: IngestedTable['columns'], rowCount: nu
 async function sampledStyles(run: RunSql, table: string, columns: IngestedTable['columns'], stats: ColumnStats[]): Promise<void> {
   const text = columns.map((c, i) => ({ c, i })).filter(({ c }) => kindOf(c.type) === 'text');
   if (text.length === 0) return;
-  const parts = text.flatMap(({ c, i }) => [...numberStyleAggregates(c.name, i), `count(*) FILTER (WHERE trim(${quoteIdent(c.name)}) <> '') AS ne${i}`]);
+  const parts = text.flatMap(({ c, i }) => [...numberStyleAggregates(c.name, i), filledTextAggregate(c.name, i)]);
   const row = (await run(`SELECT ${parts.join(', ')} FROM (SELECT * FROM ${quoteIdent(table)} LIMIT ${STYLE_SAMPLE_ROWS})`))[0] ?? [];
   text.forEach(({ i }, k) => {
     const s = stats[i];

@@ -8,7 +8,7 @@ import { coordinateAggregates } from './coordinated';
 import { findDateExprs } from './dates';
 import { joinKey } from './joins';
 import { ROW_WORDS } from './lexicon';
-import { measuresPlan } from './measuresPlan';
+import { askedWhen, measuresPlan } from './measuresPlan';
 import { findSpans, type MentionIndex, type Span } from './mentions';
 import { absorbMeasureNouns, measureNounSpans, rowNounSpans } from './nouns';
 import { chartPref, checkJoins, hasIntent, tableSpan, timeDim, unanswerable, positionInPeriod, withoutUnaskedChange, type Parts } from './planKit';
@@ -396,7 +396,7 @@ function assemble(p: Parse, prefer: TableMeta | undefined, parts: Parts): Unders
     const t = tableSpan(p);
     return { kind: 'overview', tables: t ? [t] : p.tables, chart };
   }
-  return withoutUnaskedChange(p, measuresPlan(p, prefer, parts, columnSpans));
+  return withoutUnaskedChange(p, askedWhen(p, parts, measuresPlan(p, prefer, parts, columnSpans)));
 }
 
 function aggregate(base: TableMeta, measures: Measure[], dims: Dim[], filters: Filter[], chart: ChartPref, order?: 'desc' | 'asc'): Understanding {
