@@ -9,7 +9,8 @@
  *   for the rows), and "on weekends" / "on christmas day" were dropped, answering for every day;
  * - "at the start of 2019", "early 2019" answered for the whole year;
  * - "average weekly change" averaged the values, not their changes;
- * - "max price and when" dropped the "when".
+ * - "max price and when" dropped the "when";
+ * - "average level in may" with no date column (a `month` column of numbers) answered for all months.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -90,5 +91,15 @@ describe('words a reading must not drop (failure classes from a probe on real pu
     const rows = when.tables[0] ?? [];
     assert.equal(rows[1]?.[0], '2019-05-06', when.message);
     assert.equal(Number(rows[1]?.[1]), 230);
+  });
+
+  it('puts a month name on a column of month numbers, and refuses a date nothing can filter on', async () => {
+    const june: number[] = [];
+    for (let i = 30; i < 60; i++) if (i % 4 !== 0) june.push(10 + ((i * 7) % 23) + (i === 50 ? 100 : 0));
+    const mean = june.reduce((a, b) => a + b, 0) / june.length;
+    const a = await rig.ask('average level in june', ['readings.csv']);
+    assert.match(a.message, new RegExp(mean.toFixed(2).replace('.', '\\.')), a.message);
+    const b = await rig.ask('average weight in may', ['dogs.csv']);
+    assert.match(b.message, /can't answer/, b.message);
   });
 });

@@ -35,6 +35,15 @@ export function dateFilters(p: Parse, prefer?: TableMeta): Filter[] {
       }
       continue;
     }
+    // No date column: "in may" on a column of month numbers (1-12), "in Q3" on one of quarters.
+    if (d.part !== undefined) {
+      const partCol = partColumn(p, prefer, d.part.part);
+      if (partCol !== undefined) {
+        mark(p, d.at, d.end);
+        out.push({ kind: 'cmp', col: partCol, op: '=', value: d.part.value });
+      }
+      continue;
+    }
     // No date column: a year may still be a column of numbers ("year" = 2024, `yearBuilt` > 1900).
     const yearCol = yearColumn(p, prefer);
     const f = yearCol !== undefined ? yearFilter(yearCol, d) : undefined;
@@ -58,6 +67,15 @@ function yearColumn(p: Parse, prefer?: TableMeta): ColRef | undefined {
   }
   return (prefer ? [prefer, ...p.tables] : p.tables).flatMap((t) => t.columns.map((c) => ({ table: t, column: c })))
     .find((r) => /^(fiscal[ _]?)?year$/i.test(r.column.name.trim()) && YEAR_RANGE(r.column));
+}
+
+/** A whole-number column of months (1-12) or quarters (1-4) named for them ("Month", "mo", "qtr"). */
+function partColumn(p: Parse, prefer: TableMeta | undefined, part: 'month' | 'quarter'): ColRef | undefined {
+  const name = part === 'month' ? /^(month|mo|mon|month_?num(ber)?)$/i : /^(quarter|qtr|q)$/i;
+  const top = part === 'month' ? 12 : 4;
+  return (prefer ? [prefer, ...p.tables] : p.tables).flatMap((t) => t.columns.map((c) => ({ table: t, column: c })))
+    .find((r) => name.test(r.column.name.trim()) && r.column.kind === 'numeric' && typeof r.column.min === 'number' && typeof r.column.max === 'number'
+      && Number.isInteger(r.column.min) && Number.isInteger(r.column.max) && r.column.min >= 1 && r.column.max <= top);
 }
 
 /** A date range of whole years as a filter on a column of years ("since 1950" -> >= 1950). */

@@ -314,6 +314,9 @@ export function buildPlan(p: Parse): Understanding {
   const filters: Filter[] = [...cmp.filters];
   const values = valueFilters(p, prefer);
   filters.push(...values.filters, ...dateFilters(p, prefer), ...equalityFilters(p, prefer), ...noneFilters(p), ...knownFilters(p), ...absentFilters(p, tableSpan(p) ?? prefer, joinKey));
+  // "average ozone in may" over a table with no dates: a date nothing can filter on is not dropped.
+  const unplaced = p.dates.find((d) => !Array.from({ length: d.end - d.at }, (_, k) => d.at + k).some((k) => p.used.has(k)));
+  if (unplaced !== undefined) return unanswerable(`"${unplaced.label}" is a date, and no column of ${prefer?.label ?? 'the data'} holds dates (or months or years) to filter on`, [unplaced.label]);
   const collected = collectDims(p, prefer);
   const dims = collected.dims;
   const years = filters.find((f): f is Extract<Filter, { kind: 'datePart' }> => f.kind === 'datePart' && f.part === 'year' && f.values.length > 1);
