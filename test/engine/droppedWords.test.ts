@@ -6,7 +6,8 @@
  * - "the most common value" of a number column is the value seen most often, not the largest, and
  *   never "missing";
  * - "average weight per breed" with no breed column answered one overall average ("breed" was taken
- *   for the rows), and "on weekends" / "on christmas day" were dropped, answering for every day;
+ *   for the rows), as did "per dog type" in dogs.csv ("type" was filler); "on weekends" and "on
+ *   christmas day" were dropped, answering for every day;
  * - "at the start of 2019", "early 2019" answered for the whole year;
  * - "average weekly change" averaged the values, not their changes;
  * - "max price and when" dropped the "when";
@@ -68,7 +69,7 @@ describe('words a reading must not drop (failure classes from a probe on real pu
   });
 
   it('refuses a grouping or a condition it cannot place instead of answering for every row', async () => {
-    for (const q of ['average weight per breed', 'mean height per coat colour']) {
+    for (const q of ['average weight per breed', 'mean height per coat colour', 'mean height per dog type', 'average weight per kind']) {
       const a = await rig.ask(q, ['dogs.csv']);
       assert.match(a.message, /can't answer/, `${q}: ${a.message}`);
     }

@@ -224,6 +224,9 @@ interface Collected {
   unknownGroup?: string;
 }
 
+/** Words asking for a sorting of things ("per type", "by wine kind"): a grouping, never filler. */
+const SORT_WORDS = /^(type|types|kind|kinds|category|categories|class|classes|group|groups|sort|sorts|variety|varieties|style|styles|genre|genres)$/;
+
 export function collectDims(p: Parse, prefer: TableMeta | undefined): Collected {
   const out: Collected = { dims: [] };
   const add = (d: Dim): void => {
@@ -248,7 +251,14 @@ export function collectDims(p: Parse, prefer: TableMeta | undefined): Collected 
       if (s === undefined || p.taken.has(s)) {
         if (p.cues.some((x) => x.at === c.end)) continue;
         const word = p.tokens[c.end];
-        if (s === undefined && word?.kind === 'word' && !STOP_WORDS.has(word.norm) && !ROW_WORDS.has(word.stem)) out.unknownGroup ??= word.raw;
+        if (s === undefined && word?.kind === 'word' && ((!STOP_WORDS.has(word.norm) && !ROW_WORDS.has(word.stem)) || SORT_WORDS.test(word.norm))) out.unknownGroup ??= word.raw;
+        continue;
+      }
+      // "per wine type" in wine.csv: the rows' name followed by "type" asks for a sorting of them
+      // that no column holds; without this, "per wine" read as per row gives one overall figure.
+      const sortWord = p.tokens[s.end];
+      if (s.kind === 'table' && sortWord !== undefined && SORT_WORDS.test(sortWord.norm)) {
+        out.unknownGroup ??= p.tokens.slice(s.start, s.end + 1).map((t) => t.raw).join(' ');
         continue;
       }
       // "average quantity per order" where each order is one row: an average over rows, no grouping.
