@@ -50,6 +50,15 @@ export function filledTextAggregate(column: string, i: number): string {
   return `count(*) FILTER (WHERE ${x} <> '' AND lower(${x}) NOT IN (${NULL_MARKER_SQL})) AS ne${i}`;
 }
 
+/**
+ * Per text column, how many values are codes that mix letters and digits without a space (`c168`,
+ * `12B`, `AB-12`) and read as no number: such a column is identifiers, whatever share are digits.
+ */
+export function codeLikeAggregate(column: string, i: number): string {
+  const x = `trim(${quoteIdent(column)})`;
+  return `count(*) FILTER (WHERE TRY_CAST(${x} AS DOUBLE) IS NULL AND regexp_full_match(${x}, '[A-Za-z]{1,4}-?[0-9]+[A-Za-z0-9]*|[0-9]+-?[A-Za-z]{1,2}')) AS cd${i}`;
+}
+
 /** The style that reads the most values, if it reads enough of them. */
 export function pickNumberStyle(counts: { plain: number; us: number; eu: number }, nonEmpty: number): NumberStyle | undefined {
   if (nonEmpty === 0) return undefined;

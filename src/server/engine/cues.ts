@@ -33,6 +33,8 @@ const AGG_WORDS: Record<string, Agg> = {
   moyen: 'avg', moyenne: 'avg', promedio: 'avg', media: 'avg', durchschnitt: 'avg', durchschnittlich: 'avg', mittelwert: 'avg',
   somme: 'sum', totale: 'sum', suma: 'sum', summe: 'sum', gesamt: 'sum', mediane: 'median', mediana: 'median', anzahl: 'count',
 };
+/** Columns of ages: `age` at the start of a word, so `wage`, `mileage` and `percentage` are not ages. */
+const AGE_HINT = '(^|[^a-z])age';
 const SUPERLATIVES: Record<string, 'desc' | 'asc'> = {
   highest: 'desc', largest: 'desc', biggest: 'desc', most: 'desc', greatest: 'desc', best: 'desc', top: 'desc',
   maximum: 'desc', max: 'desc', peak: 'desc', record: 'desc', longest: 'desc', densest: 'desc', heaviest: 'desc', tallest: 'desc', busiest: 'desc', wettest: 'desc', windiest: 'desc', rainiest: 'desc', oldest: 'desc', hottest: 'desc', warmest: 'desc',
@@ -52,7 +54,7 @@ export function isCueWord(norm: string): boolean {
 /** Superlatives that name their measure. */
 const SUPERLATIVE_HINTS: Record<string, string> = {
   hottest: 'temp', warmest: 'temp', coldest: 'temp', coolest: 'temp', cheapest: 'price|cost', priciest: 'price|cost',
-  oldest: 'age', youngest: 'age', longest: 'duration|length|time|days', shortest: 'duration|length|time|days',
+  oldest: AGE_HINT, youngest: AGE_HINT, longest: 'duration|length|time|days', shortest: 'duration|length|time|days',
   easternmost: '(^|[^a-z])(lon|lng|long|longitude)([^a-z]|$)', westernmost: '(^|[^a-z])(lon|lng|long|longitude)([^a-z]|$)', northernmost: '(^|[^a-z])(lat|latitude)([^a-z]|$)', southernmost: '(^|[^a-z])(lat|latitude)([^a-z]|$)',
   earliest: 'date|time|year|discover|found|start|open|built|release|born', latest: 'date|time|year|discover|found|start|open|built|release|born',
   densest: 'dens', heaviest: 'weight|mass', lightest: 'weight|mass', tallest: 'height', wettest: 'precip|rain', driest: 'precip|rain', windiest: 'wind', rainiest: 'precip|rain', busiest: 'count|traffic|visit',
@@ -74,11 +76,11 @@ const CMP_WORDS: Array<{ words: string[]; op: CmpOp; postfix?: boolean; hint?: s
   { words: ['or', 'fewer'], op: '<=', postfix: true }, { words: ['or', 'lower'], op: '<=', postfix: true },
   { words: ['or', 'below'], op: '<=', postfix: true }, { words: ['or', 'under'], op: '<=', postfix: true },
   { words: ['more', 'than'], op: '>' }, { words: ['greater', 'than'], op: '>' }, { words: ['higher', 'than'], op: '>' },
-  { words: ['larger', 'than'], op: '>' }, { words: ['bigger', 'than'], op: '>' }, { words: ['older', 'than'], op: '>', hint: 'age' },
+  { words: ['larger', 'than'], op: '>' }, { words: ['bigger', 'than'], op: '>' }, { words: ['older', 'than'], op: '>', hint: AGE_HINT },
   { words: ['longer', 'than'], op: '>' }, { words: ['over'], op: '>' }, { words: ['above'], op: '>' },
   { words: ['exceeding'], op: '>' }, { words: ['exceeds'], op: '>' }, { words: ['exceed'], op: '>' },
   { words: ['less', 'than'], op: '<' }, { words: ['fewer', 'than'], op: '<' }, { words: ['lower', 'than'], op: '<' },
-  { words: ['smaller', 'than'], op: '<' }, { words: ['younger', 'than'], op: '<', hint: 'age' }, { words: ['shorter', 'than'], op: '<' },
+  { words: ['smaller', 'than'], op: '<' }, { words: ['younger', 'than'], op: '<', hint: AGE_HINT }, { words: ['shorter', 'than'], op: '<' },
   { words: ['cheaper', 'than'], op: '<', hint: 'price|cost' },
   { words: ['hotter', 'than'], op: '>', hint: 'temp' }, { words: ['warmer', 'than'], op: '>', hint: 'temp' },
   { words: ['colder', 'than'], op: '<', hint: 'temp' }, { words: ['heavier', 'than'], op: '>', hint: 'weight' },

@@ -6,7 +6,7 @@ import type { Cue } from './cues';
 import { joinKey } from './joins';
 import { defaultAgg, ROW_WORDS } from './lexicon';
 import type { Span } from './mentions';
-import { aggFor, checkJoins, superlativeIsAggregate, tableSpan, unanswerable, type Parts } from './planKit';
+import { aggFor, bucketsMeetingAmount, checkJoins, superlativeIsAggregate, tableSpan, unanswerable, type Parts } from './planKit';
 import { GRAIN_NOUN } from './cues';
 import { listedAggs } from './coordinated';
 import { soleMeasure } from './nouns';
@@ -321,6 +321,8 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
   }
   const base = countTable ?? measures.find((m) => m.col)?.col?.table ?? prefer ?? dims[0]?.col.table ?? p.tables[0];
   if (!base) return unanswerable('no table is selected');
+  const perBucket = dims.length === 0 ? bucketsMeetingAmount(measures, filters, base) : undefined;
+  if (perBucket !== undefined) return unanswerable(perBucket, parts.lost);
   const plan: Plan = { kind: 'aggregate', base, measures, dims: dims.slice(0, 2), filters, chart };
   if (topN) {
     plan.order = topN.dir;
@@ -369,19 +371,20 @@ function listedCount(p: Parse): number | undefined {
 }
 
 /**
- * "max price and when", "lowest price, and when": the date of the extreme is asked too, which one
- * figure would drop. Read as the row holding the extreme (the date is among its columns); another
- * figure with "and when" is refused. ("average price when discount > 0" is a condition: untouched.)
+ * "max price and when", "max wage and who earns it": the date or the person of the extreme is asked
+ * too, which one figure would drop. Read as the row holding the extreme (its columns say when and
+ * who); another figure with "and when" is refused. ("average price when discount > 0" is a
+ * condition: untouched.)
  */
 export function askedWhen(p: Parse, parts: Parts, u: Understanding): Understanding {
   if (u.kind !== 'aggregate' || u.dims.length > 0) return u;
-  const asked = p.tokens.some((t, i) => t.norm === 'when' && (p.tokens[i - 1]?.norm === 'and' || i === p.tokens.length - 1));
-  if (!asked) return u;
+  const asked = p.tokens.find((t, i) => (t.norm === 'when' || t.norm === 'who') && (p.tokens[i - 1]?.norm === 'and' || i === p.tokens.length - 1));
+  if (asked === undefined) return u;
   const m = u.measures[0];
   if (u.measures.length === 1 && m !== undefined && (m.agg === 'max' || m.agg === 'min') && m.col !== undefined && m.col.table === u.base) {
     return rowsPlan(p, u.base, u.filters, parts, 1, { col: m.col, dir: m.agg === 'max' ? 'desc' : 'asc' });
   }
-  return unanswerable('"when" asks for a date that one figure does not give; ask for the values per day, month or year instead', ['when']);
+  return unanswerable(`"${asked.raw}" asks for the row behind the figure, which one figure does not give; ask for the values per group or per day, month or year instead`, [asked.raw]);
 }
 
 export function rowsPlan(p: Parse, table: TableMeta | undefined, filters: Filter[], parts: Parts, n?: number, orderBy?: { col: ColRef; dir: 'desc' | 'asc' }): Understanding {

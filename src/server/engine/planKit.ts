@@ -158,3 +158,39 @@ export function positionInPeriod(p: Parse): string | undefined {
   }
   return undefined;
 }
+
+/** How many buckets of `grain` the dates from `lo` to `hi` (ISO text) span; undefined when unknown. */
+function bucketsSpanned(lo: unknown, hi: unknown, grain: Grain): number | undefined {
+  if (typeof lo !== 'string' || typeof hi !== 'string') return undefined;
+  const a = /^(\d{4})-(\d{2})/.exec(lo);
+  const b = /^(\d{4})-(\d{2})/.exec(hi);
+  if (a === null || b === null) return undefined;
+  const months = (Number(b[1]) - Number(a[1])) * 12 + Number(b[2]) - Number(a[2]) + 1;
+  const days = (Date.parse(hi.slice(0, 10)) - Date.parse(lo.slice(0, 10))) / 86_400_000 + 1;
+  if (grain === 'year') return Number(b[1]) - Number(a[1]) + 1;
+  if (grain === 'quarter') return Math.ceil(months / 3) + 1;
+  if (grain === 'month') return months;
+  if (grain === 'week') return Number.isFinite(days) ? Math.ceil(days / 7) + 1 : undefined;
+  if (grain === 'day') return Number.isFinite(days) ? days : undefined;
+  return undefined;
+}
+
+/**
+ * "how many years had more than 1500 drivers killed" over monthly rows asks which years' totals pass
+ * 1500; a filter on single rows would count years with one such month (none, so "0"). Comparing
+ * each bucket's total is not computed yet: refused, unless every row is its own bucket (monthly
+ * rows counted by month), where the two readings agree.
+ */
+export function bucketsMeetingAmount(measures: readonly { agg: Agg; col?: ColRef; grain?: Grain }[], filters: readonly Filter[], table: TableMeta): string | undefined {
+  const counted = measures.find((m) => m.agg === 'count_distinct' && m.col !== undefined && (m.grain !== undefined || /^(year|yr|month|quarter|week|day)s?$/i.test(m.col.column.name.trim())));
+  if (counted?.col === undefined) return undefined;
+  const amount = filters.find((f) => (f.kind === 'cmp' || f.kind === 'between') && f.col.column.kind === 'numeric' && f.col.column !== counted.col?.column);
+  if (amount === undefined) return undefined;
+  const c = counted.col.column;
+  const buckets = counted.grain !== undefined ? bucketsSpanned(c.min, c.max, counted.grain) : c.distinct;
+  // Rows finer than the buckets: several rows fall in one bucket.
+  const finer = buckets !== undefined && table.rowCount > buckets * 1.5;
+  if (!finer) return undefined;
+  const unit = counted.grain ?? c.name;
+  return `counting each ${unit} whose total (or average) of ${amount.col.column.name} passes a number is not something I compute yet, and single rows would give a different count; ask for "total ${amount.col.column.name} per ${unit}" and read off which pass it`;
+}

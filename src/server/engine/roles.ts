@@ -5,7 +5,7 @@
  */
 import type { Cue } from './cues';
 import type { DateExpr } from './dates';
-import { MONEY_WORDS, PERCENT_WORDS } from './lexicon';
+import { MONEY_WORDS, PERCENT_WORDS, ROW_WORDS } from './lexicon';
 import type { Span } from './mentions';
 import { identifierWords, type Token } from './text';
 import type { ColRef, ColumnMeta, Filter, TableMeta } from './types';
@@ -191,6 +191,12 @@ export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; 
       hi = m.value;
       last = numAt + 2;
     }
+    // "chicks with fewer than 12 measurements": a number of rows per thing, not a value of a column.
+    if (cue.kind === 'cmp' && !cue.postfix && ROW_WORDS.has(p.tokens[last + 1]?.stem ?? '')) {
+      unresolved.push(p.tokens.slice(cue.at, last + 2).map((t) => t.raw).join(' '));
+      mark(p, cue.at, last + 2);
+      continue;
+    }
     const before = prevSpan(p, cue.kind === 'cmp' && cue.postfix ? numAt : cue.at);
     // "3 or more pets": after a postfix comparison, the thing compared follows the cue.
     const after = spanPastUnits(p, cue.kind === 'cmp' && cue.postfix ? cue.end : last + 1);
@@ -206,8 +212,10 @@ export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; 
       const c = numericOf(s);
       return c && (!hint || hint.test(c.column.name)) ? c : undefined;
     };
-    let col = hint ? hinted(before) ?? hinted(after) : numericOf(before);
-    let span = col ? (hinted(before) ? before : after) : undefined;
+    // "months with at least 400 passengers": a column named right after the number is what it counts.
+    const unitAfter = !hint && after !== undefined && after.start === last + 1 ? numericOf(after) : undefined;
+    let col = hint ? hinted(before) ?? hinted(after) : unitAfter ?? numericOf(before);
+    let span = col ? (unitAfter !== undefined ? after : hinted(before) ? before : after) : undefined;
     if (!col && hint) {
       // "people older than 40": the comparison word names the column.
       const tables = prefer ? [prefer, ...p.tables.filter((t) => t !== prefer)] : p.tables;
@@ -224,7 +232,8 @@ export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; 
       span = col ? after : undefined;
     }
     // "orders over 200": the amount of the orders; "voters over 60": their age. Other nouns say nothing.
-    col ??= columnForUnit(p, n.unit, prefer) ?? (entity(before) || entity(after) ? entityMeasure(p, before ?? after, prefer) : undefined);
+    // A comparison word that names its column ("older than") never falls back to another measure.
+    col ??= columnForUnit(p, n.unit, prefer) ?? (!hint && (entity(before) || entity(after)) ? entityMeasure(p, before ?? after, prefer) : undefined);
     if (!col) {
       unresolved.push(p.tokens.slice(cue.at, last + 1).map((t) => t.raw).join(' '));
       mark(p, cue.at, last + 1);

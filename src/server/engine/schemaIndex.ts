@@ -11,7 +11,7 @@ import type { TableStats } from '../duckdb/scanStats';
 import { quoteIdent, slug } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
-import { dateFromParts, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
+import { codeLikeAggregate, dateFromParts, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
 import { ABBREVIATIONS } from './lexicon';
 import { NULL_MARKER_SQL, nullMarkersOf } from './missingMarkers';
 import { identifierWords, stem } from './text';
@@ -86,6 +86,8 @@ interface ColumnStats {
   /** Text columns: values read as numbers in each writing style, and non-empty values. */
   styles: { plain: number; us: number; eu: number };
   nonEmpty: number;
+  /** Text columns: values like `c168` or `12B`, which make the column one of codes, not amounts. */
+  codes: number;
 }
 
 /** One aggregate scan for every column: counts, distinct values, ranges, numbers written as text. */
@@ -100,10 +102,10 @@ function statsSql(table: string, columns: IngestedTable['columns'], rowCount: nu
     if (kind === 'numeric') parts.push(`CAST(min(${col}) AS DOUBLE) AS lo${i}`, `CAST(max(${col}) AS DOUBLE) AS hi${i}`);
     else if (kind === 'temporal') parts.push(`CAST(min(${col}) AS VARCHAR) AS lo${i}`, `CAST(max(${col}) AS VARCHAR) AS hi${i}`);
     else parts.push(`NULL AS lo${i}`, `NULL AS hi${i}`);
-    if (kind === 'text' && !sampledStyles) parts.push(...numberStyleAggregates(c.name, i), filledTextAggregate(c.name, i));
-    else parts.push(`NULL AS plain${i}`, `NULL AS us${i}`, `NULL AS eu${i}`, `NULL AS ne${i}`);
+    if (kind === 'text' && !sampledStyles) parts.push(...numberStyleAggregates(c.name, i), filledTextAggregate(c.name, i), codeLikeAggregate(c.name, i));
+    else parts.push(`NULL AS plain${i}`, `NULL AS us${i}`, `NULL AS eu${i}`, `NULL AS ne${i}`, `NULL AS cd${i}`);
   });
-  return { sql: `SELECT ${parts.join(', ')} FROM ${t}`, width: 8 };
+  return { sql: `SELECT ${parts.join(', ')} FROM ${t}`, width: 9 };
 }
 
 /**
@@ -115,13 +117,14 @@ function statsSql(table: string, columns: IngestedTable['columns'], rowCount: nu
 async function sampledStyles(run: RunSql, table: string, columns: IngestedTable['columns'], stats: ColumnStats[]): Promise<void> {
   const text = columns.map((c, i) => ({ c, i })).filter(({ c }) => kindOf(c.type) === 'text');
   if (text.length === 0) return;
-  const parts = text.flatMap(({ c, i }) => [...numberStyleAggregates(c.name, i), filledTextAggregate(c.name, i)]);
+  const parts = text.flatMap(({ c, i }) => [...numberStyleAggregates(c.name, i), filledTextAggregate(c.name, i), codeLikeAggregate(c.name, i)]);
   const row = (await run(`SELECT ${parts.join(', ')} FROM (SELECT * FROM ${quoteIdent(table)} LIMIT ${STYLE_SAMPLE_ROWS})`))[0] ?? [];
   text.forEach(({ i }, k) => {
     const s = stats[i];
     if (s === undefined) return;
-    s.styles = { plain: num(row[k * 4]), us: num(row[k * 4 + 1]), eu: num(row[k * 4 + 2]) };
-    s.nonEmpty = num(row[k * 4 + 3]);
+    s.styles = { plain: num(row[k * 5]), us: num(row[k * 5 + 1]), eu: num(row[k * 5 + 2]) };
+    s.nonEmpty = num(row[k * 5 + 3]);
+    s.codes = num(row[k * 5 + 4]);
   });
 }
 
@@ -130,7 +133,7 @@ function readStats(row: unknown[], count: number, width: number): ColumnStats[] 
   for (let i = 0; i < count; i++) {
     const base = 1 + i * width;
     const s: ColumnStats = {
-      nonNull: num(row[base]), distinct: num(row[base + 1]), nonEmpty: num(row[base + 7]),
+      nonNull: num(row[base]), distinct: num(row[base + 1]), nonEmpty: num(row[base + 7]), codes: num(row[base + 8]),
       styles: { plain: num(row[base + 4]), us: num(row[base + 5]), eu: num(row[base + 6]) },
     };
     const lo = row[base + 2];
@@ -191,7 +194,7 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
   }
   const columns: ColumnMeta[] = [];
   for (const [i, c] of t.columns.entries()) {
-    const s = stats[i] ?? { nonNull: 0, distinct: 0, styles: { plain: 0, us: 0, eu: 0 }, nonEmpty: 0 };
+    const s = stats[i] ?? { nonNull: 0, distinct: 0, styles: { plain: 0, us: 0, eu: 0 }, nonEmpty: 0, codes: 0 };
     const kind = kindOf(c.type);
     const meta: ColumnMeta = {
       name: c.name, type: c.type, kind, expr: quoteIdent(c.name), converted: false, tokens: nameTokens(c.name), nonNull: s.nonNull,
@@ -199,7 +202,8 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
     };
     if (s.min !== undefined) meta.min = s.min;
     if (s.max !== undefined) meta.max = s.max;
-    const style = kind === 'text' ? pickNumberStyle(s.styles, s.nonEmpty) : undefined;
+    // A station or part number column ("117", "1083", "c168") is codes, even when most are digits.
+    const style = kind === 'text' && s.codes === 0 ? pickNumberStyle(s.styles, s.nonEmpty) : undefined;
     if (style !== undefined) {
       // Numbers written as text ("1,234", "$5", "45%", "1.008(2)"): typed by expression, text kept.
       Object.assign(meta, { kind: 'numeric', converted: true, expr: numberTextSql(c.name, style, ''), sqlTemplate: numberTextSql(c.name, style) });

@@ -1,0 +1,70 @@
+/**
+ * Failure classes from a second probe on real public tables (R base data sets, a 1985 wage survey):
+ * numbers and words bound to the wrong column gave confident wrong counts.
+ * - "how many months had at least 400 passengers" put 400 on the `month` column (the noun counted)
+ *   instead of `passengers`, the column named right after the number: "0";
+ * - "older than 50" looked for a column containing "age" and found `wage`;
+ * - "how many years had total passengers above 3000" over monthly rows compared single months:
+ *   "0" where six years' totals pass it (refused now: totals per bucket are not compared yet);
+ * - a station column of digits with a few codes (`c168`) was read as numbers, and "which station
+ *   recorded the highest acceleration" added the station numbers up;
+ * - "chicks with fewer than 12 measurements" compared the chick's number with 12;
+ * - "max wage and who earns it" dropped "who".
+ */
+import { strict as assert } from 'node:assert';
+import { startRig, type EngineRig } from './engineHarness';
+
+/** Monthly passengers over four years: 100 + 10 per month. */
+function monthly(): string {
+  const lines = ['year,month,passengers'];
+  for (let k = 0; k < 48; k++) lines.push(`${2001 + Math.floor(k / 12)},${1 + (k % 12)},${100 + k * 10}`);
+  return lines.join('\n');
+}
+
+const WORKERS = ['name,age,wage', 'Ann,61,12', 'Bob,45,55', 'Cid,52,58', 'Dee,38,70', 'Eve,57,9', 'Fay,29,51'].join('\n');
+/** Twenty recordings at nine stations; one station is a code (`c168`) and holds the highest reading. */
+function stations(): string {
+  const lines = ['event,station,accel'];
+  for (let i = 0; i < 19; i++) lines.push(`${1 + (i % 5)},${1000 + (i % 8)},${(0.1 + i / 100).toFixed(2)}`);
+  lines.push('6,c168,0.81');
+  return lines.join('\n');
+}
+const CHICKS = ['weight,Time,Chick,Diet', '42,0,1,1', '51,2,1,1', '59,4,1,1', '40,0,2,1', '49,2,2,1', '43,0,3,2'].join('\n');
+
+describe('numbers and words bound to their column (failure classes from a second probe)', function () {
+  this.timeout(60_000);
+  let rig: EngineRig;
+  before(async () => {
+    rig = await startRig({ 'air.csv': monthly(), 'workers.csv': WORKERS, 'stations.csv': stations(), 'chicks.csv': CHICKS });
+  });
+  after(async () => rig?.close());
+
+  it('puts a number on the column named right after it, and "older than" on the age', async () => {
+    // 100 + 10k >= 400 for k >= 30: 18 of the 48 months.
+    const a = await rig.ask('how many months had at least 400 passengers', ['air.csv']);
+    assert.match(a.message, /\*\*18\*\*/, a.message);
+    const b = await rig.ask('how many workers are older than 50', ['workers.csv']);
+    assert.match(b.message, /\*\*3\*\*/, b.message);
+    assert.match(b.message, /age/);
+  });
+
+  it('refuses to count years by their total rather than compare single months', async () => {
+    const a = await rig.ask('how many years had total passengers above 3000', ['air.csv']);
+    assert.match(a.message, /can't answer/, a.message);
+    const b = await rig.ask('how many chicks have fewer than 3 measurements', ['chicks.csv']);
+    assert.match(b.message, /can't answer/, b.message);
+  });
+
+  it('keeps a column of station numbers with a few codes as text', async () => {
+    const a = await rig.ask('which station recorded the highest accel', ['stations.csv']);
+    assert.match(a.message, /c168/, a.message);
+    const b = await rig.ask('how many distinct stations are there', ['stations.csv']);
+    assert.match(b.message, /\*\*9\*\*/, b.message);
+  });
+
+  it('answers "max wage and who earns it" with the row', async () => {
+    const a = await rig.ask('max wage and who earns it', ['workers.csv']);
+    const rows = a.tables[0] ?? [];
+    assert.equal(rows[1]?.[0], 'Dee', a.message);
+  });
+});
