@@ -9,7 +9,8 @@
  * - a station column of digits with a few codes (`c168`) was read as numbers, and "which station
  *   recorded the highest acceleration" added the station numbers up;
  * - "chicks with fewer than 12 measurements" compared the chick's number with 12;
- * - "max wage and who earns it" dropped "who".
+ * - "max wage and who earns it" dropped "who";
+ * - group labels were shown as amounts: the year 1960 as "1,960", station 5054 as "5,054".
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -66,5 +67,11 @@ describe('numbers and words bound to their column (failure classes from a second
     const a = await rig.ask('max wage and who earns it', ['workers.csv']);
     const rows = a.tables[0] ?? [];
     assert.equal(rows[1]?.[0], 'Dee', a.message);
+  });
+
+  it('shows a year or a code as written, not as an amount with separators', async () => {
+    const a = await rig.ask('which year had the most passengers', ['air.csv']);
+    assert.match(a.message, /\*\*2004\*\*/, a.message);
+    assert.doesNotMatch(a.message, /2,004/);
   });
 });

@@ -113,6 +113,16 @@ export function fmtValue(v: unknown): string {
   return String(v);
 }
 
+/**
+ * A group's label: text as the data writes it (station "5054", zip "02134"), whole numbers without
+ * thousands separators (the year 1960, not "1,960"); other numbers as {@link fmtValue} shows them.
+ */
+export function fmtLabel(v: unknown): string {
+  if (typeof v === 'string' && !/^\d{4}-\d{2}-\d{2}T00:00:00$/.test(v)) return v;
+  if (typeof v === 'number' && Number.isInteger(v)) return String(v);
+  return fmtValue(v);
+}
+
 /** Markdown-safe inline text (no emphasis, link, HTML or entity syntax from data values). */
 export const md = mdText;
 

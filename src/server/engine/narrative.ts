@@ -3,7 +3,7 @@
  * only picks what to say: a one-line headline first (the CLI and tests read it), then detail.
  */
 import { formatNumber, plural } from '../profile/profileSummary';
-import { code, describePlan, filterPhrase, fmtValue, grainWords, isCyclic, md, measurePhrase, rowNoun, timeLabel } from './describe';
+import { code, describePlan, filterPhrase, fmtLabel, fmtValue, grainWords, isCyclic, md, measurePhrase, rowNoun, timeLabel } from './describe';
 import { tieCap } from './sqlBuilder';
 import type { Plan } from './types';
 
@@ -63,7 +63,7 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
   }
   if (r.rows.length === 0) return `No rows match: ${md(describePlan(plan))}.`;
   const mi = dimCount;
-  const label = (row: unknown[]): string => plan.dims.map((d, i) => md(d.grain !== undefined ? timeLabel(row[i], d.grain) : fmtValue(row[i]))).join(' / ');
+  const label = (row: unknown[]): string => plan.dims.map((d, i) => md(d.grain !== undefined ? timeLabel(row[i], d.grain) : fmtLabel(row[i]))).join(' / ');
   const lines: string[] = [];
   const isTime = plan.dims[0]?.grain !== undefined && dimCount === 1;
   if (isTime) {
