@@ -10,7 +10,10 @@
  *   recorded the highest acceleration" added the station numbers up;
  * - "chicks with fewer than 12 measurements" compared the chick's number with 12;
  * - "max wage and who earns it" dropped "who";
- * - group labels were shown as amounts: the year 1960 as "1,960", station 5054 as "5,054".
+ * - group labels were shown as amounts: the year 1960 as "1,960", station 5054 as "5,054";
+ * - "average catholic share in provinces with education below 5" (a column of percentages) listed
+ *   each province's share of the total instead of one average;
+ * - "which year had the biggest increase" answered the year with the highest total.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -30,13 +33,14 @@ function stations(): string {
   lines.push('6,c168,0.81');
   return lines.join('\n');
 }
+const PROVINCES = ['province,Catholic,Education', 'Aa,10.5,3', 'Bb,90.0,4', 'Cc,60.5,12', 'Dd,30.0,2', 'Ee,99.5,8'].join('\n');
 const CHICKS = ['weight,Time,Chick,Diet', '42,0,1,1', '51,2,1,1', '59,4,1,1', '40,0,2,1', '49,2,2,1', '43,0,3,2'].join('\n');
 
 describe('numbers and words bound to their column (failure classes from a second probe)', function () {
   this.timeout(60_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'air.csv': monthly(), 'workers.csv': WORKERS, 'stations.csv': stations(), 'chicks.csv': CHICKS });
+    rig = await startRig({ 'air.csv': monthly(), 'workers.csv': WORKERS, 'stations.csv': stations(), 'chicks.csv': CHICKS, 'provinces.csv': PROVINCES });
   });
   after(async () => rig?.close());
 
@@ -73,5 +77,11 @@ describe('numbers and words bound to their column (failure classes from a second
     const a = await rig.ask('which year had the most passengers', ['air.csv']);
     assert.match(a.message, /\*\*2004\*\*/, a.message);
     assert.doesNotMatch(a.message, /2,004/);
+  });
+
+  it('reads "catholic share" as the column of percentages, averaged', async () => {
+    const a = await rig.ask('average catholic share in provinces with education below 5', ['provinces.csv']);
+    assert.match(a.message, /\*\*43\.5\*\*/, a.message);
+    assert.doesNotMatch(a.message, /of the total/);
   });
 });

@@ -84,7 +84,7 @@ describe('words a reading must not drop (failure classes from a probe on real pu
   });
 
   it('refuses a figure of changes it does not compute, and answers "max and when" with the date', async () => {
-    for (const q of ['average weekly change in price', 'biggest weekly drop in price']) {
+    for (const q of ['average weekly change in price', 'biggest weekly drop in price', 'which year had the biggest increase in price']) {
       const a = await rig.ask(q, ['prices.csv']);
       assert.match(a.message, /can't answer/, `${q}: ${a.message}`);
     }

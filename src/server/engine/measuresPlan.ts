@@ -121,7 +121,24 @@ function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure
   return { measure: { agg: 'count' } };
 }
 
+/**
+ * "average catholic share": after an aggregate, "share" or "percentage" right behind a column of
+ * percentages (0-100) names that column's values, not a share of a total to compute.
+ */
+function sharesNamedByColumn(p: Parse): void {
+  p.cues = p.cues.filter((c) => {
+    if (c.kind !== 'share') return true;
+    const s = p.spans.find((x): x is Extract<Span, { kind: 'column' }> => x.kind === 'column' && x.end === c.at);
+    const percent = s?.cols.some((x) => x.column.kind === 'numeric' && typeof x.column.min === 'number' && typeof x.column.max === 'number' && x.column.min >= 0 && x.column.max <= 100 && x.column.max > 1);
+    const aggregated = s !== undefined && p.cues.some((a) => a.kind === 'agg' && a.end <= s.start);
+    if (percent !== true || !aggregated) return true;
+    mark(p, c.at, c.end);
+    return false;
+  });
+}
+
 export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Parts, columnSpans: Array<Extract<Span, { kind: 'column' }>>): Understanding {
+  sharesNamedByColumn(p);
   const { filters, chart } = parts;
   const dims = [...parts.dims];
   const measures: Measure[] = [];

@@ -6,7 +6,7 @@
  * cars") is never taken as a row noun.
  */
 import { GRAIN_NOUN } from './cues';
-import { ROW_WORDS } from './lexicon';
+import { CHANGE_WORDS, ROW_WORDS } from './lexicon';
 import type { Span } from './mentions';
 import { isIdLike, primaryTable, type Parse } from './roles';
 import { STOP_WORDS, type Token } from './text';
@@ -121,6 +121,8 @@ export function rowNounSpans(p: Parse): void {
       p.used.add(i);
       return;
     }
+    // "the biggest increase": a change asked for, never what the rows are.
+    if (CHANGE_WORDS.test(t.norm)) return;
     const before = p.tokens[i - 1]?.norm ?? '';
     // "average bill on weekends", "sales on christmas day": after such a word a noun says when or
     // where, a condition nothing in the data holds; it is not what the rows are.
