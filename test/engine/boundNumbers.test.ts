@@ -13,7 +13,9 @@
  * - group labels were shown as amounts: the year 1960 as "1,960", station 5054 as "5,054";
  * - "average catholic share in provinces with education below 5" (a column of percentages) listed
  *   each province's share of the total instead of one average;
- * - "which year had the biggest increase" answered the year with the highest total.
+ * - "which year had the biggest increase" answered the year with the highest total;
+ * - "which car has the highest hp" in mtcars.csv was refused: "car" glued behind a short prefix
+ *   names the rows as "strikes" does for birdstrikes.csv.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -34,13 +36,14 @@ function stations(): string {
   return lines.join('\n');
 }
 const PROVINCES = ['province,Catholic,Education', 'Aa,10.5,3', 'Bb,90.0,4', 'Cc,60.5,12', 'Dd,30.0,2', 'Ee,99.5,8'].join('\n');
+const CARS = ['model,mpg,hp', 'Mazda RX4,21,110', 'Maserati Bora,15,335', 'Fiat 128,32.4,66', 'Valiant,18.1,105'].join('\n');
 const CHICKS = ['weight,Time,Chick,Diet', '42,0,1,1', '51,2,1,1', '59,4,1,1', '40,0,2,1', '49,2,2,1', '43,0,3,2'].join('\n');
 
 describe('numbers and words bound to their column (failure classes from a second probe)', function () {
   this.timeout(60_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'air.csv': monthly(), 'workers.csv': WORKERS, 'stations.csv': stations(), 'chicks.csv': CHICKS, 'provinces.csv': PROVINCES });
+    rig = await startRig({ 'air.csv': monthly(), 'workers.csv': WORKERS, 'stations.csv': stations(), 'chicks.csv': CHICKS, 'provinces.csv': PROVINCES, 'mtcars.csv': CARS });
   });
   after(async () => rig?.close());
 
@@ -83,5 +86,12 @@ describe('numbers and words bound to their column (failure classes from a second
     const a = await rig.ask('average catholic share in provinces with education below 5', ['provinces.csv']);
     assert.match(a.message, /\*\*43\.5\*\*/, a.message);
     assert.doesNotMatch(a.message, /of the total/);
+  });
+
+  it('reads "car" as the rows of mtcars.csv', async () => {
+    const a = await rig.ask('which car has the highest hp', ['mtcars.csv']);
+    assert.equal(a.tables[0]?.[1]?.[0], 'Maserati Bora', a.message);
+    const b = await rig.ask('how many cars have more than 100 hp', ['mtcars.csv']);
+    assert.match(b.message, /\*\*3\*\*/, b.message);
   });
 });

@@ -295,6 +295,8 @@ function tableCandidates(tokens: readonly Token[], tables: readonly TableMeta[])
         if ((ROW_NOUN_SYNONYMS[t.stem] ?? []).includes(only)) add(i, i + 1, 2.5, table);
         // "strikes" for birdstrikes.csv; "bird strikes" run together.
         else if (t.stem.length >= 4 && only.length > t.stem.length && (only.endsWith(t.stem) || only.startsWith(t.stem))) add(i, i + 1, 2.2, table);
+        // "cars" or "car" for mtcars.csv: a short word, glued to a short prefix.
+        else if (t.stem.length === 3 && only.length > 3 && only.length <= 6 && only.endsWith(t.stem)) add(i, i + 1, 2.2, table);
         const next = tokens[i + 1];
         if (next?.kind === 'word' && `${t.norm}${next.stem}` === only) add(i, i + 2, 3, table);
       }
