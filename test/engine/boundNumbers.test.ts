@@ -15,7 +15,7 @@
  *   each province's share of the total instead of one average;
  * - "which year had the biggest increase" answered the year with the highest total;
  * - "which car has the highest hp" in mtcars.csv was refused: "car" glued behind a short prefix
- *   names the rows as "strikes" does for birdstrikes.csv.
+ *   names the rows as "strikes" does for birdstrikes.csv, and "cars by mpg" spelled `carb`.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -36,7 +36,7 @@ function stations(): string {
   return lines.join('\n');
 }
 const PROVINCES = ['province,Catholic,Education', 'Aa,10.5,3', 'Bb,90.0,4', 'Cc,60.5,12', 'Dd,30.0,2', 'Ee,99.5,8'].join('\n');
-const CARS = ['model,mpg,hp', 'Mazda RX4,21,110', 'Maserati Bora,15,335', 'Fiat 128,32.4,66', 'Valiant,18.1,105'].join('\n');
+const CARS = ['model,mpg,hp,carb', 'Mazda RX4,21,110,4', 'Maserati Bora,15,335,8', 'Fiat 128,32.4,66,1', 'Valiant,18.1,105,1'].join('\n');
 const CHICKS = ['weight,Time,Chick,Diet', '42,0,1,1', '51,2,1,1', '59,4,1,1', '40,0,2,1', '49,2,2,1', '43,0,3,2'].join('\n');
 
 describe('numbers and words bound to their column (failure classes from a second probe)', function () {
@@ -93,5 +93,8 @@ describe('numbers and words bound to their column (failure classes from a second
     assert.equal(a.tables[0]?.[1]?.[0], 'Maserati Bora', a.message);
     const b = await rig.ask('how many cars have more than 100 hp', ['mtcars.csv']);
     assert.match(b.message, /\*\*3\*\*/, b.message);
+    // "cars by" never spells `carb`.
+    const c = await rig.ask('top 2 cars by mpg', ['mtcars.csv']);
+    assert.deepEqual(c.tables[0]?.slice(1).map((r) => r[0]), ['Fiat 128', 'Mazda RX4'], c.message);
   });
 });

@@ -109,6 +109,8 @@ function initials(tokens: readonly Token[], i: number, w: string): number {
   return w.length;
 }
 
+const PHRASE_JOINERS = new Set(['by', 'per', 'and', 'or', 'vs', 'versus', 'with', 'for', 'in', 'on', 'at', 'to', 'from', 'than', 'where', 'over', 'across']);
+
 /**
  * `netsales` = "net sales", `govtdebt` = "government debt": a name word written as several question words
  * run together, each possibly cut short. Returns how many tokens it takes (0: none).
@@ -118,6 +120,8 @@ function runTogether(tokens: readonly Token[], i: number, w: string, skippable: 
   for (let n = 2; n <= 5; n++) {
     const span = tokens.slice(i, i + n);
     if (span.length < n || span.some((t) => t.kind !== 'word' && t.kind !== 'number')) return 0;
+    // "cars by mpg" is not `carb`: words that join or compare phrases never spell a name.
+    if (span.some((t) => PHRASE_JOINERS.has(t.norm))) return 0;
     // The table's own name may sit inside ("total tin output" for `totaloutput` in tin.csv).
     const sub = span.filter((t, k) => k === 0 || !skippable.has(t.stem));
     if (sub.length >= 2 && !skippable.has(span[n - 1]?.stem ?? '') && fitsExactly(sub, w)) return n;
