@@ -15,7 +15,8 @@
  *   each province's share of the total instead of one average;
  * - "which year had the biggest increase" answered the year with the highest total;
  * - "which car has the highest hp" in mtcars.csv was refused: "car" glued behind a short prefix
- *   names the rows as "strikes" does for birdstrikes.csv, and "cars by mpg" spelled `carb`.
+ *   names the rows as "strikes" does for birdstrikes.csv, and "cars by mpg" spelled `carb`;
+ * - "which car is the lightest" was refused: "lightest" looks for weight, and `wt` is one.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -36,7 +37,7 @@ function stations(): string {
   return lines.join('\n');
 }
 const PROVINCES = ['province,Catholic,Education', 'Aa,10.5,3', 'Bb,90.0,4', 'Cc,60.5,12', 'Dd,30.0,2', 'Ee,99.5,8'].join('\n');
-const CARS = ['model,mpg,hp,carb', 'Mazda RX4,21,110,4', 'Maserati Bora,15,335,8', 'Fiat 128,32.4,66,1', 'Valiant,18.1,105,1'].join('\n');
+const CARS = ['model,mpg,hp,carb,wt', 'Mazda RX4,21,110,4,2.62', 'Maserati Bora,15,335,8,3.57', 'Fiat 128,32.4,66,1,2.2', 'Valiant,18.1,105,1,3.46'].join('\n');
 const CHICKS = ['weight,Time,Chick,Diet', '42,0,1,1', '51,2,1,1', '59,4,1,1', '40,0,2,1', '49,2,2,1', '43,0,3,2'].join('\n');
 
 describe('numbers and words bound to their column (failure classes from a second probe)', function () {
@@ -96,5 +97,8 @@ describe('numbers and words bound to their column (failure classes from a second
     // "cars by" never spells `carb`.
     const c = await rig.ask('top 2 cars by mpg', ['mtcars.csv']);
     assert.deepEqual(c.tables[0]?.slice(1).map((r) => r[0]), ['Fiat 128', 'Mazda RX4'], c.message);
+    // "lightest" points at `wt`, an abbreviation of weight.
+    const d = await rig.ask('which car is the lightest', ['mtcars.csv']);
+    assert.equal(d.tables[0]?.[1]?.[0], 'Fiat 128', d.message);
   });
 });

@@ -10,7 +10,7 @@ import { aggFor, bucketsMeetingAmount, checkJoins, superlativeIsAggregate, table
 import { GRAIN_NOUN } from './cues';
 import { listedAggs } from './coordinated';
 import { soleMeasure } from './nouns';
-import { dateColumn, denseIds, isGroupable, isIdLike, isIdName, isNumeric, mark, moneyColumn, nextSpan, pickColumn, pluralOfName, type Parse } from './roles';
+import { dateColumn, denseIds, hintFits, isGroupable, isIdLike, isIdName, isNumeric, mark, moneyColumn, nextSpan, pickColumn, pluralOfName, type Parse } from './roles';
 import { STOP_WORDS, type Token } from './text';
 import type { ColRef, ColumnMeta, Filter, Measure, Plan, TableMeta, Understanding } from './types';
 
@@ -23,9 +23,9 @@ export const TIME_NAMED = /^(year|yr|quarter|qtr|month|week|day|decade|hour|seas
  */
 function rankedBy(p: Parse, sup: Extract<Cue, { kind: 'superlative' }> | undefined, named: ColRef): ColRef {
   const hint = sup?.hint !== undefined ? new RegExp(sup.hint, 'i') : undefined;
-  if (hint === undefined || hint.test(named.column.name)) return named;
+  if (hint === undefined || hintFits(hint, named.column)) return named;
   // "the latest co2 reading": the date ranks the rows, and co2 is shown.
-  const own = named.table.columns.find((c) => (isNumeric(c) || c.kind === 'temporal') && !isIdLike(c) && hint.test(c.name));
+  const own = named.table.columns.find((c) => (isNumeric(c) || c.kind === 'temporal') && !isIdLike(c) && hintFits(hint, c));
   if (own === undefined) return named;
   const s = p.spans.find((x) => x.kind === 'column' && x.cols.some((c) => c.column === named.column));
   if (s !== undefined) p.taken.delete(s);
@@ -239,8 +239,8 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
   if (measures.length === 0 && sup?.hint !== undefined) {
     const hint = new RegExp(sup.hint, 'i');
     const tables = prefer ? [prefer, ...p.tables.filter((t) => t !== prefer)] : p.tables;
-    const table = tables.find((t) => t.columns.some((c) => isNumeric(c) && !isIdLike(c) && hint.test(c.name)));
-    const column = table?.columns.find((c) => isNumeric(c) && !isIdLike(c) && hint.test(c.name));
+    const table = tables.find((t) => t.columns.some((c) => isNumeric(c) && !isIdLike(c) && hintFits(hint, c)));
+    const column = table?.columns.find((c) => isNumeric(c) && !isIdLike(c) && hintFits(hint, c));
     if (table && column) {
       const col = { table, column };
       // "the heaviest penguin, and what species": the superlative picks one row (the noun right

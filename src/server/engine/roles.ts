@@ -33,6 +33,8 @@ export const isNumeric = (c: ColumnMeta): boolean => c.kind === 'numeric';
 export const isGroupable = (c: ColumnMeta): boolean =>
   c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal' || (c.kind === 'numeric' && !c.unique && (c.distinct <= 12
     || (c.distinct <= 60 && Number.isInteger(c.min) && Number.isInteger(c.max) && c.distinct * 2 <= c.nonNull)));
+/** Whether a column is the one a word like "lightest" or "older" points at: by name, or by a word of it (`wt` is weight). */
+export const hintFits = (hint: RegExp, c: ColumnMeta): boolean => hint.test(c.name) || c.tokens.some((t) => hint.test(t));
 export const isIdName = (c: ColumnMeta): boolean => /(^|[^a-z])(id|key|code|uuid|guid)$/i.test(c.name.trim()) || /Id$/.test(c.name);
 
 /** An identifier column: it names rows ("orders"), it is not measured. */
@@ -210,7 +212,7 @@ export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; 
     const hint = cue.kind === 'cmp' && cue.hint !== undefined ? new RegExp(cue.hint, 'i') : undefined;
     const hinted = (s: Span | undefined): ColRef | undefined => {
       const c = numericOf(s);
-      return c && (!hint || hint.test(c.column.name)) ? c : undefined;
+      return c && (!hint || hintFits(hint, c.column)) ? c : undefined;
     };
     // "months with at least 400 passengers": a column named right after the number is what it counts.
     const unitAfter = !hint && after !== undefined && after.start === last + 1 ? numericOf(after) : undefined;
@@ -220,7 +222,7 @@ export function comparisons(p: Parse, prefer?: TableMeta): { filters: Filter[]; 
       // "people older than 40": the comparison word names the column.
       const tables = prefer ? [prefer, ...p.tables.filter((t) => t !== prefer)] : p.tables;
       for (const table of tables) {
-        const c = table.columns.find((x) => isNumeric(x) && !isIdLike(x) && hint.test(x.name));
+        const c = table.columns.find((x) => isNumeric(x) && !isIdLike(x) && hintFits(hint, x));
         if (c) {
           col = { table, column: c };
           break;
