@@ -8,7 +8,8 @@
  * - "average weight per breed" with no breed column answered one overall average ("breed" was taken
  *   for the rows), as did "per dog type" in dogs.csv ("type" was filler); "on weekends" and "on
  *   christmas day" were dropped, answering for every day;
- * - "at the start of 2019", "early 2019" answered for the whole year;
+ * - "at the start of 2019", "early 2019" answered for the whole year, and "on weekdays" broke the
+ *   answer down by day of the week instead of keeping Monday to Friday;
  * - "average weekly change" averaged the values, not their changes;
  * - "max price and when" dropped the "when";
  * - "average level in may" with no date column (a `month` column of numbers) answered for all months.
@@ -75,7 +76,7 @@ describe('words a reading must not drop (failure classes from a probe on real pu
     }
     const bySex = await rig.ask('average weight per gender', ['dogs.csv']);
     assert.match(bySex.message, /30\.67/, bySex.message);
-    for (const q of ['average price on weekends', 'total volume on christmas day 2018', 'price at the start of 2019', 'average price in early 2019']) {
+    for (const q of ['average price on weekends', 'average price on weekdays', 'total volume on christmas day 2018', 'price at the start of 2019', 'average price in early 2019']) {
       const a = await rig.ask(q, ['prices.csv']);
       assert.match(a.message, /can't answer/, `${q}: ${a.message}`);
     }

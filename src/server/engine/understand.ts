@@ -235,6 +235,11 @@ export function collectDims(p: Parse, prefer: TableMeta | undefined): Collected 
   const ranking = p.cues.some((c) => c.kind === 'topN' || c.kind === 'superlative');
   for (const c of p.cues) {
     if (c.kind === 'grain') {
+      // "average sales on weekdays": a condition (which days), not a breakdown by day of the week.
+      if (c.grain === 'weekday' && /^(on|during)$/.test(p.tokens[c.at - 1]?.norm ?? '')) {
+        out.unknownGroup ??= p.tokens.slice(c.at - 1, c.end).map((t) => t.raw).join(' ');
+        continue;
+      }
       if (grainIsUnit(p, c, prefer)) {
         c.asUnit = true;
         mark(p, c.at, c.end);
