@@ -10,7 +10,7 @@ import { aggFor, bucketsMeetingAmount, checkJoins, superlativeIsAggregate, table
 import { GRAIN_NOUN } from './cues';
 import { listedAggs } from './coordinated';
 import { soleMeasure } from './nouns';
-import { dateColumn, denseIds, hintFits, isGroupable, isIdLike, isIdName, isNumeric, mark, moneyColumn, nextSpan, pickColumn, pluralOfName, type Parse } from './roles';
+import { dateColumn, denseIds, frequencyWeight, hintFits, isGroupable, isIdLike, isIdName, isNumeric, mark, moneyColumn, nextSpan, pickColumn, pluralOfName, type Parse } from './roles';
 import { STOP_WORDS, type Token } from './text';
 import type { ColRef, ColumnMeta, Filter, Measure, Plan, TableMeta, Understanding } from './types';
 
@@ -68,7 +68,9 @@ function countTarget(p: Parse, c: Cue, prefer: TableMeta | undefined): { measure
     const dc = dateColumn(p, prefer);
     // "how many quarters" with `year` and `quarter` columns: quarters of the date they make.
     const part = at?.kind === 'column' && dc !== undefined && at.cols.some((c) => dc.column.derived?.includes(c.column.name) === true);
-    if (dc !== undefined && (at === undefined || part)) {
+    // "how many days" when the date column is itself called `day`.
+    const itself = at?.kind === 'column' && dc !== undefined && at.cols.some((c) => c.column === dc.column);
+    if (dc !== undefined && (at === undefined || part || itself)) {
       mark(p, k, k + 1);
       if (at !== undefined) p.taken.add(at);
       return { measure: { agg: 'count_distinct', col: dc, grain }, table: dc.table };
@@ -338,6 +340,13 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
   }
   const base = countTable ?? measures.find((m) => m.col)?.col?.table ?? prefer ?? dims[0]?.col.table ?? p.tables[0];
   if (!base) return unanswerable('no table is selected');
+  // In a table of counts, people are counted by summing the counts ("how many survived" = sum of Freq).
+  const weight = frequencyWeight(base);
+  if (weight !== undefined && !p.tokens.some((t) => ROW_WORDS.has(t.stem))) {
+    measures.forEach((m, i) => {
+      if (m.agg === 'count' && m.col === undefined) measures[i] = { agg: 'sum', col: weight };
+    });
+  }
   const perBucket = dims.length === 0 ? bucketsMeetingAmount(measures, filters, base) : undefined;
   if (perBucket !== undefined) return unanswerable(perBucket, parts.lost);
   const plan: Plan = { kind: 'aggregate', base, measures, dims: dims.slice(0, 2), filters, chart };
@@ -368,7 +377,13 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
  */
 function shareScope(p: Parse, filters: readonly Filter[]): number[] {
   const shareAt = p.cues.find((c) => c.kind === 'share')?.end ?? 0;
-  const verb = p.tokens.findIndex((t, i) => i > shareAt && /^(are|is|were|was|have|has|had|do|does|did|get|gets|got|earn|earns)$/.test(t.norm));
+  let verb = p.tokens.findIndex((t, i) => i > shareAt && /^(are|is|were|was|have|has|had|do|does|did|get|gets|got|earn|earns)$/.test(t.norm));
+  // "what share of crew survived", "share of blond people with blue eyes": the value right after
+  // "of" names the whole; what follows it is the part.
+  if (verb < 0 && p.tokens[shareAt]?.norm === 'of') {
+    const whole = p.spans.find((x) => x.kind === 'value' && x.start === shareAt + 1);
+    if (whole !== undefined) verb = whole.end;
+  }
   if (verb < 0) return [];
   const at = (f: Filter): number | undefined => p.spans.find((s) => (s.kind === 'value' && s.matches.some((m) => m.ref.column === f.col.column))
     || (s.kind === 'column' && s.cols.some((c) => c.column === f.col.column)))?.start;

@@ -4,7 +4,7 @@
  */
 import { formatNumber, plural } from '../profile/profileSummary';
 import { code, describePlan, filterPhrase, fmtLabel, fmtValue, grainWords, isCyclic, md, measurePhrase, rowNoun, timeLabel } from './describe';
-import { tieCap } from './sqlBuilder';
+import { isScope, tieCap } from './sqlBuilder';
 import type { Plan } from './types';
 
 export interface ResultData {
@@ -40,8 +40,8 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
   if (plan.shareOfFiltered) {
     const row = r.rows[0] ?? [];
     const share = n(row[2]);
-    const cond = plan.filters.filter((f) => f.kind !== 'dateRange' && f.kind !== 'datePart').map((f) => md(filterPhrase(f))).join(' and ');
-    const scope = plan.filters.filter((f) => f.kind === 'dateRange' || f.kind === 'datePart').map((f) => md(filterPhrase(f))).join(' and ');
+    const cond = plan.filters.filter((f, i) => !isScope(f, i, plan)).map((f) => md(filterPhrase(f))).join(' and ');
+    const scope = plan.filters.filter((f, i) => isScope(f, i, plan)).map((f) => md(filterPhrase(f))).join(' and ');
     const shareText = `**${Number.isFinite(share) ? pct(share) : 'n/a'}**`;
     const lead = first.agg === 'count' || first.col === undefined
       ? `${shareText} of ${noun} (${fmtValue(row[0])} of ${fmtValue(row[1])}) have ${cond}`

@@ -6,6 +6,7 @@
 import { formatNumber } from '../profile/profileSummary';
 import { code, fmtValue, grainWords, md } from './describe';
 import { markersNote } from './missingMarkers';
+import { isScope } from './sqlBuilder';
 import type { ResultData } from './narrative';
 import type { Filter, Measure, Plan } from './types';
 
@@ -66,7 +67,10 @@ export function readingSentence(plan: Plan): string {
     case 'aggregate': {
       const ms = plan.measures.map((m) => measureWords(m, plan.base.label));
       const head = ms.length <= 1 ? ms[0] ?? '' : `${ms[0]}, and ${ms.slice(1).map((x) => x.charAt(0).toLowerCase() + x.slice(1)).join(', and ')}`;
-      if (plan.shareOfFiltered) return `The share of rows of ${code(plan.base.label)}${where(plan.filters)}`;
+      if (plan.shareOfFiltered) {
+        const scope = plan.filters.filter((f, i) => isScope(f, i, plan));
+        return `The share of rows of ${code(plan.base.label)}${where(plan.filters.filter((f, i) => !isScope(f, i, plan)))}${scope.length > 0 ? `, among rows${where(scope)}` : ''}`;
+      }
       if (plan.perBucket !== undefined) {
         const m = plan.measures[0];
         return `The average ${grainWords(plan.perBucket.grain)}ly total of ${m?.col !== undefined ? code(m.col.column.name) : 'rows'} (summed per ${grainWords(plan.perBucket.grain)} of ${code(plan.perBucket.col.column.name)}, then averaged)${where(plan.filters)}`.replace('dayly', 'daily');

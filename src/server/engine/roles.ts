@@ -33,6 +33,20 @@ export const isNumeric = (c: ColumnMeta): boolean => c.kind === 'numeric';
 export const isGroupable = (c: ColumnMeta): boolean =>
   c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal' || (c.kind === 'numeric' && !c.unique && (c.distinct <= 12
     || (c.distinct <= 60 && Number.isInteger(c.min) && Number.isInteger(c.max) && c.distinct * 2 <= c.nonNull)));
+/**
+ * A table of counts (R's `as.data.frame(Titanic)`: Class, Sex, Age, Survived, Freq): one whole-number
+ * column named as a count, every other column a category. Each row stands for that many people, so
+ * "how many survived" is the sum of the counts, not the number of rows.
+ */
+export function frequencyWeight(table: TableMeta): ColRef | undefined {
+  const counts = table.columns.filter((c) => /^(freq|frequency|n|count|counts|cnt|number|num)$/i.test(c.name.trim()));
+  const w = counts[0];
+  if (counts.length !== 1 || w === undefined || w.kind !== 'numeric' || !Number.isInteger(w.min) || !Number.isInteger(w.max) || (w.min as number) < 0) return undefined;
+  const categorical = table.columns.every((c) => c === w || c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal'
+    || (c.kind === 'numeric' && Number.isInteger(c.min) && Number.isInteger(c.max) && c.distinct <= 12));
+  return categorical && table.columns.length >= 2 ? { table, column: w } : undefined;
+}
+
 /** Whether a column is the one a word like "lightest" or "older" points at: by name, or by a word of it (`wt` is weight). */
 export const hintFits = (hint: RegExp, c: ColumnMeta): boolean => hint.test(c.name) || c.tokens.some((t) => hint.test(t));
 export const isIdName = (c: ColumnMeta): boolean => /(^|[^a-z])(id|key|code|uuid|guid)$/i.test(c.name.trim()) || /Id$/.test(c.name);

@@ -47,7 +47,8 @@ function filterRefs(filters: readonly Filter[]): ColRef[] {
 }
 
 /** A scope filter applies to the whole population (dates, "of manufacturing workers"); others select the part of a share. */
-function isScope(f: Filter, i: number, plan: AggregatePlan): boolean {
+/** Whether a filter of a share names the whole (a period, "of crew") rather than the part counted. */
+export function isScope(f: Filter, i: number, plan: AggregatePlan): boolean {
   return f.kind === 'dateRange' || f.kind === 'datePart' || (plan.shareScope?.includes(i) ?? false);
 }
 
