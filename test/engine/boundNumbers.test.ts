@@ -16,7 +16,8 @@
  * - "which year had the biggest increase" answered the year with the highest total;
  * - "which car has the highest hp" in mtcars.csv was refused: "car" glued behind a short prefix
  *   names the rows as "strikes" does for birdstrikes.csv, and "cars by mpg" spelled `carb`;
- * - "which car is the lightest" was refused: "lightest" looks for weight, and `wt` is one.
+ * - "which car is the lightest" was refused: "lightest" looks for weight, and `wt` is one;
+ * - "murder rate by region" added up the states' rates: "rate" after a measure asks for averages.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -38,13 +39,14 @@ function stations(): string {
 }
 const PROVINCES = ['province,Catholic,Education', 'Aa,10.5,3', 'Bb,90.0,4', 'Cc,60.5,12', 'Dd,30.0,2', 'Ee,99.5,8'].join('\n');
 const CARS = ['model,mpg,hp,carb,wt', 'Mazda RX4,21,110,4,2.62', 'Maserati Bora,15,335,8,3.57', 'Fiat 128,32.4,66,1,2.2', 'Valiant,18.1,105,1,3.46'].join('\n');
+const STATES = ['state,region,Murder,Population', 'Alabama,South,15.1,3615', 'Texas,South,12.2,12237', 'Ohio,North Central,7.4,10735', 'Iowa,North Central,2.3,2861'].join('\n');
 const CHICKS = ['weight,Time,Chick,Diet', '42,0,1,1', '51,2,1,1', '59,4,1,1', '40,0,2,1', '49,2,2,1', '43,0,3,2'].join('\n');
 
 describe('numbers and words bound to their column (failure classes from a second probe)', function () {
   this.timeout(60_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'air.csv': monthly(), 'workers.csv': WORKERS, 'stations.csv': stations(), 'chicks.csv': CHICKS, 'provinces.csv': PROVINCES, 'mtcars.csv': CARS });
+    rig = await startRig({ 'air.csv': monthly(), 'workers.csv': WORKERS, 'stations.csv': stations(), 'chicks.csv': CHICKS, 'provinces.csv': PROVINCES, 'mtcars.csv': CARS, 'states.csv': STATES });
   });
   after(async () => rig?.close());
 
@@ -100,5 +102,12 @@ describe('numbers and words bound to their column (failure classes from a second
     // "lightest" points at `wt`, an abbreviation of weight.
     const d = await rig.ask('which car is the lightest', ['mtcars.csv']);
     assert.equal(d.tables[0]?.[1]?.[0], 'Fiat 128', d.message);
+  });
+
+  it('averages a measure asked for as a rate, and still adds up one asked for plainly', async () => {
+    const a = await rig.ask('murder rate by region', ['states.csv']);
+    assert.match(a.message, /13\.65/, a.message);
+    const b = await rig.ask('population by region', ['states.csv']);
+    assert.match(b.message, /15,852/, b.message);
   });
 });

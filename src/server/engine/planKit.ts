@@ -5,7 +5,7 @@
 import type { Cue, Intent } from './cues';
 import { joinKey } from './joins';
 import { CHANGE_WORDS, defaultAgg } from './lexicon';
-import { dateColumn, type Parse } from './roles';
+import { dateColumn, mark, type Parse } from './roles';
 import type { Agg, ChartPref, ColRef, ColumnMeta, Dim, Filter, Grain, Plan, TableMeta, Understanding } from './types';
 
 export const unanswerable = (reason: string, unknown: string[] = []): Understanding => ({ kind: 'unanswerable', reason, unknown });
@@ -42,6 +42,9 @@ export function timeDim(p: Parse, prefer: TableMeta | undefined, grain: Grain | 
 }
 
 /** The aggregate a measure named at token `at` gets: the nearest cue before it, else the default. */
+/** Words saying a value is a rate or a level, which averages rather than adds up. */
+const RATE_WORDS = /^(rate|rates|ratio|ratios|index|level|levels|score|scores)$/;
+
 export function aggFor(p: Parse, at: number, column: string | ColumnMeta, dims: number, end?: number): Agg {
   let best: Agg | undefined;
   // "montant moyen": languages that put the aggregate after the noun.
@@ -59,6 +62,17 @@ export function aggFor(p: Parse, at: number, column: string | ColumnMeta, dims: 
     if (c.kind === 'agg') best = c.agg;
     // "highest price" alone is a maximum; "peak temperature by site" is a maximum per group.
     if (c.kind === 'superlative' && (dims === 0 || (grouped && at - c.end <= 1)) && at - c.end <= 2) best = c.dir === 'desc' ? 'max' : 'min';
+  }
+  // "crime rate by region", "price index per year": values that are rates or levels average.
+  // ("crime rate" may be read whole as the mention of `Crime`: the word inside counts too.)
+  if (best === undefined && end !== undefined) {
+    const own = typeof column === 'string' ? [] : column.tokens;
+    const rate = [end, ...Array.from({ length: Math.max(0, end - at) }, (_, k) => at + k)]
+      .find((k) => RATE_WORDS.test(p.tokens[k]?.norm ?? '') && !own.includes(p.tokens[k]?.stem ?? ''));
+    if (rate !== undefined) {
+      mark(p, rate, rate + 1);
+      return 'avg';
+    }
   }
   return best ?? defaultAgg(column);
 }
