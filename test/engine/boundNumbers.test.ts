@@ -17,7 +17,10 @@
  * - "which car has the highest hp" in mtcars.csv was refused: "car" glued behind a short prefix
  *   names the rows as "strikes" does for birdstrikes.csv, and "cars by mpg" spelled `carb`;
  * - "which car is the lightest" was refused: "lightest" looks for weight, and `wt` is one;
- * - "murder rate by region" added up the states' rates: "rate" after a measure asks for averages.
+ * - "murder rate by region" added up the states' rates: "rate" after a measure asks for averages;
+ * - "what percent of states are in the West" gave each western state's share (1/13 each);
+ * - "employed by year" over a table with a `Year` column gave one overall average ("by year" was
+ *   read as a unit, like "salary per year").
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -40,13 +43,14 @@ function stations(): string {
 const PROVINCES = ['province,Catholic,Education', 'Aa,10.5,3', 'Bb,90.0,4', 'Cc,60.5,12', 'Dd,30.0,2', 'Ee,99.5,8'].join('\n');
 const CARS = ['model,mpg,hp,carb,wt', 'Mazda RX4,21,110,4,2.62', 'Maserati Bora,15,335,8,3.57', 'Fiat 128,32.4,66,1,2.2', 'Valiant,18.1,105,1,3.46'].join('\n');
 const STATES = ['state,region,Murder,Population', 'Alabama,South,15.1,3615', 'Texas,South,12.2,12237', 'Ohio,North Central,7.4,10735', 'Iowa,North Central,2.3,2861'].join('\n');
+const LABOUR = ['GNP,Year,Employed', '234.3,1947,60.3', '259.4,1948,61.1', '258.1,1949,60.2', '284.6,1950,61.2'].join('\n');
 const CHICKS = ['weight,Time,Chick,Diet', '42,0,1,1', '51,2,1,1', '59,4,1,1', '40,0,2,1', '49,2,2,1', '43,0,3,2'].join('\n');
 
 describe('numbers and words bound to their column (failure classes from a second probe)', function () {
   this.timeout(60_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'air.csv': monthly(), 'workers.csv': WORKERS, 'stations.csv': stations(), 'chicks.csv': CHICKS, 'provinces.csv': PROVINCES, 'mtcars.csv': CARS, 'states.csv': STATES });
+    rig = await startRig({ 'air.csv': monthly(), 'workers.csv': WORKERS, 'stations.csv': stations(), 'chicks.csv': CHICKS, 'provinces.csv': PROVINCES, 'mtcars.csv': CARS, 'states.csv': STATES, 'labour.csv': LABOUR });
   });
   after(async () => rig?.close());
 
@@ -109,5 +113,15 @@ describe('numbers and words bound to their column (failure classes from a second
     assert.match(a.message, /13\.65/, a.message);
     const b = await rig.ask('population by region', ['states.csv']);
     assert.match(b.message, /15,852/, b.message);
+  });
+
+  it('takes "percent of states" as a share of the rows, not a share per state', async () => {
+    const a = await rig.ask('what percent of states are in the South', ['states.csv']);
+    assert.match(a.message, /\*\*50%\*\*/, a.message);
+  });
+
+  it('groups "by year" on a column of years', async () => {
+    const a = await rig.ask('employed by year', ['labour.csv']);
+    assert.equal((a.tables[0] ?? []).length, 5, a.message);
   });
 });

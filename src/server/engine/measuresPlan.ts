@@ -180,6 +180,12 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
       if (p.taken.has(s)) continue;
       // "top 5 orders" where each order is a row (an id): rank the rows themselves; a name ("top 5 states") groups.
       if (s.cols.some((c) => c.column.unique && isIdName(c.column))) continue;
+      // "what percent of states are in the West": a column naming each row once is the rows; a share
+      // per row of it (each state's 1/13) is never what a share question asks.
+      if (!ranking && s.cols.every((c) => c.column.unique)) {
+        p.taken.add(s);
+        continue;
+      }
       const col = pickColumn(s, 'dim', prefer);
       // "the most common score": any repeated number is grouped by its values and counted.
       const frequency = sup?.frequency === true && col !== undefined && isNumeric(col.column) && !col.column.unique && measures.length === 0;

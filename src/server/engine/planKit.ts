@@ -41,10 +41,10 @@ export function timeDim(p: Parse, prefer: TableMeta | undefined, grain: Grain | 
   return { col, grain: g };
 }
 
-/** The aggregate a measure named at token `at` gets: the nearest cue before it, else the default. */
 /** Words saying a value is a rate or a level, which averages rather than adds up. */
 const RATE_WORDS = /^(rate|rates|ratio|ratios|index|level|levels|score|scores)$/;
 
+/** The aggregate a measure named at token `at` gets: the nearest cue before it, else the default. */
 export function aggFor(p: Parse, at: number, column: string | ColumnMeta, dims: number, end?: number): Agg {
   let best: Agg | undefined;
   // "montant moyen": languages that put the aggregate after the noun.

@@ -211,6 +211,8 @@ export function naturalGrain(col: ColRef): Grain | undefined {
  * its unit, when the data cannot be grouped by it (no date) or its rows already are that unit.
  */
 function grainIsUnit(p: Parse, c: Extract<Cue, { kind: 'grain' }>, prefer: TableMeta | undefined): boolean {
+  // "employed by year" groups; "salary per year" may be a unit.
+  if (p.tokens[c.at]?.norm === 'by') return false;
   const adjective = c.end - c.at === 1 && p.spans.some((s) => s.kind === 'column' && s.start === c.end);
   const after = p.spans.some((s) => s.kind === 'column' && s.end === c.at && s.cols.some((x) => isNumeric(x.column)));
   if (!adjective && !after) return false;
@@ -222,6 +224,16 @@ interface Collected {
   dims: Dim[];
   rankBy?: ColRef;
   unknownGroup?: string;
+}
+
+/** A whole-number column named for a time grain ("Year", "month"), when no date column can be bucketed. */
+function partNamed(p: Parse, prefer: TableMeta | undefined, grain: string): ColRef | undefined {
+  const name = new RegExp(`^${grain}s?$`, 'i');
+  for (const t of prefer ? [prefer, ...p.tables] : p.tables) {
+    const column = t.columns.find((c) => name.test(c.name.trim()) && c.kind === 'numeric' && Number.isInteger(c.min) && Number.isInteger(c.max));
+    if (column !== undefined) return { table: t, column };
+  }
+  return undefined;
 }
 
 /** Words asking for a sorting of things ("per type", "by wine kind"): a grouping, never filler. */
@@ -247,6 +259,14 @@ export function collectDims(p: Parse, prefer: TableMeta | undefined): Collected 
       }
       const d = timeDim(p, prefer, c.grain);
       if (d) add(d);
+      else {
+        // "employed by year" with a `Year` column of numbers and no date: group by that column; with
+        // neither, the grain is left unexplained (refused) rather than dropped.
+        const part = partNamed(p, prefer, c.grain);
+        if (part === undefined) continue;
+        add({ col: part });
+        for (const s of p.spans) if (s.kind === 'column' && s.cols.some((x) => x.column === part.column)) p.taken.add(s);
+      }
       mark(p, c.at, c.end);
     } else if (c.kind === 'group') {
       // "for each number of pets": the number of them is the grouping itself.
