@@ -20,7 +20,9 @@
  * - "murder rate by region" added up the states' rates: "rate" after a measure asks for averages;
  * - "what percent of states are in the West" gave each western state's share (1/13 each);
  * - "employed by year" over a table with a `Year` column gave one overall average ("by year" was
- *   read as a unit, like "salary per year").
+ *   read as a unit, like "salary per year");
+ * - "ratio of area of Alaska to Texas" and "how much higher is A than B" listed the two figures and
+ *   left the ratio or difference out.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -123,5 +125,14 @@ describe('numbers and words bound to their column (failure classes from a second
   it('groups "by year" on a column of years', async () => {
     const a = await rig.ask('employed by year', ['labour.csv']);
     assert.equal((a.tables[0] ?? []).length, 5, a.message);
+  });
+
+  it('sets two named groups against each other when a ratio or difference is asked', async () => {
+    const a = await rig.ask('ratio of population of Texas to Ohio', ['states.csv']);
+    assert.match(a.message, /\*\*1\.14\*\*/, a.message);
+    const b = await rig.ask('how much higher is the population of Texas than Alabama', ['states.csv']);
+    assert.match(b.message, /\*\*8,622\*\* higher/, b.message);
+    const c = await rig.ask('ratio of population by region', ['states.csv']);
+    assert.match(c.message, /can't answer/, c.message);
   });
 });

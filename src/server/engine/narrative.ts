@@ -108,6 +108,8 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
       lines.push(`${lead}${rest ? `, followed by ${rest}` : ''}; ${plural(r.rows.length, dimName.length > 0 ? 'group' : 'row')} in all.`);
     }
   }
+  const contrast = plan.contrast !== undefined ? contrastLine(plan.contrast, r.rows, mi, what) : undefined;
+  if (contrast !== undefined) lines.unshift(contrast, '');
   if (r.rows.length > 1) {
     lines.push('');
     for (const row of r.rows.slice(0, LIST)) {
@@ -118,6 +120,21 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
   }
   if (r.truncated) lines.push('', `_The result was capped at ${formatNumber(r.rows.length)} rows._`);
   return lines.join('\n');
+}
+
+/** "**2.16** times: Alaska's total Area (566,432) over Texas's (262,134)", in the question's order. */
+function contrastLine(c: { kind: 'ratio' | 'difference'; first: string; second: string }, rows: readonly unknown[][], mi: number, what: string): string | undefined {
+  const find = (v: string): unknown[] | undefined => rows.find((row) => String(row[0]).toLowerCase() === v.toLowerCase());
+  const a = find(c.first);
+  const b = find(c.second);
+  const x = n(a?.[mi]);
+  const y = n(b?.[mi]);
+  if (a === undefined || b === undefined || !Number.isFinite(x) || !Number.isFinite(y)) return undefined;
+  const both = `${md(c.first)} (${fmtValue(x)}) and ${md(c.second)} (${fmtValue(y)})`;
+  if (c.kind === 'ratio') return y === 0 ? undefined : `The ratio of the ${what} of ${both} is **${formatNumber(x / y)}**.`;
+  const diff = x - y;
+  const rel = y !== 0 ? ` (${pct(Math.abs(diff / y) * 100)} ${diff >= 0 ? 'more' : 'less'})` : '';
+  return `The ${what} of ${md(c.first)} is **${fmtValue(Math.abs(diff))}** ${diff >= 0 ? 'higher' : 'lower'} than ${md(c.second)}${rel}: ${both}.`;
 }
 
 /** The Markdown finding for a plan and its result. */

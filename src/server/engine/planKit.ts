@@ -208,3 +208,30 @@ export function bucketsMeetingAmount(measures: readonly { agg: Agg; col?: ColRef
   const unit = counted.grain ?? c.name;
   return `counting each ${unit} whose total (or average) of ${amount.col.column.name} passes a number is not something I compute yet, and single rows would give a different count; ask for "total ${amount.col.column.name} per ${unit}" and read off which pass it`;
 }
+
+/** Words asking to set two figures against each other ("ratio", "3 times larger", "difference"). */
+const DIFFERENCE_WORDS = /^(difference|gap)$/;
+const HOW_MUCH = /^(higher|lower|more|less|bigger|smaller|larger|greater|fewer)$/;
+
+/**
+ * "ratio of area of Alaska to Texas", "how much higher is Quebec uptake than Mississippi": the two
+ * groups' figures set against each other, when the plan holds exactly two named groups; a ratio or
+ * difference asked of anything else is refused rather than answered with the two figures alone.
+ */
+export function withContrast(p: Parse, u: Understanding): Understanding {
+  // A word inside a column's name ("pupil-teacher ratio") is that column; "5 times a week" is a frequency.
+  const inName = (i: number): boolean => p.spans.some((s) => s.start <= i && i < s.end
+    && (s.kind !== 'column' || s.cols.some((c) => c.column.tokens.includes(p.tokens[i]?.stem ?? '') || c.column.name.toLowerCase().includes(p.tokens[i]?.stem ?? '\u0000'))));
+  const ratio = p.tokens.some((t, i) => !inName(i) && (t.norm === 'ratio' || (t.norm === 'times' && HOW_MUCH.test(p.tokens[i + 1]?.norm ?? ''))));
+  const difference = p.tokens.some((t, i) => !inName(i) && DIFFERENCE_WORDS.test(t.norm))
+    || p.tokens.some((t, i) => t.norm === 'much' && p.tokens[i - 1]?.norm === 'how' && HOW_MUCH.test(p.tokens[i + 1]?.norm ?? ''));
+  if (!ratio && !difference) return u;
+  if (u.kind !== 'aggregate') return u.kind === 'unanswerable' ? u : unanswerable('a ratio or difference is computed between two named groups ("ratio of sales of A to B")');
+  const dim = u.dims[0];
+  const named = u.filters.find((f): f is Extract<Filter, { kind: 'in' }> => f.kind === 'in' && !f.negate && dim !== undefined && f.col.column === dim.col.column);
+  if (u.dims.length !== 1 || dim?.grain !== undefined || named?.values.length !== 2 || u.measures.length !== 1) {
+    return unanswerable('a ratio or difference is computed between two named groups ("ratio of sales of A to B"), and this question names something else');
+  }
+  const [first, second] = named.values as [string, string];
+  return { ...u, contrast: { kind: ratio ? 'ratio' : 'difference', first, second } };
+}

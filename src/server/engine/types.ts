@@ -132,6 +132,11 @@ export interface AggregatePlan {
    * over the buckets (one number; no dims).
    */
   perBucket?: { col: ColRef; grain: Grain };
+  /**
+   * "ratio of area of Alaska to Texas", "how much higher is A than B": two named groups (the values
+   * of the one dim, in the question's order) whose first measures are set against each other.
+   */
+  contrast?: { kind: 'ratio' | 'difference'; first: string; second: string };
   chart: ChartPref;
 }
 
