@@ -3,6 +3,8 @@
  * HairEyeColor as data frames). Each row stands for `Freq` people, and the engine counted rows:
  * "how many people survived" was 16 (rows) where 711 people did. Now people are counted by summing
  * the counts, and "what share of crew survived" is taken among the crew, not among all rows.
+ * "Which class had the highest survival rate" answered with counts (the crew: most survivors, lowest
+ * rate); a rate is now the share meeting the condition, and per group it is refused.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -42,5 +44,13 @@ describe('tables of counts (a failure class from a probe on R contingency tables
   it('leaves a table whose count sits beside a measure alone', async () => {
     const a = await rig.ask('how many days had temp above 20', ['rentals.csv']);
     assert.match(a.message, /\*\*2\*\*/, a.message);
+  });
+
+  it('reads a rate as a share, and refuses a rate per group rather than rank counts', async () => {
+    // 115 of the 123 women survived.
+    const a = await rig.ask('survival rate of women', ['voyage.csv']);
+    assert.match(a.message, /93\.5%/, a.message);
+    const b = await rig.ask('which class had the highest survival rate', ['voyage.csv']);
+    assert.match(b.message, /can't answer/, b.message);
   });
 });

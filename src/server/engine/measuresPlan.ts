@@ -182,7 +182,7 @@ export function measuresPlan(p: Parse, prefer: TableMeta | undefined, parts: Par
       if (s.cols.some((c) => c.column.unique && isIdName(c.column))) continue;
       // "what percent of states are in the West": a column naming each row once is the rows; a share
       // per row of it (each state's 1/13) is never what a share question asks.
-      if (!ranking && s.cols.every((c) => c.column.unique)) {
+      if (!ranking && s.cols.every((c) => c.column.unique && c.column.kind === 'text')) {
         p.taken.add(s);
         continue;
       }

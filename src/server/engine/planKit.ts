@@ -235,3 +235,28 @@ export function withContrast(p: Parse, u: Understanding): Understanding {
   const [first, second] = named.values as [string, string];
   return { ...u, contrast: { kind: ratio ? 'ratio' : 'difference', first, second } };
 }
+
+/**
+ * "survival rate of women", "which class had the highest survival rate": a rate of a condition is
+ * the share of rows (or of counted people) meeting it, not their number. Without groups it is read
+ * as that share among the rows the other conditions name; per group it is not computed yet and is
+ * refused, rather than answered with counts ("Crew: 212" where first class had the highest rate).
+ */
+export function withRate(p: Parse, u: Understanding): Understanding {
+  if (u.kind !== 'aggregate' || u.shareOfFiltered === true || u.share === true) return u;
+  const at = p.tokens.findIndex((t) => /^(rate|rates)$/.test(t.norm));
+  if (at < 0) return u;
+  // Only a rate of a yes/no condition ("survival rate"): "birth rate above 6" names a measure.
+  const span = p.spans.find((s): s is Extract<typeof s, { kind: 'column' }> => s.kind === 'column' && s.start <= at && at < s.end);
+  const flag = span?.cols.some((c) => c.column.kind === 'boolean' || (c.column.kind === 'numeric' && c.column.min === 0 && c.column.max === 1));
+  if (span === undefined || flag !== true || span.cols.some((c) => c.column.name.toLowerCase().includes('rate'))) return u;
+  const m = u.measures[0];
+  const counting = u.measures.length === 1 && m !== undefined && (m.agg === 'count' || (m.agg === 'sum' && m.col !== undefined && /^(freq|frequency|n|count|counts|cnt|number|num)$/i.test(m.col.column.name.trim())));
+  if (!counting) return u;
+  const part = u.filters.map((f, i) => ({ f, i })).filter(({ f }) => span?.cols.some((c) => c.column === f.col.column) === true);
+  if (u.dims.length > 0 || part.length === 0) {
+    return unanswerable(`a rate per group (the share of each group meeting the condition) is not computed yet; ask for one group at a time ("share of women that survived")`);
+  }
+  const scope = u.filters.map((_f, i) => i).filter((i) => !part.some((x) => x.i === i));
+  return { ...u, shareOfFiltered: true, ...(scope.length > 0 ? { shareScope: scope } : {}) };
+}

@@ -11,7 +11,7 @@ import { ROW_WORDS } from './lexicon';
 import { askedWhen, measuresPlan } from './measuresPlan';
 import { findSpans, type MentionIndex, type Span } from './mentions';
 import { absorbMeasureNouns, measureNounSpans, rowNounSpans } from './nouns';
-import { chartPref, checkJoins, hasIntent, tableSpan, timeDim, unanswerable, positionInPeriod, withContrast, withoutUnaskedChange, type Parts } from './planKit';
+import { chartPref, checkJoins, hasIntent, tableSpan, timeDim, unanswerable, positionInPeriod, withContrast, withoutUnaskedChange, withRate, type Parts } from './planKit';
 import { absentFilters, booleanFilters, dateFilters, equalityFilters, knownFilters, noneFilters } from './filterRoles';
 import {
   comparisons, dateColumn, isGroupable, isIdLike, isIdName, isNumeric, mark, moneyColumn, nextSpan, pickColumn, primaryTable, valueFilters, type Parse,
@@ -434,7 +434,7 @@ function assemble(p: Parse, prefer: TableMeta | undefined, parts: Parts): Unders
     const t = tableSpan(p);
     return { kind: 'overview', tables: t ? [t] : p.tables, chart };
   }
-  return withContrast(p, withoutUnaskedChange(p, askedWhen(p, parts, measuresPlan(p, prefer, parts, columnSpans))));
+  return withRate(p, withContrast(p, withoutUnaskedChange(p, askedWhen(p, parts, measuresPlan(p, prefer, parts, columnSpans)))));
 }
 
 function aggregate(base: TableMeta, measures: Measure[], dims: Dim[], filters: Filter[], chart: ChartPref, order?: 'desc' | 'asc'): Understanding {
