@@ -9,7 +9,8 @@ import { booleanFilters, dateFilters, equalityFilters, knownFilters, noneFilters
 import { comparisonFilters, isNumeric, mark, nextSpan, pickColumn, valueFilters, type Parse } from './roles';
 import { aggFor, chartPref, checkJoins } from './planKit';
 import { decide, readingsOf, type Decision } from './readings';
-import { collectDims, parseQuestion, understand } from './understand';
+import { collectDims } from './groupings';
+import { parseQuestion, understand } from './understand';
 import type { ColRef, Dim, Filter, Plan, TableMeta, Understanding } from './types';
 
 const FOLLOW_START = /^\s*(now|and|what about|how about|only|just|same|instead|also|but|then|ok|okay|show (it|that|this|them)|make it|as an? |break (it|that|this) down|split|exclude|excluding|without|drop|remove|sort|rank|top|bottom|for|in|by|per|limit|except|what if|let'?s|can you (also|now)|and what)\b/i;

@@ -10,7 +10,8 @@ import { coverage, wordsAt, type Coverage } from './explain';
 import type { MentionIndex, Span } from './mentions';
 import { isGroupable, isIdLike, isIdName, isNumeric, type Parse } from './roles';
 import { TIME_NAMED } from './measuresPlan';
-import { buildPlan, cueNameOverlaps, naturalGrain, parseQuestion, type ParseChoice } from './understand';
+import { naturalGrain } from './groupings';
+import { buildPlan, cueNameOverlaps, parseQuestion, type ParseChoice } from './understand';
 import { defaultAgg } from './lexicon';
 import type { ColRef, ColumnMeta, Grain, Plan, TableMeta, Understanding } from './types';
 
