@@ -46,13 +46,14 @@ const PROVINCES = ['province,Catholic,Education', 'Aa,10.5,3', 'Bb,90.0,4', 'Cc,
 const CARS = ['model,mpg,hp,carb,wt', 'Mazda RX4,21,110,4,2.62', 'Maserati Bora,15,335,8,3.57', 'Fiat 128,32.4,66,1,2.2', 'Valiant,18.1,105,1,3.46'].join('\n');
 const STATES = ['state,region,Murder,Population', 'Alabama,South,15.1,3615', 'Texas,South,12.2,12237', 'Ohio,North Central,7.4,10735', 'Iowa,North Central,2.3,2861'].join('\n');
 const LABOUR = ['GNP,Year,Employed', '234.3,1947,60.3', '259.4,1948,61.1', '258.1,1949,60.2', '284.6,1950,61.2'].join('\n');
+const TIPS = ['total_bill,tip,sex', '16.99,1.01,Female', '10.34,1.66,Male', '21.01,3.5,Male', '23.68,3.31,Male', '24.59,3.61,Female', '35.26,10,Female'].join('\n');
 const CHICKS = ['weight,Time,Chick,Diet', '42,0,1,1', '51,2,1,1', '59,4,1,1', '40,0,2,1', '49,2,2,1', '43,0,3,2'].join('\n');
 
 describe('numbers and words bound to their column (failure classes from a second probe)', function () {
   this.timeout(60_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'air.csv': monthly(), 'workers.csv': WORKERS, 'stations.csv': stations(), 'chicks.csv': CHICKS, 'provinces.csv': PROVINCES, 'mtcars.csv': CARS, 'states.csv': STATES, 'labour.csv': LABOUR });
+    rig = await startRig({ 'air.csv': monthly(), 'workers.csv': WORKERS, 'stations.csv': stations(), 'chicks.csv': CHICKS, 'provinces.csv': PROVINCES, 'mtcars.csv': CARS, 'states.csv': STATES, 'labour.csv': LABOUR, 'tips.csv': TIPS });
   });
   after(async () => rig?.close());
 
@@ -95,6 +96,9 @@ describe('numbers and words bound to their column (failure classes from a second
     const a = await rig.ask('average catholic share in provinces with education below 5', ['provinces.csv']);
     assert.match(a.message, /\*\*43\.5\*\*/, a.message);
     assert.doesNotMatch(a.message, /of the total/);
+    // Tips of 1 to 10 are amounts, not percentages: "tip percentage" is not the tip.
+    const b = await rig.ask('average tip percentage', ['tips.csv']);
+    assert.doesNotMatch(b.message, /The average of `tip`/, b.message);
   });
 
   it('reads "car" as the rows of mtcars.csv', async () => {

@@ -103,5 +103,8 @@ describe('words a reading must not drop (failure classes from a probe on real pu
     assert.match(a.message, new RegExp(mean.toFixed(2).replace('.', '\\.')), a.message);
     const b = await rig.ask('average weight in may', ['dogs.csv']);
     assert.match(b.message, /can't answer/, b.message);
+    // "in month 6" is a condition, not an amount that days' totals are compared with.
+    const c = await rig.ask('how many days in month 6', ['readings.csv']);
+    assert.match(c.message, /\*\*30\*\*/, c.message);
   });
 });

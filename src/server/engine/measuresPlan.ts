@@ -4,7 +4,7 @@
  */
 import type { Cue } from './cues';
 import { joinKey } from './joins';
-import { defaultAgg, ROW_WORDS } from './lexicon';
+import { defaultAgg, PERCENT_WORDS, ROW_WORDS } from './lexicon';
 import type { Span } from './mentions';
 import { rowsPlan } from './rowsPlan';
 import { aggFor, bucketsMeetingAmount, checkJoins, superlativeIsAggregate, tableSpan, unanswerable, type Parts } from './planKit';
@@ -132,7 +132,9 @@ function sharesNamedByColumn(p: Parse): void {
   p.cues = p.cues.filter((c) => {
     if (c.kind !== 'share') return true;
     const s = p.spans.find((x): x is Extract<Span, { kind: 'column' }> => x.kind === 'column' && x.end === c.at);
-    const percent = s?.cols.some((x) => x.column.kind === 'numeric' && typeof x.column.min === 'number' && typeof x.column.max === 'number' && x.column.min >= 0 && x.column.max <= 100 && x.column.max > 1);
+    // Percentages by name, or by values reaching well into 0-100 (tips of 1 to 10 are not).
+    const percent = s?.cols.some((x) => x.column.kind === 'numeric' && typeof x.column.min === 'number' && typeof x.column.max === 'number' && x.column.min >= 0 && x.column.max <= 100
+      && (x.column.max > 20 || PERCENT_WORDS.test(x.column.name)));
     const aggregated = s !== undefined && p.cues.some((a) => a.kind === 'agg' && a.end <= s.start);
     if (percent !== true || !aggregated) return true;
     mark(p, c.at, c.end);

@@ -198,7 +198,9 @@ function bucketsSpanned(lo: unknown, hi: unknown, grain: Grain): number | undefi
 export function bucketsMeetingAmount(measures: readonly { agg: Agg; col?: ColRef; grain?: Grain }[], filters: readonly Filter[], table: TableMeta): string | undefined {
   const counted = measures.find((m) => m.agg === 'count_distinct' && m.col !== undefined && (m.grain !== undefined || /^(year|yr|month|quarter|week|day)s?$/i.test(m.col.column.name.trim())));
   if (counted?.col === undefined) return undefined;
-  const amount = filters.find((f) => (f.kind === 'cmp' || f.kind === 'between') && f.col.column.kind === 'numeric' && f.col.column !== counted.col?.column);
+  // A threshold on a measure ("more than 1500 killed"); "in month 6" is a condition, not an amount.
+  const amount = filters.find((f) => ((f.kind === 'cmp' && f.op !== '=' && f.op !== '<>') || f.kind === 'between') && f.col.column.kind === 'numeric'
+    && f.col.column !== counted.col?.column && !/^(year|yr|month|mo|quarter|qtr|week|day|date_?of_?month|day_?of_?week|hour)s?$/i.test(f.col.column.name.trim()));
   if (amount === undefined) return undefined;
   const c = counted.col.column;
   const buckets = counted.grain !== undefined ? bucketsSpanned(c.min, c.max, counted.grain) : c.distinct;
