@@ -129,6 +129,22 @@ describe('files read in place on the local service (issue 16)', function () {
     assert.match(r.error ?? '', /its path holds one of \* \? \[ \] \{ \}, which DuckDB reads as a pattern/);
   });
 
+  it('a file deleted while a job waits for its re-read is refused with the reason, never read from where it was', async () => {
+    const path = join(root, 'data', 'moving.csv');
+    await writeFile(path, ordersCsv(1_000_000));
+    const ds = await addInPlace(path, 'moving.csv');
+    assert.equal(ds.status, 'synched', ds.error);
+    // An edit, then a job: the job waits for the re-read, and the file goes away during it. A read
+    // that had already opened the file may still succeed; the job must not then read a missing file.
+    await writeFile(path, ordersCsv(1_000_001));
+    const job = ask([ds.id]).then(() => 'answered', (e: unknown) => e);
+    for (let i = 0; i < 500 && (await client.dataSources.get(datasetId, ds.id)).status !== 'synching'; i++) await new Promise((r) => setTimeout(r, 10));
+    await unlink(path);
+    const outcome = await job;
+    assert.ok(outcome instanceof TeamDataError && outcome.code === 210023, `refused as not synched, not ${String(outcome)}`);
+    assert.match(outcome.serviceMessage ?? '', /moving\.csv was moved or deleted/);
+  });
+
   it('a deleted file turns its source invalid with a clear reason; other sources keep answering', async () => {
     const kept = join(root, 'data', 'kept.csv');
     const doomed = join(root, 'data', 'doomed.csv');

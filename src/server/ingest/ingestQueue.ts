@@ -41,6 +41,10 @@ export interface IngestQueueOptions {
   readRoots?: readonly string[];
 }
 
+function movedOrDeleted(fileName: string, path: string): string {
+  return `${fileName} was moved or deleted: ${path} no longer exists. Put it back, or delete this data source and add the file from where it is now`;
+}
+
 export class IngestQueue {
   private readonly waiting: string[] = [];
   private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
@@ -79,18 +83,31 @@ export class IngestQueue {
    */
   async freshen(recs: readonly SourceRecord[]): Promise<void> {
     const waits: Array<Promise<void>> = [];
+    const inFlight: SourceRecord[] = [];
     for (const rec of recs) {
       if (rec.origin.kind !== 'path') continue;
       if (this.waiting.includes(rec.id) || this.running.has(rec.id)) {
         waits.push(this.settled(rec.id));
+        inFlight.push(rec);
         continue;
       }
       if (await this.worthReading(rec)) {
         this.enqueue(rec.id);
         waits.push(this.settled(rec.id));
+        inFlight.push(rec);
       }
     }
     await Promise.all(waits);
+    // A read may have opened the file before the last edit (or its deletion) and still succeed; the
+    // file is checked once more after it, so a job never runs on what is no longer there.
+    const again: Array<Promise<void>> = [];
+    for (const rec of inFlight) {
+      if (!this.waiting.includes(rec.id) && !this.running.has(rec.id) && (await this.worthReading(rec))) {
+        this.enqueue(rec.id);
+        again.push(this.settled(rec.id));
+      }
+    }
+    await Promise.all(again);
   }
 
   /** Whether an in-place source's file differs from what was read (or is gone). */
@@ -193,13 +210,13 @@ export class IngestQueue {
   /** Reads an in-place source's file where it is, after checking it is still a file under the roots. */
   private async processInPlace(rec: SourceRecord, path: string, signal: AbortSignal): Promise<void> {
     const check = await checkInPlacePath(path, this.o.readRoots ?? []);
-    if (!check.ok) {
-      throw new IngestError(check.missing
-        ? `${rec.fileName} was moved or deleted: ${path} no longer exists. Put it back, or delete this data source and add the file from where it is now`
-        : `${rec.fileName} can no longer be read in place: ${check.reason}`);
-    }
+    if (!check.ok) throw new IngestError(check.missing ? movedOrDeleted(rec.fileName, path) : `${rec.fileName} can no longer be read in place: ${check.reason}`);
     this.watcher.watch(rec.id, path);
-    const read = await this.o.store.ingest(toDataSource(rec), check.real, signal, { inPlace: true, ...this.tracking(rec.id, check.stamp.size) });
+    const read = await this.o.store.ingest(toDataSource(rec), check.real, signal, { inPlace: true, ...this.tracking(rec.id, check.stamp.size) }).catch(async (e: unknown) => {
+      // Gone during the read: say so, not what DuckDB made of the missing file.
+      if (!signal.aborted && (await stat(path).catch(() => undefined)) === undefined) throw new IngestError(movedOrDeleted(rec.fileName, path));
+      throw e;
+    });
     recordRows(rec, read);
     // The stamp taken before reading: an edit during the read shows up as a change next time.
     rec.stamp = check.stamp;
