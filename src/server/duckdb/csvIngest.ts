@@ -17,7 +17,6 @@
  * Non-UTF-8 files are transcoded (windows-1252 -> UTF-8) and read again. Gzip files (`.csv.gz`) are
  * read by DuckDB as they are (`compression = 'gzip'`) once gzipScan.ts has checked them.
  */
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkLineLengths, lineLengthGuard } from './lineLength';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -25,7 +24,7 @@ import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource, type BuiltView } from './catalog';
 import { duckDbReason } from './fileKinds';
 import { scanGzip } from './gzipScan';
-import { LineSampler, type RowGauge } from './rowGauge';
+import { LineSampler, sampling, textBytes, type RowGauge } from './rowGauge';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
 
@@ -115,17 +114,12 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
   const { conn, sourceId, fileName, tab, gzip, workDir, signal } = args;
   const label = tab ? 'TSV' : 'CSV';
   const sampler = new LineSampler();
-  const guard = lineLengthGuard(fileName, label);
-  const onChunk = (chunk: Buffer): void => {
-    guard(chunk);
-    sampler.observe(chunk);
-  };
-  const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk }) : undefined;
+  const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk: sampling(lineLengthGuard(fileName, label), sampler) }) : undefined;
   // A plain file's lines are measured while DuckDB reads it, not in a pass before: the check stops
   // DuckDB (which would take tens of seconds on a huge line) and its clear reason is what fails.
   const lines = scan === undefined ? lineCheckAlongside(conn, args.filePath, fileName, label, signal, sampler.observe) : undefined;
-  const textBytes = scan?.bytes ?? (await stat(args.filePath).catch(() => undefined))?.size;
-  if (textBytes !== undefined) args.rows?.fromLines(sampler, textBytes, 1);
+  const bytes = await textBytes(args.filePath, scan?.bytes);
+  if (bytes !== undefined) args.rows?.fromLines(sampler, bytes, 1);
   let input: PreparedInput;
   try {
     input = await prepareInput(args.filePath, fileName, label, workDir, signal, scan);

@@ -6,7 +6,6 @@
  * one column named `json`, DuckDB's convention. JSON Lines (`.jsonl`, `.ndjson`) take the same path,
  * and gzip files (`.jsonl.gz`) are read by DuckDB as they are once gzipScan.ts has checked them.
  */
-import { stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource } from './catalog';
@@ -15,7 +14,7 @@ import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } fr
 import { scanGzip } from './gzipScan';
 import { checkJsonDepth, jsonDepthGuard } from './jsonDepth';
 import { flattenJsonTable } from './jsonShape';
-import { LineSampler, type RowGauge } from './rowGauge';
+import { LineSampler, sampling, textBytes, type RowGauge } from './rowGauge';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
 
 /**
@@ -64,15 +63,10 @@ function isConversionError(err: unknown): boolean {
 export async function ingestJson(args: JsonArgs): Promise<IngestResult> {
   const { conn, sourceId, fileName, gzip, workDir, signal } = args;
   const sampler = new LineSampler();
-  const depth = jsonDepthGuard(fileName);
-  const onChunk = (chunk: Buffer): void => {
-    depth(chunk);
-    sampler.observe(chunk);
-  };
-  const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk }) : undefined;
+  const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk: sampling(jsonDepthGuard(fileName), sampler) }) : undefined;
   if (scan === undefined) await checkJsonDepth(args.filePath, fileName, signal, undefined, sampler.observe);
-  const textBytes = scan?.bytes ?? (await stat(args.filePath).catch(() => undefined))?.size;
-  if (JSON_LINES.test(fileName) && textBytes !== undefined) args.rows?.fromLines(sampler, textBytes, 0);
+  const bytes = await textBytes(args.filePath, scan?.bytes);
+  if (JSON_LINES.test(fileName) && bytes !== undefined) args.rows?.fromLines(sampler, bytes, 0);
   let input: PreparedInput = await prepareInput(args.filePath, fileName, 'JSON', workDir, signal, scan);
   const table = tableNameFor(sourceId);
   try {

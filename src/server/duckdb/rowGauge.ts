@@ -5,6 +5,7 @@
  * rows are estimated from the share read and the average line length of chunks seen by a pass that
  * reads the file anyway (the line-length check, the gzip scan); the wording says "about".
  */
+import { stat } from 'node:fs/promises';
 
 /** Every how many chunks one is counted: a sample across the whole file at a small cost. */
 const SAMPLE_EVERY = 4;
@@ -28,6 +29,22 @@ export class LineSampler {
   bytesPerLine(): number | undefined {
     return this.lines > 0 ? this.bytes / this.lines : undefined;
   }
+}
+
+/**
+ * A chunk check (line lengths, JSON depth) that also feeds `sampler`, for a pass that reads the file
+ * anyway: the gzip scan, or the check before or beside DuckDB's read.
+ */
+export function sampling(check: (chunk: Buffer) => void, sampler: LineSampler): (chunk: Buffer) => void {
+  return (chunk) => {
+    check(chunk);
+    sampler.observe(chunk);
+  };
+}
+
+/** The text DuckDB reads, in bytes: the inflated size of a gzip file, else the file's size. */
+export async function textBytes(path: string, inflated: number | undefined): Promise<number | undefined> {
+  return inflated ?? (await stat(path).catch(() => undefined))?.size;
 }
 
 /** Rows read so far, from DuckDB's share of the file read and its count of rows processed. */

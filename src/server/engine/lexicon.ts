@@ -187,6 +187,12 @@ export const MONEY_WORDS = /(revenue|amount|price|sales?|total|cost|value|income
 /** Column words that make a column look like a percentage or fraction. */
 export const PERCENT_WORDS = /(percent|pct|rate|share|discount|margin|humidity|fraction)/i;
 
+/** Columns named after a unit of time: counted as distinct values, grouped whatever their size. */
+export const TIME_NAMED = /^(year|yr|quarter|qtr|month|week|day|decade|hour|season|date|weekday|dow|day[ _]?of[ _]?(week|month|year)|date[ _]?of[ _]?month|month[ _]?of[ _]?year|hour[ _]?of[ _]?day|week[ _]?of[ _]?year)$/i;
+
+/** Names of the one column of a table of counts (R's `as.data.frame(Titanic)` has `Freq`). */
+export const COUNT_COLUMN = /^(freq|frequency|n|count|counts|cnt|number|num)$/i;
+
 /** Words that mean "rows of the table" when counted: "how many rows/records/entries". */
 export const ROW_WORDS = new Set(['row', 'record', 'entry', 'line', 'observation', 'reading', 'measurement']);
 

@@ -4,7 +4,7 @@
  */
 import type { Cue } from './cues';
 import { joinKey } from './joins';
-import { defaultAgg, PERCENT_WORDS, ROW_WORDS } from './lexicon';
+import { defaultAgg, PERCENT_WORDS, ROW_WORDS, TIME_NAMED } from './lexicon';
 import type { Span } from './mentions';
 import { rowsPlan } from './rowsPlan';
 import { aggFor, bucketsMeetingAmount, checkJoins, superlativeIsAggregate, tableSpan, unanswerable, type Parts } from './planKit';
@@ -15,8 +15,6 @@ import { dateColumn, denseIds, frequencyWeight, hintFits, isGroupable, isIdLike,
 import { STOP_WORDS, type Token } from './text';
 import type { ColRef, ColumnMeta, Filter, Measure, Plan, TableMeta, Understanding } from './types';
 
-/** Columns named after a unit of time: counted as distinct values, grouped whatever their size. */
-export const TIME_NAMED = /^(year|yr|quarter|qtr|month|week|day|decade|hour|season|date|weekday|dow|day[ _]?of[ _]?(week|month|year)|date[ _]?of[ _]?month|month[ _]?of[ _]?year|hour[ _]?of[ _]?day|week[ _]?of[ _]?year)$/i;
 
 /**
  * The column a superlative ranks rows by: the one it names itself ("the oldest patient": age), else

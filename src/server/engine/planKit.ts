@@ -4,8 +4,8 @@
  */
 import type { Cue, Intent } from './cues';
 import { joinKey } from './joins';
-import { CHANGE_WORDS, defaultAgg } from './lexicon';
-import { dateColumn, mark, type Parse } from './roles';
+import { CHANGE_WORDS, defaultAgg, TIME_NAMED } from './lexicon';
+import { dateColumn, frequencyWeight, mark, type Parse } from './roles';
 import type { Agg, ChartPref, ColRef, ColumnMeta, Dim, Filter, Grain, Plan, TableMeta, Understanding } from './types';
 
 export const unanswerable = (reason: string, unknown: string[] = []): Understanding => ({ kind: 'unanswerable', reason, unknown });
@@ -196,11 +196,12 @@ function bucketsSpanned(lo: unknown, hi: unknown, grain: Grain): number | undefi
  * rows counted by month), where the two readings agree.
  */
 export function bucketsMeetingAmount(measures: readonly { agg: Agg; col?: ColRef; grain?: Grain }[], filters: readonly Filter[], table: TableMeta): string | undefined {
-  const counted = measures.find((m) => m.agg === 'count_distinct' && m.col !== undefined && (m.grain !== undefined || /^(year|yr|month|quarter|week|day)s?$/i.test(m.col.column.name.trim())));
+  const timeNamed = (c: ColumnMeta): boolean => TIME_NAMED.test(c.name.trim().replace(/s$/i, ''));
+  const counted = measures.find((m) => m.agg === 'count_distinct' && m.col !== undefined && (m.grain !== undefined || timeNamed(m.col.column)));
   if (counted?.col === undefined) return undefined;
   // A threshold on a measure ("more than 1500 killed"); "in month 6" is a condition, not an amount.
   const amount = filters.find((f) => ((f.kind === 'cmp' && f.op !== '=' && f.op !== '<>') || f.kind === 'between') && f.col.column.kind === 'numeric'
-    && f.col.column !== counted.col?.column && !/^(year|yr|month|mo|quarter|qtr|week|day|date_?of_?month|day_?of_?week|hour)s?$/i.test(f.col.column.name.trim()));
+    && f.col.column !== counted.col?.column && !timeNamed(f.col.column));
   if (amount === undefined) return undefined;
   const c = counted.col.column;
   const buckets = counted.grain !== undefined ? bucketsSpanned(c.min, c.max, counted.grain) : c.distinct;
@@ -209,6 +210,12 @@ export function bucketsMeetingAmount(measures: readonly { agg: Agg; col?: ColRef
   if (!finer) return undefined;
   const unit = counted.grain ?? c.name;
   return `counting each ${unit} whose total (or average) of ${amount.col.column.name} passes a number is not something I compute yet, and single rows would give a different count; ask for "total ${amount.col.column.name} per ${unit}" and read off which pass it`;
+}
+
+/** Whether question word `i` belongs to the column's own name (`price_ratio` for "ratio"), not said of it. */
+function partOfName(p: Parse, i: number, c: ColumnMeta): boolean {
+  const stem = p.tokens[i]?.stem ?? '';
+  return stem !== '' && (c.tokens.includes(stem) || c.name.toLowerCase().includes(stem));
 }
 
 /** Words asking to set two figures against each other ("ratio", "3 times larger", "difference"). */
@@ -222,8 +229,7 @@ const HOW_MUCH = /^(higher|lower|more|less|bigger|smaller|larger|greater|fewer)$
  */
 export function withContrast(p: Parse, u: Understanding): Understanding {
   // A word inside a column's name ("pupil-teacher ratio") is that column; "5 times a week" is a frequency.
-  const inName = (i: number): boolean => p.spans.some((s) => s.start <= i && i < s.end
-    && (s.kind !== 'column' || s.cols.some((c) => c.column.tokens.includes(p.tokens[i]?.stem ?? '') || c.column.name.toLowerCase().includes(p.tokens[i]?.stem ?? '\u0000'))));
+  const inName = (i: number): boolean => p.spans.some((s) => s.start <= i && i < s.end && (s.kind !== 'column' || s.cols.some((c) => partOfName(p, i, c.column))));
   const ratio = p.tokens.some((t, i) => !inName(i) && (t.norm === 'ratio' || (t.norm === 'times' && HOW_MUCH.test(p.tokens[i + 1]?.norm ?? ''))));
   const difference = p.tokens.some((t, i) => !inName(i) && DIFFERENCE_WORDS.test(t.norm))
     || p.tokens.some((t, i) => t.norm === 'much' && p.tokens[i - 1]?.norm === 'how' && HOW_MUCH.test(p.tokens[i + 1]?.norm ?? ''));
@@ -251,9 +257,9 @@ export function withRate(p: Parse, u: Understanding): Understanding {
   // Only a rate of a yes/no condition ("survival rate"): "birth rate above 6" names a measure.
   const span = p.spans.find((s): s is Extract<typeof s, { kind: 'column' }> => s.kind === 'column' && s.start <= at && at < s.end);
   const flag = span?.cols.some((c) => c.column.kind === 'boolean' || (c.column.kind === 'numeric' && c.column.min === 0 && c.column.max === 1));
-  if (span === undefined || flag !== true || span.cols.some((c) => c.column.name.toLowerCase().includes('rate'))) return u;
+  if (span === undefined || flag !== true || span.cols.some((c) => partOfName(p, at, c.column))) return u;
   const m = u.measures[0];
-  const counting = u.measures.length === 1 && m !== undefined && (m.agg === 'count' || (m.agg === 'sum' && m.col !== undefined && /^(freq|frequency|n|count|counts|cnt|number|num)$/i.test(m.col.column.name.trim())));
+  const counting = u.measures.length === 1 && m !== undefined && (m.agg === 'count' || (m.agg === 'sum' && m.col !== undefined && m.col.column === frequencyWeight(u.base)?.column));
   if (!counting) return u;
   const part = u.filters.map((f, i) => ({ f, i })).filter(({ f }) => span?.cols.some((c) => c.column === f.col.column) === true);
   if (u.dims.length > 0 || part.length === 0) {

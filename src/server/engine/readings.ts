@@ -9,7 +9,7 @@
 import { coverage, wordsAt, type Coverage } from './explain';
 import type { MentionIndex, Span } from './mentions';
 import { isGroupable, isIdLike, isIdName, isNumeric, type Parse } from './roles';
-import { TIME_NAMED } from './measuresPlan';
+import { TIME_NAMED } from './lexicon';
 import { naturalGrain } from './groupings';
 import { buildPlan, cueNameOverlaps, parseQuestion, type ParseChoice } from './understand';
 import { defaultAgg } from './lexicon';

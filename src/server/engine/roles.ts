@@ -5,7 +5,7 @@
  */
 import type { Cue } from './cues';
 import type { DateExpr } from './dates';
-import { MONEY_WORDS, PERCENT_WORDS, ROW_WORDS } from './lexicon';
+import { COUNT_COLUMN, MONEY_WORDS, PERCENT_WORDS, ROW_WORDS } from './lexicon';
 import type { Span } from './mentions';
 import { identifierWords, type Token } from './text';
 import type { ColRef, ColumnMeta, Filter, TableMeta } from './types';
@@ -39,7 +39,7 @@ export const isGroupable = (c: ColumnMeta): boolean =>
  * "how many survived" is the sum of the counts, not the number of rows.
  */
 export function frequencyWeight(table: TableMeta): ColRef | undefined {
-  const counts = table.columns.filter((c) => /^(freq|frequency|n|count|counts|cnt|number|num)$/i.test(c.name.trim()));
+  const counts = table.columns.filter((c) => COUNT_COLUMN.test(c.name.trim()));
   const w = counts[0];
   if (counts.length !== 1 || w === undefined || w.kind !== 'numeric' || !Number.isInteger(w.min) || !Number.isInteger(w.max) || (w.min as number) < 0) return undefined;
   const categorical = table.columns.every((c) => c === w || c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal'

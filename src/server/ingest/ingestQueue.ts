@@ -83,25 +83,25 @@ export class IngestQueue {
    */
   async freshen(recs: readonly SourceRecord[]): Promise<void> {
     const waits: Array<Promise<void>> = [];
-    const inFlight: SourceRecord[] = [];
+    const waitedOn: SourceRecord[] = [];
     for (const rec of recs) {
       if (rec.origin.kind !== 'path') continue;
       if (this.waiting.includes(rec.id) || this.running.has(rec.id)) {
         waits.push(this.settled(rec.id));
-        inFlight.push(rec);
+        waitedOn.push(rec);
         continue;
       }
       if (await this.worthReading(rec)) {
         this.enqueue(rec.id);
         waits.push(this.settled(rec.id));
-        inFlight.push(rec);
+        waitedOn.push(rec);
       }
     }
     await Promise.all(waits);
     // A read may have opened the file before the last edit (or its deletion) and still succeed; the
     // file is checked once more after it, so a job never runs on what is no longer there.
     const again: Array<Promise<void>> = [];
-    for (const rec of inFlight) {
+    for (const rec of waitedOn) {
       if (!this.waiting.includes(rec.id) && !this.running.has(rec.id) && (await this.worthReading(rec))) {
         this.enqueue(rec.id);
         again.push(this.settled(rec.id));
