@@ -122,7 +122,7 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
   return lines.join('\n');
 }
 
-/** "**2.16** times: Alaska's total Area (566,432) over Texas's (262,134)", in the question's order. */
+/** "The ratio of the total Area of Alaska (566,432) and Texas (262,134) is **2.16**", in the question's order. */
 function contrastLine(c: { kind: 'ratio' | 'difference'; first: string; second: string }, rows: readonly unknown[][], mi: number, what: string): string | undefined {
   const find = (v: string): unknown[] | undefined => rows.find((row) => String(row[0]).toLowerCase() === v.toLowerCase());
   const a = find(c.first);
