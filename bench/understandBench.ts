@@ -13,9 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDbStore, type QueryOptions, type QueryParam, type QueryResult } from '../src/server/duckdb/duckDbStore';
 import type { AnswerContext } from '../src/server/engine';
-import { readWithHistory } from '../src/server/engine/followUp';
 import { LocalAnalysisEngine } from '../src/server/engine/localEngine';
-import { buildMentionIndex } from '../src/server/engine/mentions';
+import { readQuestion } from '../src/server/engine/reader';
 import { SchemaIndex } from '../src/server/engine/schemaIndex';
 import type { DataSource } from '../src/shared/domain';
 import type { BenchResult } from './types';
@@ -103,16 +102,15 @@ export async function runUnderstandBench(): Promise<BenchResult[]> {
     const ingest = await store.ingest(source, csv, new AbortController().signal);
     const schema = new SchemaIndex(async (sql) => (await store.query(sql, [], { timeoutMs: 60_000, maxRows: 100_000 })).rows);
     const tables = await schema.tables([{ source, ingest }]);
-    const index = buildMentionIndex(tables);
     const columns = tables[0]?.columns.length ?? 0;
 
     // 1. Understanding, per question.
-    for (const q of QUESTIONS) readWithHistory(q, [], tables, index);
+    for (const q of QUESTIONS) readQuestion(q, [], tables);
     const times: number[] = [];
     for (let r = 0; r < REPEATS; r++) {
       for (const q of QUESTIONS) {
         const t = process.hrtime.bigint();
-        readWithHistory(q, [], tables, index);
+        readQuestion(q, [], tables);
         times.push(ms(t));
       }
     }

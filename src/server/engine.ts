@@ -4,6 +4,7 @@
  * swaps a new {@link AnalysisEngine} in without touching the HTTP layer.
  */
 import type { TableStats } from './duckdb/scanStats';
+import type { GlossaryEntry } from '../shared/glossary';
 import type { Block, DataSource, FileRef, JobEvent, JobMode, LanguageType } from '../shared/domain';
 
 export interface ColumnInfo {
@@ -113,6 +114,10 @@ export interface AnswerContext {
   /** Stores a file the answer links to (TABLE csv, IMAGE png/svg) and returns its expiring URL. */
   publishFile(name: string, contents: Uint8Array | string, contentType: string): Promise<FileRef>;
   signal: AbortSignal;
+  /** The dataset's glossary: words its users gave a meaning ("heaviest" is `wt`). */
+  glossary?: readonly GlossaryEntry[];
+  /** Keeps a word's meaning in the dataset's glossary (the local service persists it with the dataset). */
+  define?(entry: GlossaryEntry): Promise<void>;
 }
 
 export interface AnalysisEngine {

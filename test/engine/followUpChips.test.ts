@@ -41,19 +41,25 @@ describe('follow-up chips carry their own turn (issue 13)', function () {
     assert.deepEqual(got, want);
   });
 
-  it('a date-range chip reads "from … to …" (never "for from") and answers that range', async () => {
+  it('a time chip reads as a plain period ("in 2024", "from … to …" with the end day counted) and answers exactly that', async () => {
     const first = await rig.ask('total revenue by region', ['sales.csv']);
-    const chip = first.questions.find((q) => /\bfrom \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}/.test(q));
-    assert.ok(chip !== undefined, `a date-range refinement is offered: ${first.questions.join(' | ')}`);
+    const chip = first.questions.find((q) => /\bfrom \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}|\bin \d{4}\b/.test(q));
+    assert.ok(chip !== undefined, `a time refinement is offered: ${first.questions.join(' | ')}`);
     assert.doesNotMatch(chip, /\bfor from\b/);
-    const [, from, to] = /from (\d{4}-\d{2}-\d{2}) to (\d{4}-\d{2}-\d{2})/.exec(chip) as RegExpExecArray;
+    const range = /from (\d{4}-\d{2}-\d{2}) to (\d{4}-\d{2}-\d{2})/.exec(chip);
+    const year = /\bin (\d{4})\b/.exec(chip)?.[1];
+    // The end day of a written range is counted (the issue's chip drifted a day when it was not).
+    const inside = (d: string): boolean => (range !== null ? d >= (range[1] as string) && d <= (range[2] as string) : d.startsWith(`${year}-`));
     const a = await rig.ask(chip, ['sales.csv']);
     const want = new Map<string, number>();
     for (const r of ROWS.slice(1).map((l) => l.split(','))) {
-      const d = r[0] as string;
-      if (d >= (from as string) && d < (to as string)) want.set(r[1] as string, (want.get(r[1] as string) ?? 0) + Number(r[3]));
+      if (inside(r[0] as string)) want.set(r[1] as string, (want.get(r[1] as string) ?? 0) + Number(r[3]));
     }
     const got = new Map((a.tables[0] ?? []).slice(1).map((r) => [String(r[0]), Number(r[1])]));
     assert.deepEqual(got, want, chip);
+    const r = await rig.ask('total revenue by region from 2024-01-01 to 2024-01-31', ['sales.csv']);
+    const jan = new Map<string, number>();
+    for (const row of ROWS.slice(1).map((l) => l.split(','))) if ((row[0] as string) >= '2024-01-01' && (row[0] as string) <= '2024-01-31') jan.set(row[1] as string, (jan.get(row[1] as string) ?? 0) + Number(row[3]));
+    assert.deepEqual(new Map((r.tables[0] ?? []).slice(1).map((x) => [String(x[0]), Number(x[1])])), jan, 'a written range counts its last day');
   });
 });

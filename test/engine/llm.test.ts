@@ -120,7 +120,7 @@ describe('optional language model (OpenAI-compatible)', function () {
       replies = [reply];
       const a = await rig.ask('total revenue', ['sales.csv']);
       assert.deepEqual(a.tables[a.tables.length - 1], [['total_revenue'], ['45']]);
-      assert.match(a.message, /^The total of `revenue`: \*\*45\*\*/);
+      assert.match(a.message, /^Total `revenue`: \*\*45\*\*/);
       assert.ok(!a.message.includes(KEY));
     }
   });

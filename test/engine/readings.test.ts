@@ -47,20 +47,20 @@ describe('readings of real-world phrasings (issue 11 classes)', function () {
 
   it('reads "average high price per year" as the average of `high_price`, not a maximum of `price`', async () => {
     const a = await rig.ask('average high price per year', ['stocks.csv']);
-    assert.match(first(a), /average of `high_price` per year of `day`/);
+    assert.match(first(a), /Average `high_price` by year of `day`/);
     assert.equal(a.tables[0]?.[0]?.join(','), 'year,avg_high_price');
     assert.equal(a.tables[0]?.[1]?.join(','), '2020,109.5');
   });
 
   it('uses a number the question names as a value: "how many orders have 3 items"', async () => {
     const a = await rig.ask('how many orders have 3 items', ['orders.csv']);
-    assert.match(first(a), /where `items` is 3: \*\*8\*\*/);
+    assert.match(first(a), /where `items` = 3: \*\*8\*\*/);
   });
 
   it('counts days by a value of a category: "how many days did it snow"', async () => {
     const want = WEATHER.slice(1).filter((l) => l.split(',')[1] === 'snow').length;
     const a = await rig.ask('how many days did it snow', ['weather.csv']);
-    assert.match(first(a), new RegExp(`Counting the days of \`date\` where \`conditions\` is snow: \\*\\*${want}\\*\\*`));
+    assert.match(first(a), new RegExp(`Number of days where \`conditions\` is "snow": \\*\\*${want}\\*\\*`));
   });
 
   it('asks instead of guessing when a word fits two columns with different answers, and each alternative answers exactly that', async () => {
@@ -85,15 +85,16 @@ describe('readings of real-world phrasings (issue 11 classes)', function () {
 
   it('reads a possessive surname as the values containing it, and "no X listed" as missing values', async () => {
     const a = await rig.ask("Lovelace's movies - total US gross", ['movies.json']);
-    assert.match(first(a), /`Director` is Ada Lovelace/);
+    assert.match(first(a), /`Director` is "Ada Lovelace"/);
     assert.match(first(a), /\*\*400\*\*/);
     const b = await rig.ask('how many movies have no rating listed', ['movies.json']);
-    assert.match(first(b), /`Rating` is missing: \*\*1\*\*/);
+    assert.match(first(b), /Missing values of `Rating`/);
+    assert.equal(String(b.tables[0]?.[1]?.[1]), '1', JSON.stringify(b.tables[0]));
   });
 
   it('peaks answer with the row they belong to', async () => {
     const a = await rig.ask('when was volume at its peak?', ['stocks.csv']);
-    assert.match(first(a), /The row of `stocks.csv` with the highest `volume`/);
+    assert.match(first(a), /the row with the highest `volume`/);
     assert.equal(cell(a, 1, 'volume'), '1590');
     assert.equal(cell(a, 1, 'day'), STOCKS[60]?.split(',')[0]);
   });

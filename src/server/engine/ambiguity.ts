@@ -1,25 +1,26 @@
 /**
- * When a question reads several ways: run the close readings and keep only those whose result
- * differs from the best one's (two readings with the same numbers are the same answer), and when
- * any differ, ask instead of answering, offering each reading as a question that is answered
- * exactly that way.
+ * When a question reads several ways: the close readings are run, and only those whose result
+ * differs from the best one's count (two readings with the same numbers are the same answer).
+ * When any differ, the engine asks instead of answering, offering each reading as a question the
+ * grammar's writer spelled, which is answered exactly that way.
  */
-import { md } from './describe';
 import type { Executor } from './executor';
-import type { Reading, ReadingOption } from './readings';
+import type { Reading } from './reader';
 import { readingSentence } from './readingLine';
-import { canonicalQuestion, rephrase } from './rephrase';
 import { buildQuery } from './sqlBuilder';
-import type { Plan } from './types';
+import type { Plan, TableMeta } from './types';
+import { writePlan } from './writer';
 
 /** At most this many readings are run to compare. */
 const MAX_PROBES = 4;
 const PROBE_ROWS = 2000;
 
-/**
- * The numbers of a result, in order: two readings that group by equivalent labels (a name and its
- * code, a `year` column and the year of a date) give the same numbers and so the same answer.
- */
+export interface ReadingOption {
+  question: string;
+  label: string;
+}
+
+/** The numbers of a result, in order: two readings that group by equivalent labels give the same numbers. */
 function comparable(rows: readonly unknown[][]): string {
   return JSON.stringify(rows.map((r) => r.filter((v) => typeof v === 'number').map((v) => Number((v as number).toPrecision(10)))).sort());
 }
@@ -28,7 +29,6 @@ async function resultOf(plan: Plan, ex: Executor): Promise<string | undefined> {
   if (plan.kind !== 'aggregate' && plan.kind !== 'rows') return undefined;
   const q = buildQuery(plan);
   const r = await ex.run(q.tables, q.main, PROBE_ROWS);
-  // Groups are compared by their numbers only: the labels may be spelled two ways (1 and Monday).
   const skip = plan.kind === 'aggregate' ? plan.dims.length : 0;
   return comparable(r.rows.map((row) => row.slice(skip)));
 }
@@ -46,21 +46,21 @@ export async function differingRivals(best: Reading, rivals: readonly Reading[],
   return out;
 }
 
-/** Each reading as an option the user can click; readings that cannot be spelled out are left out. */
-export function optionsFor(question: string, readings: readonly Reading[]): ReadingOption[] {
+/** Each reading as an option to click; readings the writer has no words for, or that read alike, are left out. */
+export function optionsFor(question: string, readings: readonly Reading[], among: readonly TableMeta[] = []): ReadingOption[] {
   const out: ReadingOption[] = [];
   for (const r of readings) {
-    const q = rephrase(question, r) ?? canonicalQuestion(r.plan);
+    const q = writePlan(r.plan, among);
     if (q === undefined || q.trim() === question.trim() || out.some((o) => o.question === q)) continue;
-    out.push({ question: q, label: readingSentence(r.plan) });
+    out.push({ question: q, label: readingSentence(r.plan, among) });
   }
   return out;
 }
 
 /** The answer that asks: the readings, in words, and what to click. */
-export function askMessage(reason: string, options: readonly ReadingOption[]): string {
-  const lines = [`I can read this question in more than one way, and the answers differ: ${md(reason)}. I won't pick one for you.`, ''];
+export function askMessage(options: readonly ReadingOption[]): string {
+  const lines = ['I can read this question in more than one way, and the answers differ. I won\'t pick one for you:', ''];
   options.forEach((o, i) => lines.push(`${i + 1}. ${o.label}`));
-  lines.push('', options.length > 0 ? 'Choose the one you mean below, or rephrase the question.' : 'Rephrase the question to say which one you mean.');
+  lines.push('', 'Choose the one you mean below, or rephrase the question.');
   return lines.join('\n');
 }

@@ -8,7 +8,7 @@ import type { AnswerContext } from '../engine';
 import { fileExtension } from '../../shared/fileNames';
 import { slug } from '../duckdb/sqlText';
 import { commentText } from '../profile/profileSql';
-import { fold } from './text';
+import { fold } from '../language/words';
 
 const RESPOND: BlockPlace = { groupId: 'respond', groupName: 'Conclusions', stage: 'Respond' };
 /** Longest MESSAGE fragment; breaks fall on whitespace so words are never split. */

@@ -53,6 +53,8 @@ export function filterPhrase(f: Filter): string {
       return /^(since|after|before|up to)\b/.test(f.label) ? `${c} ${f.label}` : `${c} in ${f.label}`;
     case 'datePart':
       return f.part === 'year' ? `${c} in ${f.label}` : `${c} in ${f.label} (any year)`;
+    case 'periods':
+      return `${c} in ${f.label}`;
     case 'none':
       return f.col.column.kind === 'numeric' ? `${c} is zero or missing` : `${c} is missing`;
     case 'absentIn':

@@ -5,7 +5,7 @@
  * `shop_ref` in the other). Only keys unique on the looked-up side are used, so a join never multiplies
  * the measured rows.
  */
-import { identifierWords, stem } from './text';
+import { identifierWords, singular as stem } from '../language/words';
 import type { ColumnMeta, TableMeta } from './types';
 
 export interface JoinKey {

@@ -9,14 +9,14 @@ import type { DataSource } from '../../shared/domain';
 import type { AnalysisEngine, AnswerContext, IngestResult } from '../engine';
 import { QueryError, QueryTimeoutError, type DuckDbStore } from '../duckdb/duckDbStore';
 import { AnswerWriter } from './answerWriter';
-import { describePlan, md } from './describe';
+import { md } from './describe';
 import { Executor } from './executor';
 import { differingRivals, askMessage, optionsFor } from './ambiguity';
-import { readWithHistory } from './followUp';
+import type { GlossaryEntry } from '../../shared/glossary';
+import { readQuestion, type Decision } from './reader';
 import { readingSentence } from './readingLine';
 import { llmConfigFromEnv, type LlmConfig } from './llmClient';
 import { answerWithModel } from './llmAnswer';
-import { buildMentionIndex } from './mentions';
 import { runOverview } from './overviewRunner';
 import { runStatsOverview } from './statsOverview';
 import { runPlan } from './planRunner';
@@ -25,7 +25,7 @@ import { answerFromDocuments } from './retrievalAnswer';
 import { SchemaIndex } from './schemaIndex';
 import { SqlRejected } from './sqlGuard';
 import { describeColumns, suggestQuestions } from './suggestions';
-import type { TableMeta, Understanding } from './types';
+import type { TableMeta } from './types';
 
 export interface LocalEngineOptions {
   /** Model to consult first; `null` disables it; undefined reads TEAM_DATA_LLM_* from the environment. */
@@ -104,8 +104,8 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     if (!tablesOnly || this.llm !== undefined) return false;
     const quick = this.schema.quickTables(ctx.sources);
     if (quick === undefined || !quick.some((t) => t.rowCount > QUICK_OVERVIEW_ROWS)) return false;
-    const d = readWithHistory(ctx.question, ctx.history.map((h) => h.question), quick, buildMentionIndex(quick));
-    if (d.kind !== 'answer' || d.rivals.length > 0 || !d.reading.complete || d.reading.plan.kind !== 'overview') return false;
+    const d = readQuestion(ctx.question, ctx.history.map((h) => h.question), quick, ctx.glossary ?? []);
+    if (d.kind !== 'answer' || d.rivals.length > 0 || d.reading.plan.kind !== 'overview') return false;
     const plan = d.reading.plan;
     const o = await runStatsOverview(plan.tables, writer);
     writer.respond(`${readingSentence(plan)}:\n\n${o.message}`, suggestQuestions(plan.tables), sourcesOf(plan.tables));
@@ -119,58 +119,79 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     const labels = tabular.map((s) => s.source.fileName).join(', ');
     if (await this.quickOverview(ctx, writer, tabular.length === ctx.sources.length)) return;
     const tables = await this.schema.tables(tabular.map((s) => ({ source: s.source, ingest: s.ingest })));
-    const index = buildMentionIndex(tables);
     const allowed = tables.map((t) => t.table);
     const ex = new Executor(this.store, allowed, ctx.signal);
-    let d = readWithHistory(ctx.question, ctx.history.map((h) => h.question), tables, index);
+    const history = ctx.history.map((h) => h.question);
+    let glossary: readonly GlossaryEntry[] = ctx.glossary ?? [];
+    let d: Decision = readQuestion(ctx.question, history, tables, glossary);
+    let asked = ctx.question;
+    if (d.kind === 'define') {
+      // A chosen meaning: kept in the dataset's glossary, and the question before it answered with it.
+      const entry = d.entry;
+      await ctx.define?.(entry);
+      glossary = [...glossary.filter((g) => g.phrase !== entry.phrase), entry];
+      const step = writer.step(`Remember that "${entry.phrase}" means ${entry.value !== undefined ? `"${entry.value}" of ` : ''}\`${entry.column}\``);
+      step.done();
+      const before = history[history.length - 1];
+      if (before === undefined) {
+        writer.respond(`Noted: from now on "${md(entry.phrase)}" means ${entry.value !== undefined ? `the value "${md(entry.value)}" of ` : ''}\`${entry.column}\` in questions about this dataset.`, suggestQuestions(tables), tables.map((t) => t.source));
+        return;
+      }
+      asked = before;
+      d = readQuestion(before, history.slice(0, -1), tables, glossary);
+    }
     if (d.kind === 'answer' && d.rivals.length > 0) {
       // Close readings are only a problem when they give different answers.
       const differ = await differingRivals(d.reading, d.rivals, ex);
       if (differ.length > 0) {
-        const options = optionsFor(ctx.question, [d.reading, ...differ]);
-        d = { kind: 'ask', reason: `it could mean ${[d.reading, ...differ].slice(0, 3).map((r) => readingSentence(r.plan).replace(/^./, (c) => c.toLowerCase())).join(', or ')}`, options };
+        const options = optionsFor(asked, [d.reading, ...differ], tables);
+        if (options.length > 1) {
+          const step = writer.step(`Read the question in ${options.length} ways that give different answers`);
+          step.done();
+          writer.respond(askMessage(options), options.map((o) => o.question).slice(0, 4), tables.map((t) => t.source));
+          return;
+        }
       }
     }
-    const u: Understanding = d.kind === 'answer' ? d.reading.plan : { kind: 'unanswerable', reason: d.reason, unknown: d.kind === 'refuse' ? d.unknown : [] };
-    if (u.kind !== 'overview') {
+    if (d.kind === 'answer' && d.reading.plan.kind !== 'overview') {
       // The reading of the question, so a wrong interpretation is visible before any number.
-      const step = writer.step(u.kind === 'unanswerable' ? `Match the question to the columns and values of ${labels}` : `Read the question as: ${describePlan(u)}`);
+      const step = writer.step(`Read the question as: ${readingSentence(d.reading.plan, tables)}`);
       step.done();
-    }
-    if (mayRetrieve && (u.kind === 'unanswerable' || DOCUMENT_CUES.test(ctx.question))) {
+    } else if (d.kind === 'refuse') writer.step(`Match the question to the columns and values of ${labels}`).done();
+    if (mayRetrieve && (d.kind === 'refuse' || DOCUMENT_CUES.test(ctx.question))) {
       const r = await answerFromDocuments(ctx, writer, this.retrieval, (id) => this.store.readText(id));
-      if (r.found || u.kind === 'unanswerable') {
+      if (r.found || d.kind === 'refuse') {
         writer.respond(r.message, r.questions, [], r.refs);
         return;
       }
     }
     if (this.llm !== undefined) {
-      const done = await answerWithModel(this.llm, ctx, writer, ex, tables, u.kind === 'unanswerable' ? undefined : u);
+      const done = await answerWithModel(this.llm, ctx, writer, ex, tables, d.kind === 'answer' ? d.reading.plan : undefined);
       if (done) return;
       ex.reset();
     }
-    if (d.kind === 'ask') {
-      writer.respond(askMessage(d.reason, d.options), d.options.map((o) => o.question).slice(0, 4), tables.map((t) => t.source));
-      return;
-    }
-    if (u.kind === 'unanswerable') {
+    if (d.kind !== 'answer') {
+      const bindings = d.kind === 'refuse' ? d.bindings : [];
+      const offer = bindings.length > 0
+        ? ['', `Tell me what ${[...new Set(bindings.map((b) => `"${md(b.word)}"`))].join(' and ')} means and I will answer at once (the choice is kept for later questions):`, ...bindings.map((b) => `- ${b.value !== undefined ? `the value "${md(b.value)}" of ` : ''}\`${b.column}\` (${md(b.table)})`)]
+        : [];
       const text = [
-        `I can't answer that from ${md(labels)}: ${md(u.reason)}. I won't guess numbers.`,
+        `I can't answer that from ${md(labels)}: ${md(d.kind === 'refuse' ? d.reason : 'the question could not be read')}. I won't guess numbers.`,
+        ...offer,
         '',
         ...tables.map((t) => `**${md(t.label)}** has ${t.columns.length} columns: ${describeColumns(t)}.`),
-        '',
-        'Questions like the suggestions below work.',
       ].join('\n');
-      writer.respond(text, suggestQuestions(tables), tables.map((t) => t.source));
+      writer.respond(text, bindings.length > 0 ? bindings.map((b) => b.question).slice(0, 6) : suggestQuestions(tables), tables.map((t) => t.source));
       return;
     }
+    const u = d.reading.plan;
     try {
       if (u.kind === 'overview') {
         const o = await runOverview(u.tables, ex, writer);
         writer.respond(`${readingSentence(u)}:\n\n${o.message}`, suggestQuestions(u.tables), sourcesOf(u.tables));
         return;
       }
-      const a = await runPlan(u, ex, writer);
+      const a = await runPlan(u, ex, writer, tables);
       writer.respond(a.message, suggestQuestions(tables, u), sourcesOf(a.tables));
     } catch (err) {
       ctx.signal.throwIfAborted();

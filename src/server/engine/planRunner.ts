@@ -129,7 +129,7 @@ function chartFor(plan: Plan, r: ResultData, title: string): { chart?: ChartRequ
  * Runs the plan as Analyze steps: "Query <files>" (CODE + TABLE), then "Draw a chart" (IMAGE) when
  * one helps. Returns the finding for the Respond group.
  */
-export async function runPlan(plan: Exclude<Plan, { kind: 'overview' }>, ex: Executor, writer: AnswerWriter): Promise<PlanAnswer> {
+export async function runPlan(plan: Exclude<Plan, { kind: 'overview' }>, ex: Executor, writer: AnswerWriter, among: readonly TableMeta[] = []): Promise<PlanAnswer> {
   const title = describePlan(plan);
   const step = writer.step(`Compute the ${title}`);
   let body: Body;
@@ -140,7 +140,7 @@ export async function runPlan(plan: Exclude<Plan, { kind: 'overview' }>, ex: Exe
     throw err;
   }
   writer.code(step, sqlBlock(shownPreamble(body.tables), ex.ran.map((r) => ({ comment: r.comment, sql: r.shown }))));
-  const missing = askedButMissing(plan, body.main);
+  const missing = askedButMissing(plan, body.main, among);
   if (missing !== undefined) {
     // "exports of Chile in 2031" where 2031 is empty: say so instead of showing a row of blanks.
     step.done();
@@ -162,21 +162,21 @@ export async function runPlan(plan: Exclude<Plan, { kind: 'overview' }>, ex: Exe
       chartStep.done();
     }
   }
-  return { message: withReading(plan, body.main), tables: body.tables };
+  return { message: withReading(plan, body.main, among), tables: body.tables };
 }
 
 /** For a lookup whose asked-for columns are empty in every matching row: what to say instead of a table. */
-function askedButMissing(plan: Exclude<Plan, { kind: 'overview' }>, r: ResultData): string | undefined {
+function askedButMissing(plan: Exclude<Plan, { kind: 'overview' }>, r: ResultData, among: readonly TableMeta[]): string | undefined {
   if (plan.kind !== 'rows' || plan.show === undefined || plan.show.length === 0 || r.rows.length === 0) return undefined;
   const idx = plan.show.map((c) => r.columns.indexOf(c.column.name)).filter((i) => i >= 0);
   if (idx.length === 0 || !r.rows.every((row) => idx.every((i) => row[i] === null || row[i] === undefined || row[i] === ''))) return undefined;
   const names = plan.show.map((c) => code(c.column.name)).join(' and ');
-  return `${readingSentence(plan)}: ${names} ${plan.show.length === 1 ? 'has' : 'have'} no value in the ${r.rows.length === 1 ? 'matching row' : `${r.rows.length} matching rows`}, so there is no number to give.`;
+  return `${readingSentence(plan, among)}: ${names} ${plan.show.length === 1 ? 'has' : 'have'} no value in the ${r.rows.length === 1 ? 'matching row' : `${r.rows.length} matching rows`}, so there is no number to give.`;
 }
 
 /** The reading first, then the finding (whose own headline is dropped when the reading line already gives the number). */
-function withReading(plan: Exclude<Plan, { kind: 'overview' }>, r: ResultData): string {
-  const line = readingLine(plan, r);
+function withReading(plan: Exclude<Plan, { kind: 'overview' }>, r: ResultData, among: readonly TableMeta[]): string {
+  const line = readingLine(plan, r, among);
   const text = finding(plan, r);
   const scalar = plan.kind === 'aggregate' && plan.dims.length === 0 && plan.measures.length === 1 && !plan.shareOfFiltered && r.rows.length === 1 && r.rows[0]?.[0] !== null;
   const rest = scalar ? text.split('\n').slice(1).join('\n').trim() : text;

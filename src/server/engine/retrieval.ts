@@ -9,7 +9,7 @@ import MiniSearch from 'minisearch';
 import type { DataSource } from '../../shared/domain';
 import { chunkText, type Chunk } from './passages';
 import { isNumberTerm, searchTokens } from './searchTerms';
-import { fold, stem } from './text';
+import { fold, singular as stem } from '../language/words';
 
 export interface Passage {
   source: DataSource;

@@ -12,9 +12,8 @@ import { quoteIdent, slug } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
 import { codeLikeAggregate, dateFromParts, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
-import { ABBREVIATIONS } from './lexicon';
 import { NULL_MARKER_SQL, nullMarkersOf } from './missingMarkers';
-import { identifierWords, stem } from './text';
+import { identifierWords, singular } from '../language/words';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
 
 /** Text columns with at most this many distinct values have their values indexed. */
@@ -46,16 +45,9 @@ export function sqlName(name: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(name) && !RESERVED.has(name) ? name : quoteIdent(name);
 }
 
-/** Stems of an identifier, with abbreviations expanded (`qty` also yields `quantity`). */
+/** The singular words of an identifier (`unitPrices` -> unit, price). */
 export function nameTokens(name: string): string[] {
-  const out: string[] = [];
-  for (const w of identifierWords(name)) {
-    const s = stem(w);
-    out.push(s);
-    const full = ABBREVIATIONS[s] ?? ABBREVIATIONS[w];
-    if (full !== undefined && full !== s) out.push(full);
-  }
-  return out;
+  return identifierWords(name).map(singular);
 }
 
 function kindOf(type: string): ColumnKind {

@@ -57,6 +57,8 @@ export function filterSql(f: Filter, qualify: boolean): string {
       if (f.to !== undefined) parts.push(`${x} < ${dateLiteral(f.to)}`);
       return parts.length > 0 ? parts.join(' AND ') : 'true';
     }
+    case 'periods':
+      return `(${f.ranges.map((r) => `(${x} >= ${dateLiteral(r.from)} AND ${x} < ${dateLiteral(r.to)})`).join(' OR ')})`;
     case 'datePart':
       return f.values.length === 1 ? `${f.part}(${x}) = ${f.values[0]}` : `${f.part}(${x}) IN (${f.values.join(', ')})`;
     case 'none':

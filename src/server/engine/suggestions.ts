@@ -1,84 +1,77 @@
 /**
- * Three follow-up questions built from the schema and the answer just given: another grouping, a
- * time view, a filter on a real value, a data-quality check. Each is phrased so the engine itself
- * answers it (the tests ask every suggestion back).
+ * Follow-up questions built from the schema and the answer just given (another grouping, a recent
+ * year, a time view, a filter on a real value, a distribution, a data-quality check), each one a
+ * plan written by the grammar's writer, so a chip reads as a plain question and asking it gives
+ * exactly the plan it names. Chips are whole questions: clicking one under an earlier turn still
+ * means what it says.
  */
 import { mdText } from '../../shared/markdownText';
-import { isGroupable, isIdLike, isNumeric } from './roles';
-import { defaultAgg, MONEY_WORDS } from './lexicon';
-import { canonicalQuestion } from './rephrase';
-import type { ColumnMeta, Filter, Plan, TableMeta } from './types';
+import { dateColumnOf, defaultAgg, isGroupable, isIdLike, isNumeric, timeNamed } from './shape';
+import type { AggregatePlan, ColRef, ColumnMeta, Plan, TableMeta } from './types';
+import { writePlan } from './writer';
 
 interface Picks {
   table: TableMeta;
-  measure?: ColumnMeta;
-  categories: ColumnMeta[];
-  date?: ColumnMeta;
+  measure?: ColRef;
+  categories: ColRef[];
+  date?: ColRef;
 }
 
 function picks(table: TableMeta): Picks {
-  const numeric = table.columns.filter((c) => isNumeric(c) && !isIdLike(c) && c.nonNull > 0 && !/(^|_)(id|key|code|year|month)$/i.test(c.name));
-  const measure = numeric.find((c) => /(revenue|sales|amount|total|value|income|spend)/i.test(c.name)) ?? numeric.find((c) => MONEY_WORDS.test(c.name)) ?? numeric[0];
-  const categories = table.columns.filter((c) => c.kind === 'text' && isGroupable(c) && c.distinct >= 2 && c.distinct <= 50 && (c.values?.length ?? 0) > 0);
-  const date = table.columns.find((c) => c.kind === 'temporal' && c.nonNull > 0);
+  const numeric = table.columns.filter((c) => isNumeric(c) && !isIdLike(c) && c.nonNull > 0 && !timeNamed(c) && c.derived === undefined);
+  const measure = numeric.find((c) => /(revenue|sales|amount|total|value|income|spend)/i.test(c.name)) ?? numeric[0];
+  const categories = table.columns.filter((c) => c.kind === 'text' && isGroupable(c) && c.distinct >= 2 && c.distinct <= 50 && (c.values?.length ?? 0) > 0).map((column) => ({ table, column }));
   const out: Picks = { table, categories };
-  if (measure) out.measure = measure;
-  if (date) out.date = date;
+  if (measure !== undefined) out.measure = { table, column: measure };
+  const date = dateColumnOf(table);
+  if (date !== undefined) out.date = date;
   return out;
 }
 
-/** Most common-looking value to filter on: the first indexed value, or undefined. */
+/** A value worth filtering on: the first that reads as a word. */
 function sampleValue(c: ColumnMeta): string | undefined {
-  const v = c.values?.find((x) => /^[\p{L}][\p{L}\p{N} &'-]{1,30}$/u.test(x));
-  return v;
+  return c.values?.find((x) => /^[\p{L}][\p{L}\p{N} &'-]{1,30}$/u.test(x) && !(c.nullMarkers ?? []).includes(x) && !(c.totals ?? []).includes(x));
 }
 
-function latestYear(date: ColumnMeta | undefined): string | undefined {
-  return typeof date?.max === 'string' ? date.max.slice(0, 4) : undefined;
-}
+const aggregate = (p: Picks, extra: Partial<AggregatePlan>): AggregatePlan => ({
+  kind: 'aggregate', base: p.table, measures: p.measure !== undefined ? [{ agg: defaultAgg(p.measure.column), col: p.measure }] : [{ agg: 'count' }], dims: [], filters: [], chart: 'auto', ...extra,
+});
 
-/** Suggestions for after `plan` (or for a fresh start when undefined). */
+/** Suggestions for after `plan` (or for a fresh start when undefined): at most three, all different. */
 export function suggestQuestions(tables: readonly TableMeta[], plan?: Plan): string[] {
-  const out: string[] = [];
-  const add = (q: string | undefined): void => {
-    if (q !== undefined && !out.includes(q)) out.push(q);
-  };
-  const main = plan?.kind === 'aggregate' ? plan.base : plan && 'table' in plan ? plan.table : [...tables].sort((a, b) => b.rowCount - a.rowCount)[0];
-  if (!main) return [];
+  return suggestPlans(tables, plan).map((s) => s.question);
+}
+
+/** The suggestions with the plans they were written from (a chip must read back as its plan). */
+export function suggestPlans(tables: readonly TableMeta[], plan?: Plan): Array<{ question: string; plan: Plan }> {
+  const main = plan?.kind === 'aggregate' ? plan.base : plan !== undefined && 'table' in plan ? plan.table : [...tables].sort((a, b) => b.rowCount - a.rowCount)[0];
+  if (main === undefined) return [];
   const pk = picks(main);
-  const planMeasure = plan?.kind === 'aggregate' ? plan.measures.find((x) => x.col !== undefined && x.col.table === main && x.agg !== 'count' && x.agg !== 'count_distinct')?.col?.column : undefined;
-  const measure = planMeasure ?? pk.measure;
-  const m = measure?.name;
-  const agg = measure ? (defaultAgg(measure) === 'avg' ? 'average' : 'total') : 'total';
-  const [c1, c2] = pk.categories;
-  const usedDims = plan?.kind === 'aggregate' ? plan.dims.map((d) => d.col.column) : [];
-  const otherCat = pk.categories.find((c) => !usedDims.includes(c));
-  const year = latestYear(pk.date);
-  const filteredYear = plan && 'filters' in plan && plan.filters.some((f) => f.kind === 'dateRange' || f.kind === 'datePart');
-  if (plan?.kind === 'aggregate' && plan.dims.length > 0) {
-    // Refinements are spelled out whole: a chip stays under its own turn, and clicking it later
-    // (after other questions) must still refine that turn, not the session's latest question.
-    if (otherCat) add(canonicalQuestion({ ...plan, dims: [...plan.dims, { col: { table: main, column: otherCat } }] }));
-    if (year && !filteredYear && pk.date) {
-      const only: Filter = { kind: 'dateRange', col: { table: main, column: pk.date }, from: `${year}-01-01`, to: `${Number(year) + 1}-01-01`, label: year };
-      add(canonicalQuestion({ ...plan, filters: [...plan.filters, only] }));
-    }
-    if (m && pk.date && !plan.dims.some((d) => d.grain !== undefined)) add(`How did ${agg} ${m} change per month?`);
-    if (c1 && plan.dims.some((d) => d.grain !== undefined)) {
-      const v = sampleValue(c1);
-      if (v) add(canonicalQuestion({ ...plan, filters: [...plan.filters, { kind: 'in', col: { table: main, column: c1 }, values: [v], negate: false }] }));
-    }
+  const planMeasure = plan?.kind === 'aggregate' ? plan.measures.find((m) => m.col !== undefined && m.col.table === main && m.agg !== 'count' && m.agg !== 'count_distinct')?.col : undefined;
+  if (planMeasure !== undefined) pk.measure = planMeasure;
+  const plans: Plan[] = [];
+  const used = plan?.kind === 'aggregate' ? plan.dims.map((d) => d.col.column) : [];
+  const other = pk.categories.find((c) => !used.includes(c.column));
+  if (plan?.kind === 'aggregate' && plan.dims.length > 0 && plan.limit === undefined) {
+    if (other !== undefined && plan.dims.length < 3) plans.push({ ...plan, dims: [...plan.dims, { col: other }] });
+    const year = typeof pk.date?.column.max === 'string' ? Number(pk.date.column.max.slice(0, 4)) : undefined;
+    const dated = plan.filters.some((f) => f.kind === 'dateRange' || f.kind === 'datePart' || f.kind === 'periods');
+    if (year !== undefined && pk.date !== undefined && !dated) plans.push({ ...plan, filters: [...plan.filters, { kind: 'dateRange', col: pk.date, from: `${year}-01-01`, to: `${year + 1}-01-01`, label: String(year) }] });
+    const cat = pk.categories[0];
+    const v = cat !== undefined ? sampleValue(cat.column) : undefined;
+    if (cat !== undefined && v !== undefined && plan.dims.some((d) => d.grain !== undefined)) plans.push({ ...plan, filters: [...plan.filters, { kind: 'in', col: cat, values: [v], negate: false }] });
   }
-  if (m && c1 && !(plan?.kind === 'aggregate' && plan.dims.some((d) => d.col.column === c1))) add(`${agg === 'total' ? 'Total' : 'Average'} ${m} by ${c1.name}`);
-  if (m && pk.date && !(plan?.kind === 'aggregate' && plan.dims.some((d) => d.grain !== undefined)) && !out.some((q) => /per month/.test(q))) add(`Monthly trend of ${agg} ${m}`);
-  if (m && plan?.kind !== 'histogram') add(`Distribution of ${m}`);
-  if (m && c2) add(`Average ${m} by ${c2.name}`);
-  const numerics = main.columns.filter((c) => isNumeric(c) && !isIdLike(c));
-  const a = numerics[0];
-  const b = numerics[1];
-  if (a && b && plan?.kind !== 'correlation') add(`Is ${a.name} correlated with ${b.name}?`);
-  if (m && plan?.kind !== 'outliers') add(`Are there outliers in ${m}?`);
-  add('Which columns have missing values?');
+  if (pk.date !== undefined && !(plan?.kind === 'aggregate' && plan.dims.some((d) => d.grain !== undefined))) plans.push(aggregate(pk, { dims: [{ col: pk.date, grain: 'month' }] }));
+  const cat = pk.categories.find((c) => !(plan?.kind === 'aggregate' && plan.dims.some((d) => d.col.column === c.column)));
+  if (cat !== undefined) plans.push(aggregate(pk, { dims: [{ col: cat }], order: 'desc' }));
+  if (pk.measure !== undefined && plan?.kind !== 'histogram') plans.push({ kind: 'histogram', col: pk.measure, filters: [], chart: 'auto' });
+  if (pk.measure !== undefined && plan?.kind !== 'outliers') plans.push({ kind: 'outliers', table: main, cols: [pk.measure], filters: [], chart: 'auto' });
+  plans.push({ kind: 'missing', table: main, chart: 'auto' });
+  const out: Array<{ question: string; plan: Plan }> = [];
+  for (const p of plans) {
+    const q = writePlan(p, tables);
+    if (q !== undefined && !out.some((x) => x.question === q)) out.push({ question: q, plan: p });
+  }
   return out.slice(0, 3);
 }
 

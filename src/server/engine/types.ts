@@ -48,6 +48,13 @@ export interface ColumnMeta {
   nullMarkers?: string[];
   /** Text holding lists ("English, Spanish"): values are matched as list items. */
   listLike?: boolean;
+  /**
+   * What the column is for, decided when the table is read: an identifier (never measured), a
+   * count or an amount (adds up), a level (averages).
+   */
+  role?: 'id' | 'count' | 'amount' | 'level';
+  /** Values of a category column that are totals of the others ("All", "Total"): left out of sums and groups. */
+  totals?: string[];
   /** Numbers written as text: how many non-empty values are not numbers, and one of them ("Ancient"). */
   unreadable?: number;
   unreadableExample?: string;
@@ -100,8 +107,10 @@ export type Filter =
   | { kind: 'between'; col: ColRef; lo: number; hi: number }
   /** Half-open date range [from, to), ISO dates; either end may be open. */
   | { kind: 'dateRange'; col: ColRef; from?: string; to?: string; label: string }
-  /** Calendar parts: month(col) = 3 (any year), quarter(col) = 1, year(col) IN (2023, 2024). */
-  | { kind: 'datePart'; col: ColRef; part: 'month' | 'quarter' | 'year'; values: number[]; label: string }
+  /** Calendar parts: month(col) = 3 (any year), quarter(col) = 1, year(col) IN (2023, 2024), isodow(col) IN (6, 7). */
+  | { kind: 'datePart'; col: ColRef; part: 'month' | 'quarter' | 'year' | 'isodow'; values: number[]; label: string }
+  /** Several half-open date ranges, any of them ("Q1 and Q3 2024"). */
+  | { kind: 'periods'; col: ColRef; ranges: Array<{ from: string; to: string }>; label: string }
   | { kind: 'bool'; col: ColRef; value: boolean }
   | { kind: 'null'; col: ColRef; isNull: boolean }
   /** "no discount", "no email": missing, or zero for numbers. */

@@ -191,21 +191,22 @@ function modeCases(f: RealFiles): RealCase[] {
   const favourite = extreme(Object.entries(timesChosen), ([, n]) => n);
   return [
     // 840 rows, but each traveller has 4 rows (one per mode).
-    // Needs the data set's documentation, not in the file: travellers are `individual`, each listed once per travel mode.
-    { tag: 'docs', q: 'how many travellers are there?', files: MODE, expect: { kind: 'refuse' } },
-    // Needs the data set's documentation, not in the file: travellers are `individual`, and a chosen mode has `choice` = 1.
-    { tag: 'docs', q: 'How many travellers chose mode 1?', files: MODE, expect: { kind: 'refuse' } },
+    // Travellers are people (WordNet), and the repeated `individual` names each of them: counted once each.
+    // (Refused before the data shape was read at ingest; the file holds the answer.)
+    { tag: 'docs', q: 'how many travellers are there?', files: MODE, expect: { kind: 'number', value: travellers } },
+    // A chosen mode is the yes/no `choice` the verb "chose" names, one per traveller.
+    { tag: 'docs', q: 'How many travellers chose mode 1?', files: MODE, expect: { kind: 'number', value: timesChosen[1] ?? NaN } },
     { tag: 'rank', q: 'which mode was chosen most often', files: MODE, expect: { kind: 'pick', key: favourite.row[0], value: favourite.value } },
     // Needs the data set's documentation, not in the file: travel time is `invt` (in vehicle) or `ttme` (at the terminal).
     { tag: 'docs', q: 'average travel time per mode', files: MODE, expect: { kind: 'refuse' } },
     // Needs the data set's documentation, not in the file: the in-vehicle cost is `invc`.
     { tag: 'docs', q: 'avg in-vehicle cost for mode 2', files: MODE, expect: { kind: 'refuse' } },
-    // Needs the data set's documentation, not in the file: travellers are `individual`, each listed once per travel mode.
-    { tag: 'docs', q: 'average household income of the travellers', files: MODE, expect: { kind: 'refuse' } },
+    // Every traveller has four rows, so the average over rows is the average over travellers.
+    { tag: 'docs', q: 'average household income of the travellers', files: MODE, expect: { kind: 'number', value: avg(d.map((x) => x['hinc'] ?? NaN)) } },
     // Needs the data set's documentation, not in the file: travel time is `invt` or `ttme`, generalized cost is `gc`.
     { tag: 'docs', q: 'how strongly are travel time and generalized cost correlated', files: MODE, expect: { kind: 'refuse' } },
-    // Needs the data set's documentation, not in the file: the earlier question counts travellers (`individual`), which the file does not name.
-    { tag: 'docs', q: 'what was their average household income?', history: ['how many travellers chose mode 4'], files: MODE, expect: { kind: 'refuse' } },
+    // "their": the travellers who chose mode 4, one row each.
+    { tag: 'docs', q: 'what was their average household income?', history: ['how many travellers chose mode 4'], files: MODE, expect: { kind: 'number', value: avg(chosen.filter((x) => x['mode'] === 4).map((x) => x['hinc'] ?? NaN)) } },
     // In-vehicle cost or generalized cost? Their means differ a lot.
     { tag: 'refuse', q: 'average cost', files: MODE, expect: { kind: 'refuse' } },
   ];

@@ -1,18 +1,15 @@
 /**
- * Debugging aid: how the engine reads a question over real files (every reading, its plan, what it
- * explains and leaves out, and the decision). `npx tsx test/engine/realData/explainQuestion.ts
- * autos.csv "how many cars have four doors" [--history "earlier question"]`; the generated files of the
- * accuracy suite (sales.csv, people.csv, iot.csv, orders.csv, customers.csv, ventes.csv) work too.
+ * Debugging aid: how the engine reads a question over real files (the decision, its canonical
+ * sentence, rivals, or the words it could not place and the bindings it offers).
+ * `npx tsx test/engine/realData/explainQuestion.ts autos.csv "how many cars have four doors"
+ * [--history "earlier question"]`; the generated files of the accuracy suite (sales.csv,
+ * people.csv, iot.csv, orders.csv, customers.csv, ventes.csv) work too.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describePlan } from '../../../src/server/engine/describe';
-import { readWithHistory } from '../../../src/server/engine/followUp';
-import { buildMentionIndex } from '../../../src/server/engine/mentions';
-import { readingsOf } from '../../../src/server/engine/readings';
-import { parseQuestion } from '../../../src/server/engine/understand';
+import { readQuestion } from '../../../src/server/engine/reader';
 import { SchemaIndex } from '../../../src/server/engine/schemaIndex';
-import { wordsAt } from '../../../src/server/engine/explain';
+import { writePlan } from '../../../src/server/engine/writer';
 import { customersCsv, iotCsv, makeIot, makePeople, makeSales, makeShop, makeVentes, ordersCsv, peopleCsv, salesCsv, ventesCsv } from '../datasets';
 import { startRig } from '../engineHarness';
 import { fetchRealData } from './fetch';
@@ -39,17 +36,13 @@ async function main(): Promise<void> {
   try {
     const schema = new SchemaIndex(async (sql) => (await rig.store.query(sql, [], { timeoutMs: 60_000, maxRows: 100_000 })).rows);
     const tables = await schema.tables([...rig.sources.values()].map((s) => ({ source: s.source, ingest: s.ingest })));
-    const index = buildMentionIndex(tables);
-    const base = parseQuestion(question, tables, index);
-    console.log(`parse: ${base.spans.map((s) => `${s.kind}@${s.start}-${s.end}${s.kind === 'column' ? `=${s.cols.map((c) => c.column.name).join('|')}` : ''}`).join(' ')}  cues: ${base.cues.map((c) => `${c.kind}@${c.at}`).join(' ')}  dates: ${base.dates.map((d) => d.label).join(', ')}`);
-    for (const r of readingsOf(question, tables, index)) {
-      const p = r.parse;
-      console.log(`${r.complete ? 'COMPLETE' : 'partial '} ${r.score.toFixed(2)}  ${describePlan(r.plan)}`);
-      console.log(`   spans: ${p.spans.map((s) => `${s.kind}[${wordsAt(p, [...Array(s.end - s.start).keys()].map((k) => k + s.start)).join(' ')}]${s.kind === 'column' ? `=${s.cols.map((c) => c.column.name).join('|')}` : s.kind === 'value' ? `=${s.matches.slice(0, 3).map((m) => `${m.ref.column.name}:${m.value}`).join('|')}` : ''}`).join(' ')}`);
-      console.log(`   cues: ${p.cues.map((c) => c.kind).join(' ')}  unused names: ${wordsAt(p, r.cover.unusedNames).join(' ')}  cues: ${wordsAt(p, r.cover.unusedCues).join(' ')}  unknown: ${wordsAt(p, r.cover.unknown).join(' ')}`);
-    }
-    const d = readWithHistory(question, history, tables, index);
-    console.log(`DECISION ${d.kind}: ${d.kind === 'answer' ? describePlan(d.reading.plan) + (d.rivals.length ? ` (rivals: ${d.rivals.map((x) => describePlan(x.plan)).join(' / ')})` : '') : d.reason}`);
+    const d = readQuestion(question, history, tables);
+    if (d.kind === 'answer') {
+      console.log(`ANSWER (cost ${d.reading.cost.toFixed(2)}${d.reading.refined ? ', refined' : ''}): ${writePlan(d.reading.plan) ?? '(no sentence)'}`);
+      for (const r of d.rivals) console.log(`   rival ${r.cost.toFixed(2)}: ${writePlan(r.plan) ?? '(no sentence)'}`);
+    } else if (d.kind === 'refuse') {
+      console.log(`REFUSE: ${d.reason}\n   unplaced: ${d.unknown.join(', ')}\n   bindings: ${d.bindings.map((b) => b.question).join(' ; ')}`);
+    } else console.log(`DEFINE: ${JSON.stringify(d.entry)}`);
   } finally {
     await rig.close();
   }

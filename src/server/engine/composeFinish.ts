@@ -1,0 +1,464 @@
+/**
+ * The last step of reading a question: rankings ("which region has the highest revenue", "top 5
+ * cities by revenue", "the heaviest car"), shares and comparisons set on the draft, bare
+ * columns placed, the kind of answer chosen (figures or rows), and the data's shape applied.
+ */
+import { pickCol, type Chooser } from './choose';
+import { dimOf, type Composition } from './compose';
+import { joinKey } from './joins';
+import { verbFile } from '../language/concepts';
+import type { Tok } from '../language/tokens';
+import type { Part } from './parts';
+import { dateColumnOf, defaultAgg, frequencyWeight, isGroupable, isIdLike, isNumeric, isPercent, labelColumnOf, moneyColumn, soleMeasure, timeNamed } from './shape';
+import type { AggregatePlan, ChartPref, ColRef, Dim, Filter, Grain, Measure, Plan, RowsPlan, TableMeta } from './types';
+
+type Body<K extends Part['k']> = Extract<Part, { k: K }>;
+
+export interface Draft {
+  table: TableMeta;
+  measures: Measure[];
+  dims: Dim[];
+  filters: Filter[];
+  used: Set<Part>;
+  chart: ChartPref;
+  ranks: Array<Body<'rank'> | Body<'top'>>;
+  bare: Array<Body<'col'>>;
+  which?: Body<'which'>;
+  share?: Body<'share'>;
+  compare?: Body<'compare'>;
+  order?: Body<'order'>;
+  listing?: boolean;
+  rowsTable?: TableMeta;
+  rowsPart?: Body<'rows'>;
+  /** "survival rate": the yes/no column whose share of the rows is asked. */
+  rateOf?: ColRef;
+  countPart?: Body<'count'>;
+  counted?: ColRef;
+  rankBy?: ColRef;
+  unitGrain?: Grain;
+  /** A grouping was asked with by/per/each (not "which" or "top"). */
+  groupedBy?: boolean;
+  /** The date column the question names ("started in 2020"), for its times and time groupings. */
+  date?: ColRef;
+  /** The question's tokens (for where its verbs are). */
+  tokens?: readonly Tok[];
+  /** "peak GNP, and the year?": the row behind the extreme. */
+  askWhen?: boolean;
+  /** "on average", "in total" said of a ranking's measure. */
+  adverbAgg?: Measure['agg'];
+  /** "average monthly total": the measure summed per bucket, then averaged. */
+  perBucket?: { col: ColRef; grain: Grain };
+}
+
+type Fail = (why: string, ps?: Part[]) => Composition;
+
+/** The ranking a rank or top part asks for: which way, how many, and by what (if it says). */
+interface Ranking {
+  dir: 'desc' | 'asc';
+  n?: number;
+  by?: Measure;
+  /** Rows are ranked ("the heaviest car"), not groups. */
+  rows: boolean;
+  mode?: ColRef;
+  dim?: Dim;
+  /** Said with max/min/maximum/minimum: a figure, not the row behind it. */
+  plain: boolean;
+  dateOrder: boolean;
+  explicitAgg?: boolean;
+  attr?: boolean;
+  /** A column to show of the ranked row ("record sunspot year"). */
+  show?: ColRef;
+  /** Said beside "by"/"per" ("peak temperature by site"): each group's extreme, not a ranking. */
+  grouped?: boolean;
+}
+
+function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Ranking | string {
+  const out: Ranking = { dir: p.dir, rows: false, plain: false, dateOrder: false };
+  if (p.k === 'top') out.n = p.n;
+  if (p.k === 'rank' && (p as { n?: number }).n !== undefined) out.n = (p as { n?: number }).n;
+  if (p.k === 'rank' && p.dim !== undefined) {
+    const dim = dimOf(ch, p.dim, d.table);
+    if (dim === 'rows') out.rows = true;
+    else if (typeof dim !== 'string') out.dim = dim;
+  }
+  if (p.k === 'rank' && p.when === true) {
+    // "the coldest day": the row, and its date.
+    out.rows = true;
+    out.show = dateColumnOf(d.table);
+  }
+  const measureOf = (aggs: readonly Measure['agg'][] | undefined, col: ColRef): Measure => ({ agg: aggs?.[0] ?? defaultAgg(col.column), col });
+  if (p.k === 'rank') {
+    out.plain = /^(max|min|maximum|minimum)$/.test(p.word);
+    out.dateOrder = /^(latest|newest|recent|earliest)$/.test(p.word);
+    if (p.mode === true) {
+      const c = p.cols?.[0];
+      const col = c !== undefined ? pickCol(ch, c, 'dim') : undefined;
+      if (col === undefined) return 'the most common what';
+      out.mode = col;
+      return out;
+    }
+    if (p.cols !== undefined && p.cols.length > 0) {
+      const col = pickCol(ch, p.cols[0] as NonNullable<typeof p.cols>[number], 'measure');
+      if (col === undefined) return 'nothing numeric to rank by';
+      // "the most customers" naming `customer_id`: the customers counted, not their ids added up.
+      // "latest co2 reading": the value of the last row in time, not the highest value.
+      if (out.dateOrder && p.aggs === undefined && dateColumnOf(d.table) !== undefined && !timeNamed(col.column)) {
+        out.rows = true;
+        out.show = col;
+      } else if (isIdLike(col.column) && p.aggs === undefined) out.by = col.column.unique ? { agg: 'count' } : { agg: 'count_distinct', col };
+      // "record sunspot year": the year is what is asked of the record row, not what ranks it.
+      else if (timeNamed(col.column) && !out.dateOrder && p.aggs === undefined) {
+        out.rows = true;
+        out.show = col;
+      }
+      else out.by = measureOf(p.aggs, col);
+      out.explicitAgg = p.aggs !== undefined;
+      out.grouped = d.groupedBy === true;
+      // "which mote recorded the highest temperature": one reading, the extreme of each group.
+      const by = out.by;
+      if (p.aggs === undefined && d.which !== undefined && by?.col !== undefined && recordVerb(d, p)) out.by = { agg: out.dir === 'desc' ? 'max' : 'min', col: by.col };
+    }
+    if (p.rows !== undefined) {
+      out.rows = true;
+      d.rowsTable ??= p.rows.alts[0]?.table;
+    }
+    if (p.show !== undefined) {
+      const shown = pickCol(ch, p.show, 'dim');
+      if (shown === undefined) return 'nothing to show of the row';
+      out.rows = true;
+      out.show = shown;
+    }
+    if (p.counted === true) out.by = { agg: 'count' };
+  } else {
+    if (p.dim !== undefined) {
+      const dim = dimOf(ch, p.dim, d.table);
+      if (dim === 'rows') out.rows = true;
+      else if (typeof dim === 'string') return dim;
+      else out.dim = dim;
+    }
+    if (p.rows !== undefined) out.rows = true;
+    if (p.by?.counted === true) out.by = { agg: 'count' };
+    else if (p.by?.col !== undefined) {
+      const col = pickCol(ch, p.by.col, 'measure');
+      if (col === undefined) return 'nothing numeric to rank by';
+      out.by = measureOf(p.by.aggs, col);
+      out.explicitAgg = p.by.aggs !== undefined;
+    }
+  }
+  // "the biggest order", "top 5 orders": rows ranked with no column named are ranked by their amount.
+  // ("which make has the most cars": a count per make.)
+  // ("the heaviest penguin, and its species": by weight, the attribute the adjective names.)
+  if (out.rows && out.by === undefined && p.attr === undefined && (d.which?.dim !== undefined || d.dims.length > 0 || (p.k === 'top' && p.dim !== undefined))) out.by = { agg: 'count' };
+  if (out.rows && out.by === undefined && p.attr === undefined && !out.dateOrder) {
+    // ... or, in a table of one measure ("record sunspot year"), by that measure.
+    const money = moneyColumn(d.rowsTable ?? d.table) ?? soleMeasure(d.rowsTable ?? d.table);
+    if (money !== undefined) out.by = { agg: 'sum', col: money };
+  }
+  const attr = p.attr?.alts.slice().sort((a, b) => a.cost - b.cost)[0];
+  if (attr !== undefined && out.by === undefined) {
+    ch.cost += attr.cost;
+    if (attr.dir === 'asc') out.dir = out.dir === 'desc' ? 'asc' : 'desc';
+    // "which species has the heaviest penguin": the group holding the extreme row, not the best average.
+    const oneRow = p.k === 'rank' && p.rows !== undefined && d.which?.dim !== undefined;
+    out.by = { agg: oneRow ? (out.dir === 'desc' ? 'max' : 'min') : defaultAgg(attr.ref.column), col: attr.ref };
+    out.attr = true;
+  }
+  return out;
+}
+
+/**
+ * Whether a verb of recording or reaching comes before the superlative ("recorded", "reached",
+ * "saw"): WordNet's verbs of communication, motion and perception. Verbs of having ("sold the
+ * most units") keep the measure's own aggregate.
+ */
+function recordVerb(d: Draft, p: Part): boolean {
+  return (d.tokens ?? []).some((t) => t.i < p.from && t.pos === 'VERB' && [32, 38, 39].includes(verbFile(t.lemma) ?? -1));
+}
+
+/** Whether two tables can be read together: the measured one and one it points at. */
+function checkJoins(plan: Plan): Plan | string {
+  const refs: ColRef[] = [];
+  if (plan.kind === 'aggregate') {
+    for (const m of plan.measures) if (m.col) refs.push(m.col);
+    for (const d of plan.dims) refs.push(d.col);
+  }
+  if (plan.kind === 'aggregate' || plan.kind === 'rows') for (const f of plan.filters) refs.push(f.col);
+  if (plan.kind === 'rows' && plan.orderBy) refs.push(plan.orderBy.col);
+  let measured = plan.kind === 'rows' ? plan.table : plan.kind === 'aggregate' ? plan.base : undefined;
+  if (measured === undefined) return plan;
+  const others = [...new Set(refs.map((r) => r.table))].filter((t) => t !== measured);
+  if (plan.kind === 'aggregate' && others.some((t) => measured !== undefined && !joinKey(measured, t))) {
+    const fact = others.find((t) => [measured, ...others].every((o) => o === t || joinKey(t, o as TableMeta) !== undefined));
+    if (fact !== undefined) {
+      plan.base = fact;
+      measured = fact;
+    }
+  }
+  for (const r of refs) {
+    if (r.table !== measured && !joinKey(measured, r.table)) return `${r.column.name} is in ${r.table.label}, which shares no key column with ${measured.label}`;
+  }
+  return plan;
+}
+
+export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: Fail): Composition {
+  const rankPart = d.ranks[0];
+  let showFromRank: ColRef | undefined;
+  // "the most unemployed", "the navy budget largest": a superlative alone and one with its column are one ranking.
+  const bare = d.ranks.find((p) => p.k === 'rank' && p.cols === undefined && p.rows === undefined && p.attr === undefined && p.mode !== true && p.counted !== true);
+  const full = d.ranks.find((p) => p !== bare && p.k === 'rank');
+  if (d.ranks.length === 2 && bare?.k === 'rank' && full?.k === 'rank') d.ranks = [{ ...full, dir: bare.dir === full.dir ? full.dir : full.attr !== undefined ? bare.dir : full.dir }];
+  // "top 5 biggest cities": the count from the top, the direction (and column) from the superlative.
+  const topPart = d.ranks.find((p) => p.k === 'top');
+  const supPart = d.ranks.find((p) => p.k === 'rank');
+  if (d.ranks.length === 2 && topPart?.k === 'top' && supPart?.k === 'rank' && topPart.by === undefined) {
+    d.ranks = [{ ...supPart, ...(topPart.dim !== undefined ? { dim: topPart.dim } : {}), n: topPart.n } as Body<'rank'>];
+  }
+  if (d.ranks.length > 1) return fail('two rankings in one question', d.ranks.slice(1));
+  let rank: Ranking | undefined;
+  if (rankPart !== undefined) {
+    const r = rankingOf(ch, d, rankPart);
+    if (typeof r === 'string') return fail(r, [rankPart]);
+    rank = r;
+    if (rank.dim !== undefined) d.dims.unshift(rank.dim);
+    if (rank.show !== undefined) showFromRank = rank.show;
+  }
+  if (d.rankBy !== undefined) {
+    const by = d.rankBy;
+    if (rank === undefined) return fail(`${by.column.name} is a number, and the question does not say how to rank by it`, live.filter((p) => p.k === 'group'));
+    rank.by ??= { agg: defaultAgg(by.column), col: by };
+  }
+  // The answer of "which X": a grouping; of "which car", "who", "when": rows.
+  const which = d.which;
+  let show: ColRef | undefined = showFromRank;
+  if (which !== undefined) {
+    const asked = which.dim?.d === 'col' ? pickCol({ ...ch, cost: 0 }, which.dim.col, 'dim') : undefined;
+    if (asked !== undefined && which.dim?.d === 'col' && isNumeric(asked.column) && !isGroupable(asked.column) && rank === undefined && !timeNamed(asked.column)) {
+      d.bare.push({ k: 'col', col: which.dim.col, from: which.from, to: which.to, cost: 0 });
+      d.which = undefined;
+    } else if (which.dim !== undefined && rank?.rows === true && rank.n === undefined && which.dim.d === 'col' && asked !== undefined && d.ranks.some((r) => r.from < which.from)) {
+      // "heaviest penguin - which one and what species": the species of that one row.
+      show = asked;
+    } else if (which.dim !== undefined) {
+      const dim = dimOf(ch, which.dim, d.table);
+      if (dim === 'rows') d.rowsTable ??= which.dim.d === 'rows' ? which.dim.rows.alts[0]?.table : undefined;
+      else if (typeof dim === 'string') return fail(dim, [which]);
+      else if (!d.dims.some((x) => x.col.column === dim.col.column)) d.dims.unshift(dim.col.column.unique ? { col: dim.col } : dim);
+    } else if (which.who === 'when') {
+      show = dateColumnOf(d.table) ?? d.table.columns.filter((c) => /year|date|time/i.test(c.name)).map((column) => ({ table: d.table, column }))[0];
+      if (show === undefined) return fail(`${d.table.label} has no date to say when`, [which]);
+    } else if (which.who === 'who') {
+      show = labelColumnOf(d.table);
+      if (show === undefined) return fail(`${d.table.label} has no column of names to say who`, [which]);
+    }
+    if (which.n !== undefined) (rank ??= { dir: 'desc', rows: false, plain: false, dateOrder: false }).n = which.n;
+  }
+  // Bare columns: the first number is the measure (or what is ranked), a category groups.
+  for (const b of d.bare) {
+    // A column a condition is already about ("Spanish one of the languages") is explained by it.
+    if (b.col.alts.some((a) => a.cost <= 0.3 && d.filters.some((f) => f.col.column === a.ref.column && f.kind !== 'cmp' && f.kind !== 'between')) && !b.col.alts.some((a) => isNumeric(a.ref.column) && a.cost <= 0.3)) {
+      d.used.add(b);
+      continue;
+    }
+    const empty = b.col.alts.find((a) => a.ref.column.nonNull === 0 && a.cost < 0.5);
+    if (empty !== undefined) return fail(`${empty.ref.column.name} is empty in every row: there is no number to give`, [b]);
+    const num = pickCol({ ...ch, cost: 0 }, b.col, 'measure');
+    // Beside a count of rows, or a measure said with its aggregate, a number nobody asked to combine
+    // is not added up ("how many twins were born", "avg temperature of the readings").
+    const counting = (d.measures.some((m) => m.agg === 'count' && m.col === undefined) || live.some((p) => p.k === 'measure')) && rank === undefined;
+    if (num !== undefined && isNumeric(num.column) && !isIdLike(num.column) && !counting) {
+      const col = pickCol(ch, b.col, 'measure') as ColRef;
+      // "max wage and who earns it": the ranked number said again is the same number.
+      if (rank?.by?.col?.column === col.column) {
+        d.used.add(b);
+        continue;
+      }
+      // "how long did the oldest patient survive": the survival of the row the adjective ranks first.
+      if (rank?.attr === true && rank.by?.col !== undefined && rank.n === undefined && d.dims.length === 0 && d.which === undefined && show === undefined) {
+        rank.rows = true;
+        show = col;
+        d.used.add(b);
+        continue;
+      }
+      // "when was co2 first recorded": the value shown on the first row in time, not what ranks it.
+      if (rank !== undefined && rank.dateOrder && rank.by === undefined && rank.show === undefined && !timeNamed(col.column) && dateColumnOf(d.table) !== undefined) {
+        rank.rows = true;
+        rank.show = col;
+      } else if (rank !== undefined && rank.by === undefined && rank.mode === undefined) rank.by = { agg: defaultAgg(col.column), col };
+      else if (!d.measures.some((m) => m.col?.column === col.column)) d.measures.push({ agg: defaultAgg(col.column), col });
+      d.used.add(b);
+      continue;
+    }
+    const dim = pickCol({ ...ch, cost: 0 }, b.col, 'dim');
+    if (dim !== undefined && (isGroupable(dim.column) || dim.column.kind === 'text') && !d.dims.some((x) => x.col.column === dim.column)) {
+      const col = pickCol(ch, b.col, 'dim') as ColRef;
+      ch.cost += 0.5;
+      if (rank?.rows === true || which?.who !== undefined) show ??= col;
+      else d.dims.push(col.column.kind === 'temporal' ? { col, grain: 'day' } : { col });
+      d.used.add(b);
+      continue;
+    }
+    return fail(`I could not fit "${b.col.alts[0]?.ref.column.name ?? ''}" into one calculation with the rest of the question`, [b]);
+  }
+  if (d.adverbAgg !== undefined) {
+    // "which firm invested the most in total", "which occupation pays the most on average".
+    if (rank?.by?.col !== undefined && rank.explicitAgg !== true) rank.by = { agg: d.adverbAgg, col: rank.by.col };
+    else if (d.measures.length === 1 && d.measures[0]?.col !== undefined) d.measures[0] = { agg: d.adverbAgg, col: d.measures[0].col };
+  }
+  if (d.askWhen === true) {
+    // "peak GNP, and the year?": the row holding the extreme, with its date.
+    show ??= dateColumnOf(d.table) ?? d.table.columns.filter((c) => /year|date|time/i.test(c.name)).map((column) => ({ table: d.table, column }))[0];
+    if (rank !== undefined) rank.rows = true;
+    else if (d.measures.length === 1 && (d.measures[0]?.agg === 'max' || d.measures[0]?.agg === 'min') && d.measures[0].col !== undefined) {
+      rank = { dir: d.measures[0].agg === 'max' ? 'desc' : 'asc', by: { agg: 'sum', col: d.measures[0].col }, rows: true, plain: false, dateOrder: false };
+      d.measures = [];
+    } else return fail('"and when" asks for the row behind one extreme', live.filter((p) => p.k === 'which'));
+  }
+  const unused = live.filter((p) => !d.used.has(p) && !(p.k === 'rank' || p.k === 'top' || p.k === 'edit' || p.k === 'compare'));
+  if (unused.length > 0) return fail('words no part of the reading uses', unused);
+  if (rank !== undefined && rank.by === undefined && rank.mode === undefined && d.measures.length === 0 && !(rank.rows && rank.n !== undefined) && !rank.dateOrder) {
+    return fail('the question does not say what to rank by', d.ranks);
+  }
+  // "discovered first" over years written with "Ancient" among them: the order cannot place those rows.
+  const ranked = rank?.by?.col;
+  const knownOnly = ranked !== undefined && d.filters.some((f) => f.kind === 'null' && !f.isNull && f.col.column === ranked.column);
+  if (ranked !== undefined && (ranked.column.unreadable ?? 0) > 0 && rank?.by?.agg !== 'count' && !knownOnly) {
+    return fail(`${ranked.column.unreadable} values of ${ranked.column.name} are not numbers ("${ranked.column.unreadableExample ?? ''}"), and a ranking cannot place them`, d.ranks);
+  }
+  const plan = planOf(d, rank, show, live);
+  if (typeof plan === 'string') return fail(plan, live.filter((p) => p.k === 'rank' || p.k === 'top' || p.k === 'compare' || p.k === 'share'));
+  const checked = checkJoins(plan);
+  return typeof checked === 'string' ? fail(checked) : { ok: true, plan: checked, cost: ch.cost };
+}
+
+function rowsPlan(d: Draft, rank: Ranking | undefined, show: ColRef | undefined, orderCol: ColRef | undefined): RowsPlan {
+  const table = d.rowsTable ?? d.table;
+  const plan: RowsPlan = { kind: 'rows', table, filters: d.filters, limit: rank?.n ?? d.rowsPart?.n ?? (orderCol !== undefined ? 1 : 20), chart: d.chart };
+  if (show !== undefined && show.table === table) plan.show = [show];
+  if (orderCol !== undefined) plan.orderBy = { col: orderCol, dir: rank?.dir ?? 'desc' };
+  return plan;
+}
+
+function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undefined, live: readonly Part[]): Plan | string {
+  const table = d.table;
+  // The most common value of a column: its values counted, the first one.
+  if (rank?.mode !== undefined) {
+    const col = rank.mode;
+    const plan: AggregatePlan = { kind: 'aggregate', base: col.table, measures: [{ agg: 'count' }], dims: [{ col }], filters: [...d.filters, { kind: 'null', col, isNull: false }], order: rank.dir, limit: 1, chart: d.chart };
+    return plan;
+  }
+  const listing = d.listing === true || d.rowsPart !== undefined;
+  // Rows ranked by a column: "the heaviest car", "top 5 orders by revenue", "when was X highest".
+  if (rank !== undefined && d.dims.length === 0 && d.measures.length === 0 && d.share === undefined) {
+    const byRow = rank.by?.col !== undefined && rank.by.agg !== 'count' && !(rank.plain && !rank.rows && show === undefined);
+    const date = rank.dateOrder && rank.by === undefined ? dateColumnOf(d.rowsTable ?? table) : undefined;
+    if (rank.by?.col !== undefined && rank.by.col.column.nonNull === 0) return `${rank.by.col.column.name} is empty in every row: there is nothing to rank`;
+    if (byRow || date !== undefined) return rowsPlan(d, rank, show, rank.by?.col ?? date);
+    if (rank.by?.col !== undefined) {
+      const agg = rank.dir === 'desc' ? 'max' : 'min';
+      return { kind: 'aggregate', base: rank.by.col.table, measures: [{ agg, col: rank.by.col }], dims: [], filters: d.filters, chart: d.chart };
+    }
+  }
+  if (d.measures.length === 0 && rank?.by === undefined) {
+    if (d.share === undefined && (show !== undefined || rank?.rows === true || (listing && d.dims.length === 0 && d.countPart === undefined))) return rowsPlan(d, rank, show, undefined);
+    if (d.dims.length === 0 && d.share === undefined && d.countPart === undefined) return 'the question does not say what to count or measure';
+    d.measures.push({ agg: 'count' });
+  }
+  const missing = d.filters[0];
+  if (d.countPart !== undefined && d.filters.length === 1 && missing?.kind === 'null' && missing.isNull && d.dims.length === 0 && rank === undefined && d.measures.length === 1) {
+    // "how many people have a missing email": the missing values of that column, counted (placeholders too).
+    return { kind: 'missing', table: missing.col.table, col: missing.col, chart: d.chart };
+  }
+  const measures = [...d.measures];
+  if (rank?.by !== undefined && !measures.some((m) => m.agg === rank?.by?.agg && m.col?.column === rank?.by?.col?.column)) measures.unshift(rank.by);
+  const base = d.rowsTable ?? measures.find((m) => m.col !== undefined)?.col?.table ?? table;
+  // A table of counts: people are counted by adding up the counts, not the rows.
+  const weight = frequencyWeight(base);
+  const rowsSaid = live.some((p) => (p.k === 'rows' && p.rows.alts.some((a) => a.generic === true))
+    || (p.k === 'count' && p.target !== undefined && !Array.isArray(p.target) && typeof p.target === 'object' && p.target.alts.some((a) => 'generic' in a && a.generic === true)));
+  if (weight !== undefined && !rowsSaid) {
+    measures.forEach((m, i) => {
+      if (m.agg === 'count' && m.col === undefined) measures[i] = { agg: 'sum', col: weight };
+    });
+  }
+  for (const m of measures) {
+    if (m.col !== undefined && (m.agg === 'sum' || m.agg === 'avg' || m.agg === 'median') && isIdLike(m.col.column) && m.col.column !== weight?.column) {
+      return `${m.col.column.name} identifies rows; adding it up or averaging it means nothing`;
+    }
+    if (m.col !== undefined && m.col.column.nonNull === 0) return `${m.col.column.name} is empty in every row: there is no number to give`;
+  }
+  const plan: AggregatePlan = { kind: 'aggregate', base, measures, dims: dedupeDims(d.dims).slice(0, 3), filters: d.filters, chart: d.chart };
+  if (d.perBucket !== undefined) {
+    if (plan.dims.length > 0 || plan.measures.length !== 1 || rank !== undefined) return 'an average of totals per period is one number, and the question asks for more';
+    plan.perBucket = d.perBucket;
+  }
+  if (rank !== undefined && plan.dims.length > 0) {
+    plan.order = rank.dir;
+    plan.limit = rank.n ?? 1;
+    if (rank.grouped === true && rank.explicitAgg === true && !rank.plain && d.which === undefined && rank.n === undefined) {
+      // "highest average revenue by region": every region, highest average first.
+      delete plan.limit;
+    } else if ((rank.plain || rank.grouped === true) && rank.by?.col !== undefined && d.which === undefined && d.ranks[0]?.k === 'rank') {
+      // "peak temperature by site": the highest reading of each site, not a ranking of sites.
+      delete plan.limit;
+      delete plan.order;
+      plan.measures[0] = { agg: rank.dir === 'desc' ? 'max' : 'min', col: rank.by.col as ColRef };
+    }
+  } else if (rank !== undefined && plan.dims.length === 0) {
+    if (rank.by?.col !== undefined && plan.measures.length === 1) plan.measures[0] = { agg: rank.dir === 'desc' ? 'max' : 'min', col: rank.by.col };
+    else return 'a ranking needs groups or rows to rank';
+  } else if (plan.dims.length > 0 && plan.dims.every((x) => x.grain === undefined)) plan.order = d.order?.dir ?? 'desc';
+  if (d.order?.dir !== undefined && plan.dims.length > 0) plan.order = d.order.dir;
+  // "average catholic share" over a column of percentages: the column is the share.
+  const ofPercents = plan.measures.length > 0 && plan.measures.every((m) => m.col !== undefined && isPercent(m.col.column));
+  if (d.rateOf !== undefined) {
+    // A rate of a yes/no column: the rows where it holds, as a share of the rows the other conditions keep.
+    const rateOf = d.rateOf;
+    if (plan.dims.length > 0) return 'a rate per group is not computed';
+    plan.filters.push({ kind: 'bool', col: rateOf, value: true });
+    plan.shareOfFiltered = true;
+    const whole = plan.filters.map((f, i) => (f.col.column === rateOf.column || f.kind === 'dateRange' || f.kind === 'datePart' ? -1 : i)).filter((i) => i >= 0);
+    if (whole.length > 0) plan.shareScope = whole;
+  } else if (d.share !== undefined && !ofPercents) {
+    // A share of averages or extremes adds up nothing: "percent change of co2" is not a share.
+    if (plan.measures.some((m) => m.agg !== 'sum' && m.agg !== 'count' && m.agg !== 'count_distinct')) return 'a share of something that does not add up';
+    if (plan.dims.length > 0) plan.share = true;
+    else if (plan.filters.length > 0) {
+      plan.shareOfFiltered = true;
+      const scope = shareScope(d, live);
+      if (scope.length > 0 && scope.length < plan.filters.filter((f) => f.kind !== 'dateRange' && f.kind !== 'datePart').length) plan.shareScope = scope;
+    }
+    else return 'a share needs groups ("by channel") or a condition ("online orders")';
+  }
+  if (d.compare !== undefined && d.compare.how !== 'compare' && d.compare.how !== 'vs') {
+    const dim = plan.dims[0];
+    const named = plan.filters.find((f): f is Extract<Filter, { kind: 'in' }> => f.kind === 'in' && !f.negate && dim !== undefined && f.col.column === dim.col.column);
+    if (plan.dims.length !== 1 || named?.values.length !== 2 || plan.measures.length !== 1) return 'a ratio or difference is computed between two named groups ("ratio of sales of A to B")';
+    plan.contrast = { kind: d.compare.how === 'ratio' ? 'ratio' : 'difference', first: named.values[0] as string, second: named.values[1] as string };
+  }
+  return plan;
+}
+
+/**
+ * "what percentage of manufacturing workers are union members": conditions between the share word
+ * and the first verb describe the whole the share is of; those after it, the part.
+ */
+function shareScope(d: Draft, live: readonly Part[]): number[] {
+  const share = d.share;
+  if (share === undefined) return [];
+  const tokens = d.tokens ?? [];
+  const verb = tokens.findIndex((t, i) => i >= share.to && (t.pos === 'AUX' || t.pos === 'VERB'));
+  if (verb < 0) return [];
+  const spans = live.filter((p) => p.from >= share.to && p.to <= verb && (p.k === 'val' || p.k === 'col' || p.k === 'rows' || p.k === 'count'));
+  const out: number[] = [];
+  d.filters.forEach((f, i) => {
+    const named = spans.some((p) => JSON.stringify(p, (k, v: unknown) => (k === 'table' ? undefined : k === 'ref' ? (v as ColRef).column.name : v)).includes(`"${f.col.column.name}"`));
+    if (named && f.kind !== 'dateRange' && f.kind !== 'datePart') out.push(i);
+  });
+  return out;
+}
+
+function dedupeDims(dims: readonly Dim[]): Dim[] {
+  const out: Dim[] = [];
+  for (const x of dims) if (!out.some((y) => y.col.column === x.col.column && y.grain === x.grain)) out.push(x);
+  return out;
+}

@@ -1,0 +1,112 @@
+/**
+ * Follow-up questions change the previous plan instead of starting over: "and the lowest?" turns
+ * the ranking round, "by month instead" replaces the grouping, "what about Asia?" swaps a value,
+ * "only online" adds a filter and keeps the others, "top 3" re-ranks, "as a table" drops the chart.
+ */
+import { pickCol, type Chooser } from './choose';
+import type { Composition } from './compose';
+import { dimOf } from './compose';
+import { cmpFilter, valFilters, whenFilters } from './composeFilters';
+import type { Part } from './parts';
+import { defaultAgg, isFlag, isNumeric } from './shape';
+import type { Dim, Filter, Plan, TableMeta } from './types';
+
+/** Words that make a question a change to the previous one. */
+export function looksLikeFollowUp(parts: readonly Part[], question: string): boolean {
+  if (/^\s*(and|now|also|what about|how about|only|just|same|but|then|ok|okay|instead|except|excluding|without)\b/i.test(question)) return true;
+  if (parts.some((p) => p.k === 'edit' && p.edit !== 'list')) return true;
+  return /\b(those|these|them|their|they|it|same)\b/i.test(question) || question.trim().split(/\s+/).length <= 3;
+}
+
+const sameColumn = (a: Filter, b: Filter): boolean => a.col.column === b.col.column;
+
+/** The previous plan changed by the follow-up's parts, or why a part cannot change it. */
+export function refine(prev: Plan, parts: readonly Part[], ch: Chooser, question = ''): Composition {
+  const fail = (why: string, ps: Part[] = []): Composition => ({ ok: false, why, words: ps.map((p) => `${p.from}:${p.to}`), cost: ch.cost });
+  const live = parts.filter((p) => p.k !== 'filler');
+  if (live.some((p) => p.k === 'unknown')) return fail('unknown words', live.filter((p) => p.k === 'unknown'));
+  if (prev.kind !== 'aggregate' && prev.kind !== 'rows' && prev.kind !== 'histogram' && prev.kind !== 'correlation' && prev.kind !== 'outliers') return fail('nothing to refine');
+  const table: TableMeta = prev.kind === 'aggregate' ? prev.base : prev.kind === 'rows' ? prev.table : prev.kind === 'histogram' ? prev.col.table : prev.kind === 'correlation' ? prev.x.table : prev.table;
+  ch.prefer = table;
+  let filters: Filter[] = [...prev.filters];
+  const add = (fs: readonly Filter[]): void => {
+    filters = [...filters.filter((f) => !fs.some((n) => sameColumn(f, n))), ...fs];
+  };
+  const additive = live.some((p) => p.k === 'edit' && p.edit === 'also') || /^\s*(and|also|plus)\b/i.test(question);
+  const instead = live.some((p) => p.k === 'edit' && p.edit === 'instead');
+  let dims: Dim[] | undefined;
+  let changed = false;
+  const plan: Plan = { ...prev } as Plan;
+  for (const p of live) {
+    if (p.k === 'val' || ((p.k === 'rows' || p.k === 'count') && p.vals !== undefined)) {
+      const r = valFilters(ch, p.k === 'val' ? p : { k: 'val', vals: p.vals ?? [], from: p.from, to: p.to, cost: 0 }, false);
+      if (typeof r === 'string') return fail(r, [p]);
+      add(r.filters);
+    } else if (p.k === 'cmp') {
+      const f = cmpFilter(ch, p, table);
+      if (typeof f === 'string') return fail(f, [p]);
+      add([f]);
+    } else if (p.k === 'when') {
+      const r = whenFilters(p.when, table);
+      if (typeof r === 'string') return fail(r, [p]);
+      // A new time replaces the old one, whichever column it was on.
+      filters = filters.filter((f) => f.kind !== 'dateRange' && f.kind !== 'datePart' && f.kind !== 'periods' && !(f.col.column.name.match(/year/i) && f.kind !== 'in'));
+      add(r.filters);
+    } else if (p.k === 'edit' && p.edit === 'all') {
+      filters = filters.filter((f) => f.kind !== 'dateRange' && f.kind !== 'datePart' && f.kind !== 'periods');
+    } else if (p.k === 'edit' && p.edit === 'clear') {
+      filters = [];
+    } else if (p.k === 'group' && plan.kind === 'aggregate') {
+      const got: Dim[] = [];
+      for (const s of p.dims) {
+        const d = dimOf(ch, s, table);
+        if (typeof d === 'string') return fail(d === 'rows' ? 'per row' : d, [p]);
+        got.push(d);
+      }
+      dims = additive ? [...plan.dims, ...got] : instead || plan.dims.length <= 1 ? got : [...plan.dims, ...got];
+    } else if (p.k === 'rank' && plan.kind === 'aggregate' && p.cols === undefined && p.rows === undefined && p.attr === undefined) {
+      plan.order = p.dir;
+      plan.limit ??= 1;
+    } else if (p.k === 'rank' && plan.kind === 'rows' && plan.orderBy !== undefined && p.cols === undefined) {
+      plan.orderBy = { ...plan.orderBy, dir: p.dir };
+    } else if (p.k === 'top' && p.dim === undefined && p.by === undefined && (plan.kind === 'aggregate' || plan.kind === 'rows')) {
+      if (plan.kind === 'aggregate') plan.order = p.dir;
+      else if (plan.orderBy !== undefined) plan.orderBy = { ...plan.orderBy, dir: p.dir };
+      plan.limit = p.n;
+    } else if (p.k === 'col' && p.col.alts.some((a) => isFlag(a.ref.column) && a.cost <= 1)) {
+      // "same but only workers in the south" with a `south` yes/no column: a condition.
+      const flag = p.col.alts.filter((a) => isFlag(a.ref.column)).sort((a, b) => a.cost - b.cost)[0] as (typeof p.col.alts)[number];
+      const yes = (p.neg !== true) !== (flag.negated === true);
+      add([flag.ref.column.kind === 'boolean' ? { kind: 'bool', col: flag.ref, value: yes } : { kind: 'cmp', col: flag.ref, op: '=', value: yes ? 1 : 0 }]);
+    } else if ((p.k === 'measure' || p.k === 'col' || p.k === 'aggs') && plan.kind === 'aggregate') {
+      const prior = plan.measures[0];
+      const mention = p.k === 'measure' ? p.cols[0] : p.k === 'col' ? p.col : undefined;
+      const col = mention !== undefined ? pickCol(ch, mention, 'measure') : prior?.col;
+      if (col === undefined || !isNumeric(col.column)) return fail('no number to measure', [p]);
+      const agg = p.k === 'col' ? (prior?.col !== undefined && prior.agg !== 'count_distinct' ? prior.agg : defaultAgg(col.column)) : p.aggs[0] ?? defaultAgg(col.column);
+      plan.measures = [{ agg, col }, ...plan.measures.slice(1)];
+    } else if (p.k === 'count' && plan.kind === 'aggregate' && p.target === undefined) {
+      plan.measures = [{ agg: 'count' }];
+    } else if (p.k === 'chart') {
+      plan.chart = p.wish === 'table' ? 'none' : p.wish === 'line' ? 'line' : p.wish === 'bar' ? 'bar' : 'auto';
+    } else if (p.k === 'null') {
+      const col = pickCol(ch, p.col, 'filter');
+      if (col === undefined) return fail('no column', [p]);
+      add([p.none === true ? { kind: 'none', col } : { kind: 'null', col, isNull: p.isNull }]);
+    } else if (p.k === 'edit' || p.k === 'compare' || p.k === 'rows' || (p.k === 'count' && plan.kind === 'aggregate')) {
+      // "same for", "what about", "how many of those": the words of a change, not a change themselves.
+    } else return fail('a change I cannot make to the previous answer', [p]);
+    changed = true;
+  }
+  if (!changed) return fail('nothing to change');
+  if (plan.kind === 'aggregate' && dims !== undefined) {
+    plan.dims = dims.slice(0, 3);
+    if (!additive) {
+      delete plan.limit;
+      if (plan.dims.every((d) => d.grain !== undefined)) delete plan.order;
+      else plan.order ??= 'desc';
+    }
+  }
+  (plan as { filters: Filter[] }).filters = filters;
+  return { ok: true, plan, cost: ch.cost };
+}

@@ -1,0 +1,123 @@
+/**
+ * What a table's columns are for, beyond their type: identifiers and codes (never added up),
+ * yes/no flags, categories that group, dates and their parts, a count or weight column that says
+ * how many each row stands for, and whether a measure adds up (amounts, counts) or is a level
+ * that averages (prices, rates, ages, temperatures). Decided from the data and the column's name
+ * (WordNet says which nouns are attributes), once per table; every reading follows it.
+ */
+import { senses } from '../language/wordnet';
+import { identifierWords, singular } from '../language/words';
+import type { Agg, ColRef, ColumnMeta, TableMeta } from './types';
+
+export const isNumeric = (c: ColumnMeta): boolean => c.kind === 'numeric';
+
+/** Columns that group well: categories, flags, dates, and numbers with few distinct values. */
+export const isGroupable = (c: ColumnMeta): boolean =>
+  c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal' || (c.kind === 'numeric' && !c.unique && (c.distinct <= 12
+    || (c.distinct <= 60 && Number.isInteger(c.min) && Number.isInteger(c.max) && c.distinct * 2 <= c.nonNull)));
+
+export const isIdName = (c: ColumnMeta): boolean => /(^|[^a-z])(id|key|code|uuid|guid|no|nr|num)$/i.test(c.name.trim()) || /Id$/.test(c.name);
+
+/** An identifier: it names rows, it is never measured. */
+export const isIdLike = (c: ColumnMeta): boolean => isIdName(c) || c.role === 'id' || (c.unique && c.kind === 'text');
+
+/** A 0/1 number column: a yes/no flag ("retired", "smoker"). */
+export const isFlag = (c: ColumnMeta): boolean => c.kind === 'boolean' || (c.kind === 'numeric' && c.min === 0 && c.max === 1 && c.distinct === 2 && !c.converted);
+
+/** Columns named after a unit of time: counted as distinct values, grouped whatever their size. */
+export const TIME_NAMED = /^(year|yr|quarter|qtr|month|week|day|decade|hour|season|date|weekday|dow|day[ _]?of[ _]?(week|month|year)|month[ _]?of[ _]?year|hour[ _]?of[ _]?day|week[ _]?of[ _]?year)s?$/i;
+export const timeNamed = (c: ColumnMeta): boolean => TIME_NAMED.test(c.name.trim());
+
+/** The one column of a table of counts (`Freq`, `n`, `count`) beside categories: what a row stands for. */
+export function frequencyWeight(table: TableMeta): ColRef | undefined {
+  const counts = table.columns.filter((c) => /^(freq|frequency|n|count|counts|cnt|number|num|weight|wt|persons|people)$/i.test(c.name.trim()));
+  const w = counts[0];
+  if (counts.length !== 1 || w === undefined || w.kind !== 'numeric' || !Number.isInteger(w.min) || !Number.isInteger(w.max) || (w.min as number) < 0) return undefined;
+  const categorical = table.columns.every((c) => c === w || c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal'
+    || (c.kind === 'numeric' && Number.isInteger(c.min) && Number.isInteger(c.max) && c.distinct <= 12));
+  return categorical && table.columns.length >= 2 ? { table, column: w } : undefined;
+}
+
+/** Measures that are levels or per-unit figures whatever WordNet says of their name. */
+const AVERAGED = /(price|rate|ratio|pct|percent|score|rating|temp|humidity|pressure|^age|_age|age$|salary|wage|speed|duration|latency|level|index|density|margin|discount|per|avg|average|mean|yield|efficiency|share|bmi|expectancy|approval|activity)/i;
+/** WordNet's nouns of attributes (weight, age, price, temperature, density) describe; they do not add up. */
+const DESCRIBING_FILES = new Set([7]);
+
+/**
+ * A level, not an amount: decimals, all positive and within a factor of 3 of each other (a CO2
+ * reading of 313 to 374 ppm). Adding such readings up gives a number nobody means.
+ */
+function isLevel(c: ColumnMeta): boolean {
+  if (c.kind !== 'numeric' || c.converted || !/^(DOUBLE|FLOAT|REAL|DECIMAL\(\d+,\s*[1-9]\d*\))$/i.test(c.type)) return false;
+  const lo = typeof c.min === 'number' ? c.min : NaN;
+  const hi = typeof c.max === 'number' ? c.max : NaN;
+  return lo > 0 && hi > lo && hi <= lo * 3;
+}
+
+/** The aggregate a measure gets when the question names it without saying how to combine it. */
+export function defaultAgg(c: ColumnMeta): Agg {
+  if (c.role === 'count' || c.role === 'amount') return 'sum';
+  if (c.role === 'level' || AVERAGED.test(c.name)) return 'avg';
+  const words = identifierWords(c.name).filter((w) => /^[a-z]{3,}$/.test(w));
+  const head = words[words.length - 1];
+  const file = head !== undefined ? senses(singular(head), 'n', 1)[0]?.lex : undefined;
+  if (file !== undefined && DESCRIBING_FILES.has(file)) return 'avg';
+  // Money taken in or paid out adds up over days and months, however even its daily amounts are.
+  if (FLOW_MONEY.test(c.name)) return 'sum';
+  return isLevel(c) ? 'avg' : 'sum';
+}
+
+/** A column of percentages (0-100, named so or reaching past 20) or fractions named as rates. */
+export function isPercent(c: ColumnMeta): boolean {
+  if (c.kind !== 'numeric' || typeof c.min !== 'number' || typeof c.max !== 'number' || c.min < 0) return false;
+  const named = /(percent|pct|rate|share|ratio|fraction|prop)/i.test(c.name);
+  return (c.max <= 100 && (named || c.max > 20) && c.max > 1) || (c.max <= 1 && named);
+}
+
+const FLOW_MONEY = /(revenue|amount|sales|spend|paid|payment|profit|cost|income|turnover)/i;
+const MONEY = /(revenue|amount|price|sales?|total|cost|value|income|salary|spend|paid|payment|fee|profit|wage|earning)/i;
+
+/** The table's money column, if one stands out (revenue or amount before a unit price). */
+export function moneyColumn(table: TableMeta): ColRef | undefined {
+  const cols = table.columns.filter((c) => isNumeric(c) && !isIdLike(c) && MONEY.test(c.name));
+  const totals = cols.filter((c) => /(revenue|amount|total|sales|value|spend|paid|payment)/i.test(c.name));
+  const best = totals.length === 1 ? totals[0] : cols.length === 1 ? cols[0] : undefined;
+  return best !== undefined ? { table, column: best } : undefined;
+}
+
+/** The one measured column of a table, when it has exactly one (not an id, a date part or a derived date). */
+export function soleMeasure(table: TableMeta): ColRef | undefined {
+  const cols = table.columns.filter((c) => c.kind === 'numeric' && !isIdLike(c) && !timeNamed(c) && c.derived === undefined);
+  return cols.length === 1 && cols[0] !== undefined ? { table, column: cols[0] } : undefined;
+}
+
+/** The main date column of a table: one called a date or time, else the first with values. */
+export function dateColumnOf(table: TableMeta): ColRef | undefined {
+  const temporal = table.columns.filter((c) => c.kind === 'temporal' && c.nonNull > 0);
+  const best = temporal.find((c) => /date|time|day|timestamp|created|at$/i.test(c.name)) ?? temporal[0];
+  return best !== undefined ? { table, column: best } : undefined;
+}
+
+const YEARS = (c: ColumnMeta): boolean => c.kind === 'numeric' && typeof c.min === 'number' && typeof c.max === 'number' && c.min >= 1000 && c.max <= 2999 && Number.isInteger(c.min);
+
+/** A numeric column of years: `year`, `yr`, or one whose name says year and whose values are years. */
+export function yearColumnOf(table: TableMeta): ColRef | undefined {
+  const c = table.columns.find((x) => /^(fiscal[ _]?)?(year|yr)s?$/i.test(x.name.trim()) && YEARS(x)) ?? table.columns.find((x) => /year|yr/i.test(x.name) && YEARS(x));
+  return c !== undefined ? { table, column: c } : undefined;
+}
+
+/** A whole-number column of months (1-12) or quarters (1-4) named for them. */
+export function partColumnOf(table: TableMeta, part: 'month' | 'quarter'): ColRef | undefined {
+  const name = part === 'month' ? /^(month|mo|mon|month_?num(ber)?)$/i : /^(quarter|qtr|q)$/i;
+  const top = part === 'month' ? 12 : 4;
+  const c = table.columns.find((x) => name.test(x.name.trim()) && x.kind === 'numeric' && Number.isInteger(x.min) && Number.isInteger(x.max)
+    && (x.min as number) >= 1 && (x.max as number) <= top);
+  return c !== undefined ? { table, column: c } : undefined;
+}
+
+/** The column a table's rows are known by: a unique text column called a name, title or label, else the first unique text. */
+export function labelColumnOf(table: TableMeta): ColRef | undefined {
+  const text = table.columns.filter((c) => c.kind === 'text' && c.unique);
+  const c = text.find((x) => /(^|[^a-z])(name|title|label)([^a-z]|$)/i.test(x.name)) ?? text[0];
+  return c !== undefined ? { table, column: c } : undefined;
+}
