@@ -3,6 +3,8 @@
  */
 import type { ListQuery } from '../shared/codec';
 import type { Dataset, DatasetOverview, DatasetStatus, Page } from '../shared/domain';
+import { readGlossary, type GlossaryEntry } from '../shared/glossary';
+import { isObject } from '../shared/json';
 import { TeamDataError } from './errors';
 import type { UserCallOptions } from './options';
 import { withCaller } from './caller';
@@ -67,6 +69,24 @@ export class DatasetsApi {
     const datasetId = requireId(id, 'datasetId');
     const spec = withCaller(this.t, opts, { method: 'GET', path: c.paths.datasetStatus(datasetId) }, false);
     return this.t.call(spec, opts, (x) => c.decodeDatasetStatus(x, datasetId));
+  }
+
+  /**
+   * The dataset's glossary: words its users gave a meaning. Local service only (the hosted service
+   * answers NOT_FOUND); entries of the wrong shape are dropped.
+   */
+  async glossary(id: string, opts?: UserCallOptions): Promise<GlossaryEntry[]> {
+    const c = this.t.codec;
+    const spec = withCaller(this.t, opts, { method: 'GET', path: `${c.paths.dataset(requireId(id, 'datasetId'))}/glossary` }, false);
+    return this.t.call(spec, opts, (x) => readGlossary(isObject(x) ? x['entries'] : undefined));
+  }
+
+  /** Replaces the dataset's glossary (local service only); returns it as stored. */
+  async setGlossary(id: string, entries: readonly GlossaryEntry[], opts?: UserCallOptions): Promise<GlossaryEntry[]> {
+    const c = this.t.codec;
+    const json = { entries: entries.map((g) => ({ phrase: g.phrase, column: g.column, ...(g.table !== undefined ? { table: g.table } : {}), ...(g.value !== undefined ? { value: g.value } : {}) })) };
+    const spec = withCaller(this.t, opts, { method: 'POST', path: `${c.paths.dataset(requireId(id, 'datasetId'))}/glossary`, json }, false);
+    return this.t.call(spec, opts, (x) => readGlossary(isObject(x) ? x['entries'] : undefined));
   }
 
   /** The dataset with its source count, stored bytes and statuses. */

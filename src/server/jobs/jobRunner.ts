@@ -11,7 +11,9 @@ import { ErrorCode, describeErrorCode } from '../../shared/errorCodes';
 import type { AnalysisEngine, PriorTurn } from '../engine';
 import { FileVault } from '../files/fileVault';
 import { newId } from '../ids';
+import { withEntry } from '../../shared/glossary';
 import type { HistoryStore } from '../state/historyStore';
+import type { DatasetRecord } from '../state/records';
 import type { Logger, MetaStore } from '../state/metaStore';
 import type { JobPlan } from './jobPlan';
 import { titleFromQuestion } from './title';
@@ -76,6 +78,8 @@ export class JobRunner {
 
   private async execute(plan: JobPlan, sink: (e: JobEvent) => void, cancel: AbortSignal | undefined): Promise<JobOutcome> {
     const { meta, history, vault, engine, log } = this.o;
+    const datasetsOf = (p: JobPlan): DatasetRecord[] => [...new Set(p.sources.map((s) => s.source.datasetId))]
+      .map((id) => meta.datasets.get(id)).filter((d): d is DatasetRecord => d !== undefined);
     const jobId = newId();
     const createdAt = Date.now();
     const sid = plan.session.id;
@@ -119,6 +123,12 @@ export class JobRunner {
         jobMode: plan.session.jobMode,
         sources: plan.sources,
         history: prior,
+        // The glossaries of the datasets asked about; a meaning chosen now is kept in each of them.
+        glossary: datasetsOf(plan).flatMap((d) => d.glossary ?? []),
+        define: async (entry) => {
+          for (const d of datasetsOf(plan)) d.glossary = withEntry(d.glossary ?? [], entry);
+          await meta.save();
+        },
         signal: abort.signal,
         emit: (e) => {
           // The engine contributes steps and blocks; framing events are the runner's.

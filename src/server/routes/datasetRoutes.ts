@@ -2,12 +2,20 @@
 import type { DatasetStatus } from '../../shared/domain';
 import { notFound } from '../http/envelope';
 import { patternOf, type RequestContext, type Router } from '../http/router';
+import type { Json } from '../../shared/json';
+import { InvalidFieldError } from '../../shared/requestCodecV1';
+import { MAX_GLOSSARY, readGlossary, type GlossaryEntry } from '../../shared/glossary';
 import { newId } from '../ids';
 import type { ServiceDeps } from '../serviceDeps';
 import { toDataset, type DatasetRecord } from '../state/records';
 import { datasetDigest } from './datasetDigest';
 import { removeSource } from './sourceLifecycle';
 import { contains, decode, decodeBody, deleteCaller, idParam, newestFirst, paginate, type Spelling } from './routeKit';
+
+/** Glossary entries as JSON, only the fields they have. */
+function glossaryJson(list: readonly GlossaryEntry[]): Json {
+  return list.map((g) => ({ phrase: g.phrase, column: g.column, ...(g.table !== undefined ? { table: g.table } : {}), ...(g.value !== undefined ? { value: g.value } : {}) }));
+}
 
 export function datasetOf(deps: ServiceDeps, ctx: RequestContext): DatasetRecord {
   const d = deps.meta.datasets.get(idParam(ctx, 'datasetId'));
@@ -62,6 +70,25 @@ export function registerDatasetRoutes(router: Router, deps: ServiceDeps, { wire,
     meta.datasets.delete(d.id);
     await meta.save();
     return { data: null };
+  });
+
+  // The dataset's glossary (local only: the hosted service has none, and the v1/v2 wire is unchanged).
+  router.add('GET', patternOf(`${P.dataset(':datasetId')}/glossary`), async (ctx) => {
+    const d = datasetOf(deps, ctx);
+    return { data: { entries: glossaryJson(d.glossary ?? []) } };
+  });
+
+  router.add('POST', patternOf(`${P.dataset(':datasetId')}/glossary`), async (ctx) => {
+    const d = datasetOf(deps, ctx);
+    const body = await decodeBody(ctx, (raw) => {
+      const entries = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>)['entries'] : undefined;
+      if (!Array.isArray(entries) || entries.length > MAX_GLOSSARY) throw new InvalidFieldError('entries', `a list of at most ${MAX_GLOSSARY} meanings`);
+      return readGlossary(entries);
+    });
+    if (body.length > 0) d.glossary = body;
+    else delete d.glossary;
+    await meta.save();
+    return { data: { entries: glossaryJson(d.glossary ?? []) } };
   });
 
   router.add('GET', patternOf(P.datasetStatus(':datasetId')), async (ctx) => {

@@ -9,6 +9,7 @@ import {
   type ReadProgress, type Session,
 } from '../../shared/domain';
 import { isObject } from '../../shared/json';
+import { readGlossary, type GlossaryEntry } from '../../shared/glossary';
 
 export interface DatasetRecord {
   id: string;
@@ -17,6 +18,8 @@ export interface DatasetRecord {
   createdAt: number;
   /** The dataset POST /datasources (without dataset) puts sources into. */
   isDefault?: boolean;
+  /** Words its users gave a meaning ("heaviest" is `wt`); local only, never on the v1/v2 wire. */
+  glossary?: GlossaryEntry[];
 }
 
 /** `path`: a file the local service reads where it is (in place, no copy), under its read roots. */
@@ -123,6 +126,8 @@ function readDataset(o: Obj): DatasetRecord | undefined {
   if (id === undefined) return undefined;
   const r: DatasetRecord = { id, name: str(o, 'name') ?? '', description: str(o, 'description') ?? '', createdAt: num(o, 'createdAt') ?? 0 };
   if (o['isDefault'] === true) r.isDefault = true;
+  const glossary = readGlossary(o['glossary']);
+  if (glossary.length > 0) r.glossary = glossary;
   return r;
 }
 
