@@ -14,6 +14,7 @@ import type { Services } from '../services';
 import { signIn, signOut, useLocalService } from './authCommands';
 import { showStatusMenu } from './statusMenu';
 import * as tree from './treeCommands';
+import * as glossary from './glossaryCommands';
 
 export interface CommandEntry {
   id: string;
@@ -81,6 +82,8 @@ export function commandTable(s: Services): CommandEntry[] {
     { id: 'teamData.datasets.clearFilter', what: 'clear the filter', handler: () => s.datasets.setKeyword('') },
     { id: 'teamData.datasets.refresh', what: 'refresh the datasets', handler: () => s.datasets.refresh() },
     { id: 'teamData.dataSources.delete', what: 'delete the data source', handler: (node) => tree.deleteDataSource(s, node) },
+    { id: 'teamData.glossary.edit', what: 'change the meaning', handler: (node) => glossary.editGlossaryEntry(s, node) },
+    { id: 'teamData.glossary.remove', what: 'forget the meaning', handler: (node) => glossary.removeGlossaryEntry(s, node) },
     { id: 'teamData.dataSources.ask', what: 'ask about the data source', handler: (node) => tree.askAboutDataSource(s, node) },
     { id: 'teamData.sessions.rename', what: 'rename the session', handler: (node) => tree.renameSession(s, node) },
     { id: 'teamData.sessions.delete', what: 'delete the session', handler: (node) => tree.deleteSession(s, node) },

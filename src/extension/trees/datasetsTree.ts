@@ -13,8 +13,8 @@ import { PagedList } from './pagedList';
 import { failureNode, listFor, noMatchNotice, pagedNodes } from './pagedNodes';
 import { StartGate, type ServiceStarter } from './startGate';
 import { SyncPoller } from './syncPoller';
-import { nodeId, type DataSourceNode, type DatasetNode, type DatasetsTreeNode, type MessageNode, type MoreNode } from './nodes';
-import { dataSourceItem, datasetItem, isPending, messageItem, moreItem } from './treeItems';
+import { nodeId, type DataSourceNode, type DatasetNode, type DatasetsTreeNode, type GlossaryNode, type MessageNode, type MoreNode } from './nodes';
+import { dataSourceItem, datasetItem, glossaryEntryItem, glossaryItem, isPending, messageItem, moreItem } from './treeItems';
 
 export const DATASETS_VIEW = 'teamData.datasets';
 const TREE = 'datasets';
@@ -34,6 +34,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
   private readonly children = new Map<string, PagedList<DataSource>>();
   private readonly datasetNodes = new Map<string, DatasetNode>();
   private readonly sourceNodes = new Map<string, DataSourceNode>();
+  private readonly glossaryNodes = new Map<string, GlossaryNode>();
   private keywordValue = '';
   private view: vscode.TreeView<DatasetsTreeNode> | undefined;
   readonly poller: SyncPoller;
@@ -125,6 +126,10 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
         return datasetItem(node);
       case 'dataSource':
         return dataSourceItem(node);
+      case 'glossary':
+        return glossaryItem(node);
+      case 'glossaryEntry':
+        return glossaryEntryItem(node);
       case 'more':
         return moreItem(node);
       case 'message':
@@ -134,6 +139,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
 
   getParent(node: DatasetsTreeNode): DatasetsTreeNode | undefined {
     if (node.kind === 'dataset') return undefined;
+    if (node.kind === 'glossaryEntry') return this.glossaryNodes.get(node.datasetId);
     if (node.parentId === undefined) return undefined;
     const datasetId = node.parentId.replace(/^dataset:/, '');
     return this.datasetNodes.get(datasetId);
@@ -142,6 +148,9 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
   async getChildren(node?: DatasetsTreeNode): Promise<DatasetsTreeNode[]> {
     if (!node) return this.rootChildren();
     if (node.kind === 'dataset') return this.datasetChildren(node);
+    if (node.kind === 'glossary') {
+      return node.entries.map((entry) => ({ kind: 'glossaryEntry' as const, id: nodeId.glossaryEntry(node.datasetId, entry), parentId: node.id, datasetId: node.datasetId, entry }));
+    }
     return [];
   }
 
@@ -210,7 +219,24 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsTre
       failed: (err) => [this.errorNode(node.id, 'load the data sources', err)],
     });
     if (this.hasPending(datasetId)) this.poller.track(datasetId);
-    return nodes;
+    const glossary = await this.glossaryNode(node);
+    return glossary !== undefined ? [...nodes, glossary] : nodes;
+  }
+
+  /**
+   * The dataset's glossary, when it has one: the local service keeps it; the hosted service has
+   * none (its NOT_FOUND means no node, and is not an error to show).
+   */
+  private async glossaryNode(node: DatasetNode): Promise<GlossaryNode | undefined> {
+    const datasetId = node.dataset.id;
+    const entries = await (await this.deps.client()).datasets.glossary(datasetId).catch(() => []);
+    if (entries.length === 0) {
+      this.glossaryNodes.delete(datasetId);
+      return undefined;
+    }
+    const g: GlossaryNode = { kind: 'glossary', id: nodeId.glossary(datasetId), parentId: node.id, datasetId, entries };
+    this.glossaryNodes.set(datasetId, g);
+    return g;
   }
 
   private async pollDataset(datasetId: string): Promise<boolean> {

@@ -3,6 +3,7 @@
  * and refreshes address the same element across reloads.
  */
 import type { DataSource, Dataset, HistoryRecord, Session } from '../../shared/domain';
+import type { GlossaryEntry } from '../../shared/glossary';
 
 export interface DatasetNode {
   kind: 'dataset';
@@ -15,6 +16,23 @@ export interface DataSourceNode {
   id: string;
   dataSource: DataSource;
   parentId: string;
+}
+
+/** The words a dataset's users gave a meaning (local service only), under the dataset. */
+export interface GlossaryNode {
+  kind: 'glossary';
+  id: string;
+  parentId: string;
+  datasetId: string;
+  entries: GlossaryEntry[];
+}
+
+export interface GlossaryEntryNode {
+  kind: 'glossaryEntry';
+  id: string;
+  parentId: string;
+  datasetId: string;
+  entry: GlossaryEntry;
 }
 
 export interface SessionNode {
@@ -54,12 +72,14 @@ export interface MessageNode {
   command?: { id: string; title: string; args?: unknown[] };
 }
 
-export type DatasetsTreeNode = DatasetNode | DataSourceNode | MoreNode | MessageNode;
+export type DatasetsTreeNode = DatasetNode | DataSourceNode | GlossaryNode | GlossaryEntryNode | MoreNode | MessageNode;
 export type SessionsTreeNode = SessionNode | JobNode | MoreNode | MessageNode;
 
 export const nodeId = {
   dataset: (id: string) => `dataset:${id}`,
   dataSource: (datasetId: string, id: string) => `dataSource:${datasetId}:${id}`,
+  glossary: (datasetId: string) => `glossary:${datasetId}`,
+  glossaryEntry: (datasetId: string, e: GlossaryEntry) => `glossaryEntry:${datasetId}:${e.table ?? ''}:${e.phrase}`,
   session: (id: string) => `session:${id}`,
   job: (sessionId: string, jobId: string) => `job:${sessionId}:${jobId}`,
   more: (parentId: string | undefined, tree: string) => `more:${tree}:${parentId ?? 'root'}`,

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { formatBytes } from '../../shared/byteSize';
 import type { DataSource } from '../../shared/domain';
 import { readingText, rowsText } from '../../shared/sourceActivity';
-import type { DataSourceNode, DatasetNode, JobNode, MessageNode, MoreNode, SessionNode } from './nodes';
+import type { DataSourceNode, DatasetNode, GlossaryEntryNode, GlossaryNode, JobNode, MessageNode, MoreNode, SessionNode } from './nodes';
 import { oneLine } from './nodes';
 
 /** The four states users see; `invalid` splits into waiting and failed (it has an error then). */
@@ -128,5 +128,29 @@ export function messageItem(node: MessageNode): vscode.TreeItem {
   item.tooltip = node.tooltip ?? node.text;
   item.contextValue = 'message';
   if (node.command) item.command = { command: node.command.id, title: node.command.title, arguments: node.command.args };
+  return item;
+}
+
+/** The dataset's glossary: collapsed, with how many meanings it holds. */
+export function glossaryItem(node: GlossaryNode): vscode.TreeItem {
+  const item = new vscode.TreeItem('Glossary', vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = node.id;
+  item.description = `${node.entries.length} ${node.entries.length === 1 ? 'meaning' : 'meanings'}`;
+  item.iconPath = new vscode.ThemeIcon('book');
+  item.contextValue = 'glossary';
+  item.tooltip = 'Words you gave a meaning in answers about this dataset; every question reads them that way.';
+  return item;
+}
+
+/** One meaning: "heft" → `wt` (or → "K" of `mfr`). */
+export function glossaryEntryItem(node: GlossaryEntryNode): vscode.TreeItem {
+  const e = node.entry;
+  const target = e.value !== undefined ? `"${e.value}" of ${e.column}` : e.column;
+  const item = new vscode.TreeItem(`"${e.phrase}"`, vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.description = `→ ${target}${e.table !== undefined ? ` (${e.table})` : ''}`;
+  item.iconPath = new vscode.ThemeIcon('symbol-key');
+  item.contextValue = 'glossaryEntry';
+  item.tooltip = new vscode.MarkdownString(`**${escapeMd(e.phrase)}** means ${e.value !== undefined ? `the value ${escapeMd(e.value)} of ` : ''}\`${e.column.replace(/`/g, "'")}\``);
   return item;
 }

@@ -16,6 +16,7 @@ export function run(): Promise<void> {
   require('./startup.suite');
   require('./activation.suite');
   require('./trees.suite');
+  require('./glossary.suite');
   require('./analyze.suite');
   require('./formats.suite');
   require('./inPlace.suite');
