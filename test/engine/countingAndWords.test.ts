@@ -48,6 +48,13 @@ const births = table('births.csv', [
   col('bwt', 'numeric', { type: 'BIGINT', min: 709, max: 4990, distinct: 130 }),
 ]);
 
+/** Shapes of the second first-sight probe (B1): a school code column, a monthly series named `month`. */
+const scores = table('scores.csv', [
+  col('School', 'numeric', { type: 'BIGINT', min: 1224, max: 9586, distinct: 160 }), col('Sex', 'text', { values: ['Female', 'Male'], distinct: 2 }),
+  col('MathAch', 'numeric', { min: -2.8, max: 24.9, distinct: 5000 }),
+]);
+const monthly = table('temps.csv', [col('month', 'temporal', { min: '1920-01-01', max: '1939-12-01', distinct: 240 }), col('avg_temp_f', 'numeric', { min: 31, max: 66, distinct: 200 })]);
+
 function ask(t: TableMeta, q: string): Understanding {
   const d = readQuestion(q, [], [t]);
   return d.kind === 'answer' ? d.reading.plan : { kind: 'unanswerable' };
@@ -146,5 +153,14 @@ describe('counting and cue words (failure classes from a probe on real tables)',
   it('counts whole-number columns by their names: plural counts add up, singular things are counted once', () => {
     assert.equal(measures(ask(survey, 'how many passengers')), 'sum:passengers');
     assert.equal(measures(ask(survey, 'how many individuals are there')), 'count_distinct:individual');
+  });
+
+  it('never ANDs two values of one column ("girls vs boys"), counts things by the plural of a singular name, and groups a date named `month` by month', () => {
+    const vs = agg(ask(scores, 'avg math score girls vs boys'));
+    assert.deepEqual(vs.filters.map((f) => (f.kind === 'in' ? `${f.col.column.name}=${f.values.join('|')}` : f.kind)), ['Sex=Female|Male']);
+    assert.deepEqual(vs.dims.map((d) => d.col.column.name), ['Sex']);
+    assert.equal(measures(ask(scores, 'how many schools')), 'count_distinct:School');
+    const byMonth = agg(ask(monthly, 'avg temp by month'));
+    assert.deepEqual(byMonth.dims.map((d) => `${d.col.column.name}:${d.grain ?? ''}`), ['month:month']);
   });
 });

@@ -21,7 +21,7 @@ describe('local service: restart keeps data', function () {
     try {
       const { datasetId, sourceIds } = await seedDataset(h, { 'cities.csv': CSV });
       const sessionId = await newSession(h, { maxMessagesInContext: 4, languageType: 'DE' });
-      const cap = await streamJob(h.baseUrl, { sessionId, question: 'How big are the cities?', datasetId, datasourceIdList: sourceIds });
+      const cap = await streamJob(h.baseUrl, { sessionId, question: 'population by city', datasetId, datasourceIdList: sourceIds });
       assert.equal(cap.events[cap.events.length - 1]?.data, '[DONE]');
       const before = (await eventually(async () => {
         const p = (await h.call('GET', `/v1/team/sessions/${sessionId}/history`)).json?.data as Rec;

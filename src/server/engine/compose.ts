@@ -11,8 +11,8 @@ import { cmpFilter, valFilters, whenFilters } from './composeFilters';
 import { composeIntent } from './composeIntents';
 import { finishPlan, type Draft } from './composeFinish';
 import { identifierWords, numberWordsValue, singular } from '../language/words';
-import { isGroupNoun, isPersonNoun } from '../language/concepts';
 import { stemOf } from '../language/similar';
+import type { Tok } from '../language/tokens';
 import { joinKey } from './joins';
 import type { DimSpec, Part } from './parts';
 import { dateColumnOf, defaultAgg, isFlag, isGroupable, isIdLike, isNumeric, partColumnOf, timeNamed, yearColumnOf } from './shape';
@@ -102,7 +102,8 @@ export function dimOf(ch: Chooser, s: DimSpec, table: TableMeta): Dim | string {
   // ("points by team" over one row per team is still a list by team: a name is no id.)
   const named = /(^|[^a-z])(id|key|code|no|nr|num|number|uuid|guid)$/i.test(col.column.name.trim()) || col.column.kind !== 'text';
   if (col.column.unique && isIdLike(col.column) && s.grain === undefined && !timeNamed(col.column) && named) return 'rows';
-  if (col.column.kind === 'temporal') return { col, grain: s.grain ?? 'day' };
+  // A date column named for its unit (`month` holding 1920-01-01, 1920-02-01, ...) groups by that unit.
+  if (col.column.kind === 'temporal') return { col, grain: s.grain ?? unitOfName(col.column) ?? 'day' };
   if (s.grain !== undefined) return `${col.column.name} is not a date to group by ${s.grain}`;
   return { col };
 }
@@ -125,10 +126,11 @@ function valueNumber(v: string): number | undefined {
  * Whole numbers the question counts: a column named in the plural (`passengers`) holds counts and
  * adds up; one named in the singular (`individual`) names things, counted once each.
  */
-function countsOf(col: ColRef): Measure {
-  const last = identifierWords(col.column.name).pop() ?? '';
-  // (A collective noun, "staff", "crew", is a number of people: it adds up.)
-  const thing = singular(last) === last && isPersonNoun(last) && !isGroupNoun(last);
+function countsOf(col: ColRef, said: Tok | undefined): Measure {
+  const last = identifierWords(col.column.name).filter((w) => /^[a-z]/.test(w)).pop() ?? '';
+  // "how many schools" over `School`: the plural of a singular name counts the things it names.
+  // (A word without a plural, "how many staff", and a plural name, `passengers`, add up.)
+  const thing = singular(last) === last && said !== undefined && said.kind === 'word' && said.norm !== said.sing;
   return thing ? { agg: 'count_distinct', col } : { agg: 'sum', col };
 }
 
@@ -164,6 +166,7 @@ function countMeasure(ch: Chooser, p: Body<'count'>, table: TableMeta, draft: Dr
   const col = pickCol(ch, t as Extract<typeof t, { alts: Array<{ ref: ColRef }> }>, 'count');
   if (col === undefined) return 'nothing to count';
   draft.counted = col;
+  const said = ch.tokens?.[(t as { to: number }).to - 1];
   // "how many survivors" naming a yes/no `Survived`: the rows where it holds.
   if (col.column.kind === 'boolean' && !p.distinct) {
     draft.filters.push({ kind: 'bool', col, value: true });
@@ -172,16 +175,22 @@ function countMeasure(ch: Chooser, p: Body<'count'>, table: TableMeta, draft: Dr
   if (col.column.kind === 'temporal' && !p.distinct) return { agg: 'count' };
   if (p.distinct || timeNamed(col.column)) return { agg: 'count_distinct', col };
   // "how many orders" naming `order_id`: one per row; "how many makes": the distinct values.
-  if (col.column.unique) return { agg: 'count' };
-  if (isNumeric(col.column) && /INT/i.test(col.column.type) && (typeof col.column.min !== 'number' || col.column.min >= 0) && !isIdLike(col.column)) return countsOf(col);
+  if (col.column.unique && (isIdLike(col.column) || col.column.kind === 'text')) return { agg: 'count' };
+  if (isNumeric(col.column) && /INT/i.test(col.column.type) && (typeof col.column.min !== 'number' || col.column.min >= 0) && !isIdLike(col.column)) return countsOf(col, said);
   if (isNumeric(col.column) && !isIdLike(col.column) && !isGroupable(col.column)) {
     // "how many passengers" over whole counts adds them up; "how many co2 readings" over a
     // level counts the rows that hold one.
-    if (/INT/i.test(col.column.type) && (typeof col.column.min !== 'number' || col.column.min >= 0)) return countsOf(col);
+    if (/INT/i.test(col.column.type) && (typeof col.column.min !== 'number' || col.column.min >= 0)) return countsOf(col, said);
     draft.filters.push({ kind: 'null', col, isNull: false });
     return { agg: 'count' };
   }
   return { agg: 'count_distinct', col };
+}
+
+/** The unit a date column's name says (`month`, `week_start` is not one): its grain. */
+function unitOfName(c: ColumnMeta): Grain | undefined {
+  const m = /^(hour|day|week|month|quarter|year|decade)s?$/i.exec(c.name.trim());
+  return m !== null ? (m[1] as string).toLowerCase() as Grain : undefined;
 }
 
 /** The time bucket every row is one of (a daily series: day), if there is one. */
@@ -439,6 +448,15 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
     const other = draft.filters.find((g) => g !== f && g.col.column === f.col.column && isFlag(f.col.column) && (g.kind === 'bool' || g.kind === 'cmp') && (f.kind === 'bool' || f.kind === 'cmp'));
     if (other === undefined) continue;
     draft.filters = draft.filters.filter((g) => g !== f && g !== other);
+    if (!draft.dims.some((x) => x.col.column === f.col.column)) draft.dims.push({ col: f.col });
+  }
+  // Two values of one column said apart ("girls vs boys"): never both at once, so side by side.
+  for (const f of [...draft.filters]) {
+    if (f.kind !== 'in' || f.negate || !draft.filters.includes(f)) continue;
+    const others = draft.filters.filter((g): g is Extract<Filter, { kind: 'in' }> => g !== f && g.kind === 'in' && !g.negate && g.col.column === f.col.column);
+    if (others.length === 0) continue;
+    draft.filters = draft.filters.filter((g) => !others.includes(g as Extract<Filter, { kind: 'in' }>) && g !== f);
+    draft.filters.push({ ...f, values: [...new Set([...f.values, ...others.flatMap((g) => g.values)])] });
     if (!draft.dims.some((x) => x.col.column === f.col.column)) draft.dims.push({ col: f.col });
   }
   // Aggregates said alone ("the average") apply to the bare column after them.

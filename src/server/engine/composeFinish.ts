@@ -446,9 +446,12 @@ function shareScope(d: Draft, live: readonly Part[]): number[] {
   const share = d.share;
   if (share === undefined) return [];
   const tokens = d.tokens ?? [];
-  const verb = tokens.findIndex((t, i) => i >= share.to && (t.pos === 'AUX' || t.pos === 'VERB'));
+  // The writer's form says the whole after "among": "share of rows where `union` = 1 among rows where `sector` is ...".
+  const among = tokens.findIndex((t, i) => i >= share.to && t.norm === 'among');
+  const verb = among >= 0 ? tokens.length : tokens.findIndex((t, i) => i >= share.to && (t.pos === 'AUX' || t.pos === 'VERB'));
   if (verb < 0) return [];
-  const spans = live.filter((p) => p.from >= share.to && p.to <= verb && (p.k === 'val' || p.k === 'col' || p.k === 'rows' || p.k === 'count'));
+  const kinds = new Set(['val', 'col', 'rows', 'count', ...(among >= 0 ? ['cmp', 'null', 'bool'] : [])]);
+  const spans = live.filter((p) => p.from >= (among >= 0 ? among : share.to) && p.to <= verb && kinds.has(p.k));
   const out: number[] = [];
   d.filters.forEach((f, i) => {
     const named = spans.some((p) => JSON.stringify(p, (k, v: unknown) => (k === 'table' ? undefined : k === 'ref' ? (v as ColRef).column.name : v)).includes(`"${f.col.column.name}"`));

@@ -65,8 +65,9 @@ const MEASURE_NOUN = kw('level', 'levels', 'rate', 'rates', 'value', 'values', '
 // (Unless the word is a column itself: "firm value" with a `value` column is two columns.)
 r('MCol', ['Col', MEASURE_NOUN], (d) => (at<Feed>(d, 1).in.has('col') ? undefined : { alts: at<ColM>(d, 0).alts }), 0.2);
 // "fuel type", "body style": a word for the sorts of a category after its column.
-// "level value", "co2 values": the column itself.
-r('Col', ['Col', tok((f) => /^values?$/.test(f.t.norm) && !f.in.has('col'))], (d) => at<object>(d, 0), 0.1);
+// "level value", "co2 values": the column itself (unless a column is named `value`).
+const VALUE_WORD = tok((f) => /^values?$/.test(f.t.norm) && !(f.lat.col.get(`${f.t.i}:${f.t.i + 1}`) ?? []).some((h) => h.link === 'name'));
+r('Col', ['Col', VALUE_WORD], (d) => at<object>(d, 0), 0.1);
 r('Col', ['Col', kw('type', 'types', 'kind', 'kinds', 'category', 'categories', 'class', 'classes', 'group', 'groups', 'sort', 'variety', 'style', 'level', 'levels', 'status')], (d) => {
   const alts = at<ColM>(d, 0).alts.filter((a) => a.ref.column.kind !== 'numeric' || a.ref.column.distinct <= 12);
   return alts.length > 0 ? { alts } : undefined;
@@ -160,7 +161,7 @@ r('Counted', ['GrainNoun'], (d) => ({ target: at<{ grain: Grain }>(d, 0).grain }
 r('Counted', ['Col', 'Rows'], (d) => ({ target: d[1], qual: d[0] }));
 r('Counted', ['Rows', kw('of', 'for', 'with'), 'Col'], (d) => ({ target: d[0], qual: d[2] }));
 // "how many co2 values", "how many values of co2": the rows that hold one.
-r('Counted', ['Col', tok((f) => /^values?$/.test(f.t.norm) && !f.in.has('col'))], (d) => ({ target: [], qual: d[0] }));
+r('Counted', ['Col', VALUE_WORD], (d) => ({ target: [], qual: d[0] }));
 r('Counted', [kw('value', 'values'), kw('of', 'for'), 'Col'], (d) => ({ target: [], qual: d[2] }));
 r('Part', ['CountCue'], () => part({ k: 'count', distinct: false }));
 r('Part', ['CountCue', 'Counted'], (d) => part({ k: 'count', distinct: false, ...at<object>(d, 1) }));
@@ -462,6 +463,9 @@ r('Part', [kw('in', 'per', 'on', 'for'), kw('one', 'single', 'any', 'a'), 'Grain
 r('Part', [kw('in', 'per', 'on', 'for'), 'Num', 'GrainNoun'], (d) => (at<NumM>(d, 1).value === 1 ? part({ k: 'filler', word: at<Feed>(d, 0).t }) : undefined));
 // --- Words about the data itself: "in the data", "in the survey", "one of the" --------------
 r('Part', [kw('in', 'from', 'of', 'across'), kw('data', 'dataset', 'survey', 'file', 'table', 'sample', 'spreadsheet', 'sheet', 'records')], (d) => part({ k: 'filler', word: at<Feed>(d, 1).t }));
+// "profile this data", "summarize the file": the data itself.
+r('Part', [kw('this', 'these', 'my', 'our', 'your', 'the', 'all'), kw('data', 'dataset', 'file', 'table', 'spreadsheet', 'sheet')], (d) => part({ k: 'filler', word: at<Feed>(d, 1).t }));
+r('Part', [tok((f) => /^(data|dataset)$/.test(f.t.norm) && f.in.size === 0)], (d) => part({ k: 'filler', word: at<Feed>(d, 0).t }), 0.2);
 r('Part', [kw('in', 'from', 'of', 'across'), kw('this', 'these', 'my', 'our', 'your'), kw('data', 'dataset', 'survey', 'file', 'table', 'sample', 'spreadsheet', 'sheet', 'records')], (d) => part({ k: 'filler', word: at<Feed>(d, 2).t }));
 r('Part', [tok((f) => f.t.raw.toLowerCase() === 'one'), kw('of')], (d) => part({ k: 'filler', word: at<Feed>(d, 0).t }));
 // "in 2000" where the table has a column per year: that column.
@@ -475,6 +479,7 @@ r('Part', [kw('also', 'too')], () => part({ k: 'edit', edit: 'also' }));
 r('Part', [kw('as'), kw('well')], () => part({ k: 'edit', edit: 'also' }));
 r('Part', [kw('same')], () => part({ k: 'edit', edit: 'same' }));
 r('Part', [kw('again', 'repeat', 'redo')], () => part({ k: 'edit', edit: 'again' }));
+r('Part', [kw('once'), kw('more')], () => part({ k: 'edit', edit: 'again' }));
 r('Part', [kw('all', 'any', 'every'), kw('years', 'months', 'dates', 'time', 'periods', 'regions', 'values')], () => part({ k: 'edit', edit: 'all' }));
 r('Part', [kw('remove', 'drop', 'clear', 'without'), kw('filter', 'filters', 'condition', 'conditions')], () => part({ k: 'edit', edit: 'clear' }));
 r('Part', [kw('list', 'show', 'display', 'print', 'details')], () => part({ k: 'edit', edit: 'list' }), 0.1);
@@ -532,6 +537,8 @@ export function isFiller(f: Feed): boolean {
   // A capitalised word inside a question is a name ("Ford's"), whatever the tagger made of it.
   if (t.i > 0 && /^\p{Lu}/u.test(t.raw)) return false;
   const verbish = t.pos === 'VERB' || (t.pos === 'NOUN' && f.t.i > 0 && /^(people|who|that|which)$/.test(f.lat.tokens[f.t.i - 1]?.norm ?? ''));
+  // "missed their target": a verb with an object of the rows' own is a comparison the data must hold, not framing.
+  if (verbish && /^(their|its|his|her|our|my|your)$/.test(f.lat.tokens[t.i + 1]?.norm ?? '')) return false;
   if (verbish) {
     // A verb that frames the question ("orders placed in 2024", "the lowest temperature
     // recorded"); the composer refuses a bare count whose last word it is ("how many cars were sold").

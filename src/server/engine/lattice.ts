@@ -132,6 +132,8 @@ function columnHits(lat: Lattice, v: Vocabulary): void {
       for (const table of v.tables) for (const column of table.columns) {
         if (column.name.toLowerCase() === t.norm || identifierWords(column.name).join(' ') === identifierWords(t.kind === 'name' ? t.norm : t.raw).join(' ')) add(lat.col, spanKey(i, i + 1), { ref: { table, column }, cost: 0, link: 'name' }, sameCol);
       }
+      // `orders.csv`: the file itself, as the writer names the rows it counts.
+      if (t.kind === 'name') for (const table of v.tables) if (fold(table.label) === t.norm) add(lat.rows, spanKey(i, i + 1), { table, cost: 0 }, (a, b) => a.table === b.table);
       if (t.kind === 'name') continue;
     }
     for (let j = i + 1; j <= Math.min(tokens.length, i + MAX_SPAN); j++) {

@@ -40,16 +40,20 @@ const MAX_PARSES = 40;
 
 /**
  * A plan as comparable text: tables and columns by name, labels left out (they are presentation),
- * keys in one order, and conditions in one order (they are all required at once) unless a share
- * refers to them by position.
+ * keys in one order, and conditions in one order (they are all required at once).
  */
 export function planKey(plan: Plan): string {
-  const scoped = 'shareScope' in plan && plan.shareScope !== undefined;
+  // A share's whole is given by position: compared as two sets of conditions, the part's and the whole's.
+  if (plan.kind === 'aggregate' && plan.shareScope !== undefined) {
+    const scope = plan.shareScope;
+    const { shareScope: _, filters, ...rest } = plan;
+    return planKey({ ...rest, filters: filters.filter((_f, i) => !scope.includes(i)) }) + planKey({ ...rest, filters: filters.filter((_f, i) => scope.includes(i)) });
+  }
   const canon = (v: unknown, k: string): unknown => {
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
       const items = v.map((x) => canon(x, ''));
-      return k === 'filters' && !scoped ? items.map((x) => JSON.stringify(x)).sort().map((x) => JSON.parse(x) as unknown) : items;
+      return k === 'filters' ? items.map((x) => JSON.stringify(x)).sort().map((x) => JSON.parse(x) as unknown) : items;
     }
     const o = v as Record<string, unknown>;
     if ('alias' in o && 'columns' in o && 'label' in o) return `table:${String(o['alias'])}`;
@@ -113,7 +117,8 @@ function attempts(parse: { parts: Part[]; cost: number }, tables: TableMeta[], p
 
 /** Reads one question, standalone or as a change to `prev`. */
 /** Openings and words that only make sense as a change to an earlier answer. */
-const REFINES = /^\s*(and|now|also|what about|how about|same|but|then|instead)\b|\b(of|for|among) (those|them|these)\b|\b(their|those)\b/i;
+// ("their" alone is a possessive a question may use about its own rows: "regions that missed their target".)
+const REFINES = /^\s*(and|now|also|what about|how about|same|but|then|instead)\b|\b(of|for|among) (those|them|these)\b|^\s*(what|how)\b.*\b(their|those)\b(?!.*\b(which|who|that)\b)/i;
 
 function readOne(question: string, tables: TableMeta[], glossary: readonly GlossaryEntry[], prev: Plan | undefined): Decision {
   if (prev === undefined && REFINES.test(question)) {

@@ -57,7 +57,8 @@ export function suggestPlans(tables: readonly TableMeta[], plan?: Plan): Array<{
     const year = typeof pk.date?.column.max === 'string' ? Number(pk.date.column.max.slice(0, 4)) : undefined;
     const dated = plan.filters.some((f) => f.kind === 'dateRange' || f.kind === 'datePart' || f.kind === 'periods');
     if (year !== undefined && pk.date !== undefined && !dated) plans.push({ ...plan, filters: [...plan.filters, { kind: 'dateRange', col: pk.date, from: `${year}-01-01`, to: `${year + 1}-01-01`, label: String(year) }] });
-    const cat = pk.categories[0];
+    // A value of a column the plan does not already condition ("Asia" and then "Africa" would match nothing).
+    const cat = pk.categories.find((c) => !plan.filters.some((f) => f.col.column === c.column));
     const v = cat !== undefined ? sampleValue(cat.column) : undefined;
     if (cat !== undefined && v !== undefined && plan.dims.some((d) => d.grain !== undefined)) plans.push({ ...plan, filters: [...plan.filters, { kind: 'in', col: cat, values: [v], negate: false }] });
   }

@@ -104,6 +104,10 @@ function writeFilters(fs: readonly Filter[], main: ColRef | undefined): string |
   return out.join(' and ');
 }
 
+function joinDefined(a: string | undefined, b: string | undefined, f: (a: string, b: string) => string): string | undefined {
+  return a === undefined || b === undefined ? undefined : f(a, b);
+}
+
 function writeAggregate(p: AggregatePlan, among: readonly TableMeta[]): string | undefined {
   const weight = frequencyWeight(p.base);
   // Rows of the base counted under another table's grouping ("number of orders by `country`"): named by the base's noun.
@@ -113,8 +117,11 @@ function writeAggregate(p: AggregatePlan, among: readonly TableMeta[]): string |
   const ms = p.measures.map((m) => (m.agg === 'sum' && m.col?.column === weight?.column ? `total ${col(m.col as ColRef)}` : m.agg === 'count' ? rows : writeMeasure(m)));
   if (ms.some((m) => m === undefined)) return undefined;
   const main = dateColumnOf(p.base);
-  const where = writeFilters(p.filters, main);
-  if (where === undefined || p.shareScope !== undefined) return undefined;
+  // A share of a part of the rows: the part's conditions, then the whole's after "among".
+  const scope = p.shareScope;
+  const where = scope === undefined ? writeFilters(p.filters, main)
+    : joinDefined(writeFilters(p.filters.filter((_, i) => !scope.includes(i)), main), writeFilters(p.filters.filter((_, i) => scope.includes(i)), main), (a, b) => `${a} among rows ${b}`);
+  if (where === undefined) return undefined;
   if (p.perBucket !== undefined) {
     const m = p.measures[0];
     const adj = { hour: 'hourly', day: 'daily', week: 'weekly', month: 'monthly', quarter: 'quarterly', year: 'yearly' }[p.perBucket.grain as string];
@@ -135,6 +142,8 @@ function writeAggregate(p: AggregatePlan, among: readonly TableMeta[]): string |
   }
   if (p.contrast !== undefined) parts.unshift(p.contrast.kind === 'ratio' ? 'ratio of' : 'difference in');
   if (p.shareOfFiltered === true) parts.unshift('share of');
+  // "number of rows" alone names nothing: the file whose rows are counted is said.
+  if (!parts.some((x) => x.includes('`')) && where === '' && p.dims.length === 0) parts.push(`of ${tick(p.base.label)}`);
   if (where !== '') parts.push(where);
   if (p.chart === 'none') parts.push('as a table');
   else if (p.chart === 'line' || p.chart === 'bar') parts.push(`as a ${p.chart} chart`);
