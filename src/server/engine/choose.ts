@@ -53,12 +53,17 @@ export function pickCol(ch: Chooser, m: ColM, role: Role): ColRef | undefined {
     .filter((x): x is { a: ColHit; f: number } => x.f !== undefined && (forced === undefined || x.a.ref.column === forced))
     .map((x) => ({ ...x, s: x.a.cost + x.f + (ch.prefer !== undefined && x.a.ref.table !== ch.prefer ? 0.3 : 0) }))
     .sort((x, y) => x.s - y.s);
+  return settle(ch, key, forced, scored)?.ref;
+}
+
+/** The cheapest scored reading: its cost is paid, and readings close to it are kept as rivals. */
+function settle<A extends { ref: ColRef }>(ch: Chooser, key: string, forced: ColumnMeta | undefined, scored: ReadonlyArray<{ a: A; s: number }>): A | undefined {
   const best = scored[0];
   if (best === undefined) return undefined;
   const rivals = scored.slice(1).filter((x) => x.s - best.s < CLOSE && x.a.ref.column !== best.a.ref.column).map((x) => x.a.ref.column);
   if (rivals.length > 0 && forced === undefined) ch.close.set(key, rivals);
   ch.cost += best.s;
-  return best.a.ref;
+  return best.a;
 }
 
 /** The best reading of a value mention: the column named beside it, the preferred table, the cheapest link. */
@@ -70,10 +75,5 @@ export function pickVal(ch: Chooser, m: ValM, named?: ColM): ValHit | undefined 
     .filter((a) => forced === undefined || a.ref.column === forced)
     .map((a) => ({ a, s: a.cost + (cols.size > 0 && !cols.has(a.ref.column) ? 3 : 0) + (ch.prefer !== undefined && a.ref.table !== ch.prefer ? 0.3 : 0) - (ch.named?.has(a.ref.column) === true ? 0.4 : 0) }))
     .sort((x, y) => x.s - y.s);
-  const best = scored[0];
-  if (best === undefined) return undefined;
-  const rivals = scored.slice(1).filter((x) => x.s - best.s < CLOSE && x.a.ref.column !== best.a.ref.column).map((x) => x.a.ref.column);
-  if (rivals.length > 0 && forced === undefined) ch.close.set(key, rivals);
-  ch.cost += best.s;
-  return best.a;
+  return settle(ch, key, forced, scored);
 }
