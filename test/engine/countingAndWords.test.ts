@@ -163,4 +163,14 @@ describe('counting and cue words (failure classes from a probe on real tables)',
     const byMonth = agg(ask(monthly, 'avg temp by month'));
     assert.deepEqual(byMonth.dims.map((d) => `${d.col.column.name}:${d.grain ?? ''}`), ['month:month']);
   });
+
+  it('reads "%" as a share, and a condition added in a follow-up narrows the whole the share is of', () => {
+    const first = agg(ask(births, 'what % of rows have a bwt above 3000'));
+    assert.equal(first.shareOfFiltered, true);
+    const d = readQuestion('same for race white only', ['what % of rows have a bwt above 3000'], [births]);
+    assert.equal(d.kind, 'answer');
+    const p = d.kind === 'answer' ? (d.reading.plan as AggregatePlan) : undefined;
+    const whole = (p?.shareScope ?? []).map((i) => p?.filters[i]?.col.column.name);
+    assert.deepEqual(whole, ['race'], JSON.stringify(p?.filters.map((f) => f.col.column.name)));
+  });
 });

@@ -108,5 +108,13 @@ export function refine(prev: Plan, parts: readonly Part[], ch: Chooser, question
     }
   }
   (plan as { filters: Filter[] }).filters = filters;
+  if (plan.kind === 'aggregate' && prev.kind === 'aggregate' && prev.shareOfFiltered === true) {
+    // "what % have a bmi above 30" then "same for sex 2 only": a condition added later narrows the
+    // whole the share is of, not only its part.
+    const whole = new Set((prev.shareScope ?? []).map((i) => prev.filters[i]));
+    const scope = filters.map((f, i) => (whole.has(f) || !prev.filters.includes(f) ? i : -1)).filter((i) => i >= 0);
+    if (scope.length > 0 && scope.length < filters.length) plan.shareScope = scope;
+    else delete plan.shareScope;
+  }
   return { ok: true, plan, cost: ch.cost };
 }
