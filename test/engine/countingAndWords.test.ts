@@ -173,4 +173,5 @@ describe('counting and cue words (failure classes from a probe on real tables)',
     const whole = (p?.shareScope ?? []).map((i) => p?.filters[i]?.col.column.name);
     assert.deepEqual(whole, ['race'], JSON.stringify(p?.filters.map((f) => f.col.column.name)));
   });
+
 });

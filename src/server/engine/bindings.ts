@@ -83,7 +83,7 @@ export function suggestBindings(words: readonly string[], lat: Lattice): Binding
       const measures: Array<{ t: TableMeta; c: ColumnMeta }> = lat.tables.flatMap((t) => t.columns.filter((c) => isNumeric(c) && !isIdLike(c)).map((c) => ({ t, c })));
       for (const { t, c } of measures.slice(0, 3)) found.push({ word, column: c.name, table: t.label, question: define(word, tick(c.name)) });
     }
-    out.push(...found);
+    for (const b of found) if (!out.some((x) => x.question === b.question)) out.push(b);
   }
   return out;
 }
