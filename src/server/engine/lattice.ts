@@ -268,7 +268,10 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
       }
     }
     if (t.kind !== 'word' || t.stop) continue;
-    const part = t.norm.length >= 3 ? v.valueWords.get(t.sing) ?? v.valueWords.get(t.norm) : undefined;
+    // A word inside longer values ("ford" in "ford torino"); a plural noun in lower case ("companies",
+    // "paintings") names the rows asked about, not a search of one value's words.
+    const plural = t.pos === 'NOUN' && t.norm !== t.sing && t.raw === t.raw.toLowerCase();
+    const part = t.norm.length >= 3 && !plural ? v.valueWords.get(t.sing) ?? v.valueWords.get(t.norm) : undefined;
     if (part !== undefined) put(i, i + 1, part, t.pos === 'ADJ' ? 1.6 : 0.9, 'part', t.norm);
     // "women" for `female`, "died" for `dead`: a value word WordNet relates to the question word.
     for (const [key, es] of v.fewValues) {
