@@ -174,4 +174,12 @@ describe('counting and cue words (failure classes from a probe on real tables)',
     assert.deepEqual(whole, ['race'], JSON.stringify(p?.filters.map((f) => f.col.column.name)));
   });
 
+  it('a follow-up superlative takes its adjective\'s column and direction ("and the youngest?" after "the oldest")', () => {
+    const ppl = table('patients.csv', [col('name', 'text', { values: ['Ann', 'Bob', 'Cid'], distinct: 3, unique: true }), col('age', 'numeric', { min: 8, max: 64, distinct: 40 })]);
+    const first = readQuestion('who was the oldest patient', [], [ppl]);
+    assert.ok(first.kind === 'answer' && first.reading.plan.kind === 'rows' && first.reading.plan.orderBy?.dir === 'desc');
+    const next = readQuestion('and the youngest?', ['who was the oldest patient'], [ppl]);
+    const plan = next.kind === 'answer' ? next.reading.plan : undefined;
+    assert.ok(plan?.kind === 'rows' && plan.orderBy?.col.column.name === 'age' && plan.orderBy.dir === 'asc', JSON.stringify(plan?.kind === 'rows' ? plan.orderBy?.dir : plan?.kind));
+  });
 });

@@ -68,7 +68,11 @@ export function refine(prev: Plan, parts: readonly Part[], ch: Chooser, question
       plan.order = p.dir;
       plan.limit ??= 1;
     } else if (p.k === 'rank' && plan.kind === 'rows' && plan.orderBy !== undefined && p.cols === undefined) {
-      plan.orderBy = { ...plan.orderBy, dir: p.dir };
+      // "and the youngest?" after "the oldest patient": the adjective's own column and direction
+      // ("young" runs down `age`).
+      const attr = p.attr?.alts.slice().sort((a, b) => a.cost - b.cost)[0];
+      const dir = attr?.dir === 'asc' ? (p.dir === 'desc' ? 'asc' : 'desc') : p.dir;
+      plan.orderBy = { col: attr?.ref ?? plan.orderBy.col, dir };
     } else if (p.k === 'top' && p.dim === undefined && p.by === undefined && (plan.kind === 'aggregate' || plan.kind === 'rows')) {
       if (plan.kind === 'aggregate') plan.order = p.dir;
       else if (plan.orderBy !== undefined) plan.orderBy = { ...plan.orderBy, dir: p.dir };
