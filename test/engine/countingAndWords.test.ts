@@ -182,4 +182,15 @@ describe('counting and cue words (failure classes from a probe on real tables)',
     const plan = next.kind === 'answer' ? next.reading.plan : undefined;
     assert.ok(plan?.kind === 'rows' && plan.orderBy?.col.column.name === 'age' && plan.orderBy.dir === 'asc', JSON.stringify(plan?.kind === 'rows' ? plan.orderBy?.dir : plan?.kind));
   });
+
+  it('a follow-up keeps a condition whose word is both the file\'s noun and a yes/no column ("only those who got a transplant")', () => {
+    const tx = table('heart_transplant.csv', [
+      col('accept_dt', 'temporal', { min: '1967-11-15', max: '1974-03-22', distinct: 100 }), col('transplant', 'numeric', { type: 'BIGINT', min: 0, max: 1, distinct: 2 }),
+      col('age', 'numeric', { min: 8, max: 64, distinct: 90 }),
+    ]);
+    const d = readQuestion('only those who got a transplant', ['how many patients per year'], [tx]);
+    assert.equal(d.kind, 'answer');
+    const plan = d.kind === 'answer' ? d.reading.plan : undefined;
+    assert.ok(plan?.kind === 'aggregate' && plan.filters.some((f) => f.col.column.name === 'transplant'), JSON.stringify(plan?.kind === 'aggregate' ? plan.filters.map((f) => f.kind) : plan?.kind));
+  });
 });

@@ -97,7 +97,11 @@ export function refine(prev: Plan, parts: readonly Part[], ch: Chooser, question
       const col = pickCol(ch, p.col, 'filter');
       if (col === undefined) return fail('no column', [p]);
       add([p.none === true ? { kind: 'none', col } : { kind: 'null', col, isNull: p.isNull }]);
-    } else if (p.k === 'edit' || p.k === 'compare' || p.k === 'rows' || (p.k === 'count' && plan.kind === 'aggregate')) {
+    } else if (p.k === 'rows') {
+      // "those who got a transplant": a noun for the rows changes nothing, and costs what reading it so costs
+      // (the column of the same name is the likelier meaning).
+      ch.cost += Math.min(...p.rows.alts.map((a) => a.cost));
+    } else if (p.k === 'edit' || p.k === 'compare' || (p.k === 'count' && plan.kind === 'aggregate')) {
       // "same for", "what about", "how many of those": the words of a change, not a change themselves.
     } else return fail('a change I cannot make to the previous answer', [p]);
     changed = true;

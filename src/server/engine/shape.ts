@@ -22,7 +22,7 @@ export const isIdName = (c: ColumnMeta): boolean => /(^|[^a-z])(id|key|code|uuid
 export const isIdLike = (c: ColumnMeta): boolean => isIdName(c) || c.role === 'id' || (c.unique && c.kind === 'text');
 
 /** A 0/1 number column: a yes/no flag ("retired", "smoker"). */
-export const isFlag = (c: ColumnMeta): boolean => c.kind === 'boolean' || (c.kind === 'numeric' && c.min === 0 && c.max === 1 && c.distinct === 2 && !c.converted);
+export const isFlag = (c: ColumnMeta): boolean => c.kind === 'boolean' || (c.kind === 'numeric' && c.min === 0 && c.max === 1 && c.distinct === 2);
 
 /** Columns named after a unit of time: counted as distinct values, grouped whatever their size. */
 export const TIME_NAMED = /^(year|yr|quarter|qtr|month|week|day|decade|hour|season|date|weekday|dow|day[ _]?of[ _]?(week|month|year)|month[ _]?of[ _]?year|hour[ _]?of[ _]?day|week[ _]?of[ _]?year)s?$/i;
