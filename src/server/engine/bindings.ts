@@ -4,11 +4,11 @@
  * table's measures. Clicking one asks a definition (`"heaviest" means \`wt\``), which the glossary
  * keeps, and the question is answered again with it.
  */
-import { conceptsOf, meet, nameConcepts } from '../language/concepts';
+import { conceptsOf, isSexedNoun, meet, nameConcepts } from '../language/concepts';
 import { abbreviates, editDistance, stemOf } from '../language/similar';
 import { fold, identifierWords, singular } from '../language/words';
 import type { Lattice } from './lattice';
-import { isIdLike, isNumeric } from './shape';
+import { isFlag, isIdLike, isNumeric, timeNamed } from './shape';
 import type { ColumnMeta, TableMeta } from './types';
 
 export interface Binding {
@@ -73,14 +73,33 @@ function valueBindings(word: string, tables: readonly TableMeta[]): Array<{ b: B
   return out;
 }
 
+/** "women" where `sex` holds codes (1, 2): each code of the sex column, for the user to say which. */
+function sexBindings(word: string, tables: readonly TableMeta[]): Binding[] {
+  if (!isSexedNoun(singular(fold(word)))) return [];
+  const out: Binding[] = [];
+  for (const t of tables) {
+    for (const c of t.columns) {
+      if (!/^(sex|gender)$/i.test(identifierWords(c.name)[0] ?? '')) continue;
+      const codes = c.values ?? (c.kind === 'numeric' && Number.isInteger(c.min) && Number.isInteger(c.max) && Number(c.max) - Number(c.min) < 4
+        ? Array.from({ length: Number(c.max) - Number(c.min) + 1 }, (_, k) => String(Number(c.min) + k)) : []);
+      for (const v of codes.slice(0, 4)) out.push({ word, column: c.name, table: t.label, value: v, question: define(word, c.values !== undefined ? `"${v.replace(/"/g, "'")}"` : `${tick(c.name)} = ${v}`) });
+    }
+  }
+  return out;
+}
+
 /** Up to four bindings for each word: the nearest columns and values, else the table's measures. */
 export function suggestBindings(words: readonly string[], lat: Lattice): Binding[] {
   const out: Binding[] = [];
   for (const word of words.slice(0, 3)) {
     const found = [...columnBindings(word, lat.tables), ...valueBindings(word, lat.tables)].sort((a, b) => a.s - b.s).slice(0, 4).map((x) => x.b);
+    if (found.length === 0) found.push(...sexBindings(word, lat.tables));
     if (found.length === 0) {
-      // Nothing near: the measures a word after "how many" or "average" most likely meant.
-      const measures: Array<{ t: TableMeta; c: ColumnMeta }> = lat.tables.flatMap((t) => t.columns.filter((c) => isNumeric(c) && !isIdLike(c)).map((c) => ({ t, c })));
+      // Nothing near: the measures a word after "how many" or "average" most likely meant (never
+      // a year or an id); a verb ("died") more likely names a yes/no column.
+      const verb = /ed$/.test(word);
+      const measures: Array<{ t: TableMeta; c: ColumnMeta }> = lat.tables.flatMap((t) => t.columns.filter((c) => (isNumeric(c) || c.kind === 'boolean') && !isIdLike(c) && !timeNamed(c)).map((c) => ({ t, c })))
+        .sort((a, b) => (isFlag(a.c) === isFlag(b.c) ? 0 : isFlag(a.c) === verb ? -1 : 1));
       for (const { t, c } of measures.slice(0, 3)) found.push({ word, column: c.name, table: t.label, question: define(word, tick(c.name)) });
     }
     for (const b of found) if (!out.some((x) => x.question === b.question)) out.push(b);

@@ -167,6 +167,10 @@ function countMeasure(ch: Chooser, p: Body<'count'>, table: TableMeta, draft: Dr
   if (col === undefined) return 'nothing to count';
   draft.counted = col;
   const said = ch.tokens?.[(t as { to: number }).to - 1];
+  // "how many died" meeting `exit` (an age) because WordNet's "exit" is also to die: a verb counts
+  // an event, which only a yes/no column or a column of counts can hold.
+  const link = (t as { alts: Array<{ ref: ColRef; link?: string }> }).alts.find((a) => a.ref.column === col.column)?.link;
+  if (said?.pos === 'VERB' && link === 'synonym' && col.column.kind === 'numeric' && !isFlag(col.column) && col.column.role !== 'count') return `"${said.raw}" is an event no column counts`;
   // "how many survivors" naming a yes/no `Survived`: the rows where it holds.
   if (col.column.kind === 'boolean' && !p.distinct) {
     draft.filters.push({ kind: 'bool', col, value: true });
@@ -366,6 +370,8 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
       if (p.adj !== true) draft.groupedBy = true;
       for (const s of p.dims) {
         const d = s.d === 'grain' && s.of === undefined && draft.date !== undefined ? { col: draft.date, grain: s.grain } : dimOf(ch, s, table);
+        // "by grade" where nothing is a grade: a guess at the rows groups nothing, so it is no reading.
+        if (d === 'rows' && s.d === 'rows' && s.rows.alts.every((a) => a.guessed === true)) return fail('nothing in the data is what the question groups by', [s as unknown as Part]);
         if (d === 'rows') continue;
         // "earn per hour", "salary per year" where nothing is dated: the measure's unit, not a grouping.
         if (typeof d === 'string' && s.d === 'grain' && !p.adj && dateColumnOf(table) === undefined && yearColumnOf(table) === undefined && live.some((x) => x.k === 'measure' || x.k === 'col' || x.k === 'aggs')) continue;

@@ -4,7 +4,7 @@
  * columns placed, the kind of answer chosen (figures or rows), and the data's shape applied.
  */
 import { pickCol, type Chooser } from './choose';
-import { dimOf, type Composition } from './compose';
+import { dimOf, rowsGrain, type Composition } from './compose';
 import { joinKey } from './joins';
 import { verbFile } from '../language/concepts';
 import type { Tok } from '../language/tokens';
@@ -72,6 +72,9 @@ interface Ranking {
   grouped?: boolean;
 }
 
+/** Time buckets from fine to coarse (cyclic ones are no coarser than a row). */
+const COARSE: Grain[] = ['hour', 'day', 'week', 'month', 'quarter', 'year', 'decade'];
+
 function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Ranking | string {
   const out: Ranking = { dir: p.dir, rows: false, plain: false, dateOrder: false };
   if (p.k === 'top') out.n = p.n;
@@ -82,9 +85,16 @@ function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Rankin
     else if (typeof dim !== 'string') out.dim = dim;
   }
   if (p.k === 'rank' && p.when === true) {
-    // "the coldest day": the row, and its date.
-    out.rows = true;
-    out.show = dateColumnOf(d.table);
+    const date = dateColumnOf(d.table);
+    const each = rowsGrain(d.table);
+    if (date !== undefined && p.grain !== undefined && each !== undefined && COARSE.indexOf(p.grain) > COARSE.indexOf(each)) {
+      // "the warmest year" of monthly readings: years ranked by their months.
+      out.dim = { col: date, grain: p.grain };
+    } else {
+      // "the coldest day": the row, and its date.
+      out.rows = true;
+      out.show = date;
+    }
   }
   const measureOf = (aggs: readonly Measure['agg'][] | undefined, col: ColRef): Measure => ({ agg: aggs?.[0] ?? defaultAgg(col.column), col });
   if (p.k === 'rank') {
@@ -105,6 +115,10 @@ function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Rankin
       if (out.dateOrder && p.aggs === undefined && dateColumnOf(d.table) !== undefined && !timeNamed(col.column)) {
         out.rows = true;
         out.show = col;
+      } else if (isIdLike(col.column) && !col.column.unique && p.aggs === undefined && p.rows === undefined && d.which === undefined && d.dims.length === 0) {
+        // "largest school" over `School` codes repeated per student: the school with the most rows.
+        out.dim = { col };
+        out.by = { agg: 'count' };
       } else if (isIdLike(col.column) && p.aggs === undefined) out.by = col.column.unique ? { agg: 'count' } : { agg: 'count_distinct', col };
       // "record sunspot year": the year is what is asked of the record row, not what ranks it.
       else if (timeNamed(col.column) && !out.dateOrder && p.aggs === undefined) {
@@ -297,7 +311,7 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
       d.used.add(b);
       continue;
     }
-    return fail(`I could not fit "${b.col.alts[0]?.ref.column.name ?? ''}" into one calculation with the rest of the question`, [b]);
+    return fail(`read as \`${b.col.alts[0]?.ref.column.name ?? ''}\`, it does not fit one calculation with the rest of the question`, [b]);
   }
   if (d.adverbAgg !== undefined) {
     // "which firm invested the most in total", "which occupation pays the most on average".

@@ -257,8 +257,9 @@ r('Part', ['Super', 'Subject'], (d) => part({ k: 'rank', ...sup(d, 0), rows: at<
 r('Part', ['Super', 'Attr'], (d) => part({ k: 'rank', dir: 'desc', word: at<{ word: string }>(d, 1).word, attr: at<never>(d, 1) }));
 // "the densest element", "the heaviest cars": rows ranked by the adjective's column.
 r('Part', ['SupAttr', 'Subject'], (d) => part({ k: 'rank', dir: 'desc', word: at<{ word: string }>(d, 0).word, attr: at<never>(d, 0), rows: at<RowsM>(d, 1) }));
-// "the coldest day", "the hottest month": the day (row) ranked, and when it was.
-r('Part', ['SupAttr', 'GrainNoun'], (d) => part({ k: 'rank', dir: 'desc', word: at<{ word: string }>(d, 0).word, attr: at<never>(d, 0), when: true }));
+// "the coldest day", "the hottest month": the day (row) ranked, and when it was; "the warmest
+// year" of monthly rows: the year whose months average highest.
+r('Part', ['SupAttr', 'GrainNoun'], (d) => part({ k: 'rank', dir: 'desc', word: at<{ word: string }>(d, 0).word, attr: at<never>(d, 0), when: true, grain: at<{ grain: Grain }>(d, 1).grain }));
 // "of the elements", "among the districts": the rows a question is about, said.
 // (A guessed noun only in the plural: "of the elements", never "in dollars".)
 r('Part', [kw('of', 'among', 'for'), 'Subject'], (d) => (at<RowsM>(d, 1).alts.some((a) => a.guessed === true && a.plural !== true) ? undefined : part({ k: 'rows', rows: at<RowsM>(d, 1) })), 0.1);
@@ -499,6 +500,12 @@ const defined = (phrase: Feed, target: Feed): object | undefined => {
 };
 r('Part', [QUOTED, kw('means', 'mean', 'is', '='), TARGET], (d) => defined(at<Feed>(d, 0), at<Feed>(d, 2)));
 r('Part', [kw('by'), QUOTED, kw('i'), kw('mean'), TARGET], (d) => defined(at<Feed>(d, 1), at<Feed>(d, 4)));
+// "\"women\" means `sex` = 2": one code of a column (the chip offered for a word where codes stand for it).
+const CODE = tok((f) => f.t.kind === 'number' || f.t.kind === 'quoted');
+r('Part', [QUOTED, kw('means', 'mean'), TARGET, kw('=', 'is'), CODE], (d) => {
+  const out = defined(at<Feed>(d, 0), at<Feed>(d, 2)) as Record<string, unknown> | undefined;
+  return out?.['col'] === undefined ? undefined : { ...out, code: at<Feed>(d, 4).t.kind === 'number' ? String(at<Feed>(d, 4).t.value) : at<Feed>(d, 4).t.norm };
+});
 
 // --- Dates ----------------------------------------------------------------------------------
 rules.push(...DATE_RULES);
@@ -525,6 +532,9 @@ export function isFiller(f: Feed): boolean {
   if (/^(not|no|never|none|neither|nor|without|except|excluding|nobody|nothing|n't)$/.test(t.norm)) return false;
   // A grammar word with a meaning of its own ("many", "most", "per", "only") is never dropped.
   if (MEANINGFUL.test(t.norm)) return false;
+  // "by school" where a column of school codes repeats: a grouping, never a word to drop ("by area"
+  // naming a measure may still rank).
+  if (t.norm === 'by' && [...f.lat.rows.entries()].some(([k, hs]) => k.startsWith(`${t.i + 1}:`) && hs.some((h) => h.entity !== undefined))) return false;
   // "in may": a month after a preposition is a time, even when the tagger reads a modal verb.
   if (f.in.has('date') && /^(in|during|since|until|before|after|of|from|through|for)$/.test(f.lat.tokens[t.i - 1]?.norm ?? '')) return false;
   // "yes" naming a `YES` column is that column, not an interjection to drop.

@@ -5,7 +5,7 @@
  * table (by its file name), and adjectives that stand for a column ("heaviest" for weight). The
  * grammar decides which of these readings a question uses; nothing here decides.
  */
-import { antonyms, attributeNouns, broaderConcepts, conceptsOf, isPersonNoun, meet, nameConcepts } from '../language/concepts';
+import { antonyms, attributeNouns, broaderConcepts, conceptsOf, isPersonNoun, isSexedNoun, meet, nameConcepts } from '../language/concepts';
 import { placesOfPhrase, placesOfValue } from '../language/places';
 import { abbreviates, isTypo, runsTogether, stemOf } from '../language/similar';
 import type { Tok } from '../language/tokens';
@@ -15,7 +15,7 @@ import { dateLiterals, type DateLit } from './dateLiterals';
 import type { GlossaryEntry } from '../../shared/glossary';
 import { isKeyword } from './parser';
 import { isFlag, isIdLike, soleMeasure } from './shape';
-import type { ColRef, TableMeta } from './types';
+import type { ColRef, ColumnMeta, TableMeta } from './types';
 import { vocabularyOf, type ValueEntry, type Vocabulary } from './vocabulary';
 
 /** How a stretch of words was linked: shown in readings, and the cost behind the choice. */
@@ -73,6 +73,9 @@ function forms(t: Tok): string[] {
 
 const wordish = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === 'word' || (t.kind === 'number' && t.unit === undefined && !t.ordinal));
 
+/** A comparative or superlative ("smallest", "larger"): it ranks or compares, and abbreviates no name (`SES`). */
+const degreeWord = (t: Tok): boolean => t.pos === 'ADJ' && t.lemma !== t.norm && /(est|er)$/.test(t.norm);
+
 /** The cost of reading question token `t` as name word `w` (undefined: it does not). */
 function linkWord(t: Tok, w: string): { cost: number; link: Link } | undefined {
   if (forms(t).includes(w)) return { cost: 0, link: 'name' };
@@ -81,7 +84,7 @@ function linkWord(t: Tok, w: string): { cost: number; link: Link } | undefined {
   // An agent noun for a column of what was done: "survivors" for `survived`, "voters" for `voted`.
   if (t.pos === 'NOUN' && t.sing.length >= 6 && w.length >= 4 && /(or|er)$/.test(t.sing) && stemOf(t.sing.slice(0, -2)) === stemOf(w)) return { cost: 0.1, link: 'word' };
   if ((BUSINESS[t.sing] ?? BUSINESS[t.lemma] ?? []).includes(w)) return { cost: 0.6, link: 'synonym' };
-  if (abbreviates(w, [t.sing]) || abbreviates(w, [t.norm])) return { cost: 0.7, link: 'abbreviation' };
+  if (!degreeWord(t) && (abbreviates(w, [t.sing]) || abbreviates(w, [t.norm]))) return { cost: 0.7, link: 'abbreviation' };
   if (t.sing.length >= 3 && w.length >= 2) {
     const m = meet(conceptsOf(t.lemma, t.pos), nameConcepts(w));
     if (m !== undefined && m <= 1.6) return { cost: 0.5 + m * 0.5, link: 'synonym' };
@@ -172,7 +175,7 @@ function nameHit(span: Tok[], n: { core: string[]; optional: string[]; compact?:
   // Every question word names a different name word, and every core word is named.
   const words = [...n.core, ...n.optional];
   // `steelprice` for "steel price", `totpay` for "total payroll": one name word run together.
-  if (span.length >= 2 && span.length <= 4 && n.core.length === 1 && span.every((t) => t.kind === 'word' && !t.stop) && runsTogether(n.core[0] ?? '', span.map((t) => t.norm))) {
+  if (span.length >= 2 && span.length <= 4 && n.core.length === 1 && span.every((t) => t.kind === 'word' && !t.stop && !degreeWord(t)) && runsTogether(n.core[0] ?? '', span.map((t) => t.norm))) {
     return { cost: 0.3 + 0.1 * span.length, link: 'abbreviation' };
   }
   if (span.length > words.length) {
@@ -180,7 +183,7 @@ function nameHit(span: Tok[], n: { core: string[]; optional: string[]; compact?:
     // Only the initials of every word are sure ("mpg"): `trtm` may be travel or transfer time, so
     // "travel time" is offered as a binding instead of read that way.
     const only = n.core.length === 1 ? n.core[0] ?? '' : '';
-    if (only.length >= 2 && span.length <= 4 && span.every((t) => t.kind === 'word' && !t.stop) && span.map((t) => t.norm[0]).join('') === only) return { cost: 0.8, link: 'abbreviation' };
+    if (only.length >= 2 && span.length <= 4 && span.every((t) => t.kind === 'word' && !t.stop && !degreeWord(t)) && span.map((t) => t.norm[0]).join('') === only) return { cost: 0.8, link: 'abbreviation' };
     // ... or several words for each name word ("high school degree" for `hs_degree`).
     if (n.core.length < 2 || span.length > words.length + 2) return undefined;
   }
@@ -306,6 +309,8 @@ function fitsPeople(word: string, entity: ColRef | undefined): boolean {
   return !isPersonNoun(role) || ANYONE.test(role) || role === word;
 }
 
+const isSexColumn = (c: ColumnMeta): boolean => /^(sex|gender)$/i.test(identifierWords(c.name)[0] ?? '');
+
 /** Whether a table's rows are people: it has an age, a sex or gender, or a column naming persons. */
 function rowsArePeople(table: TableMeta): boolean {
   return table.columns.some((c) => /^(age|sex|gender|male|female)$/i.test(identifierWords(c.name)[0] ?? '')) || entityColumn(table) !== undefined;
@@ -333,8 +338,9 @@ function rowsHits(lat: Lattice, v: Vocabulary): void {
       if (lat.col.get(spanKey(i, i + 1))?.length === 0) lat.col.delete(spanKey(i, i + 1));
       for (const table of people) {
         const entity = entityColumn(table) ?? idOfPeople(table);
-        // "salesperson" in a table of customers: another role, not these rows.
-        if (!fitsPeople(t.sing, entity)) continue;
+        // "salesperson" in a table of customers: another role, not these rows; "women" where a
+        // column holds the sex: some of the rows, which that column tells apart.
+        if (!fitsPeople(t.sing, entity) || (isSexedNoun(t.sing) && table.columns.some(isSexColumn))) continue;
         const r: RowsHit = { table, cost: t.sing !== t.norm ? 0.35 : 0.5 };
         if (entity !== undefined) r.entity = entity;
         add(lat.rows, spanKey(i, i + 1), r, (a, b) => a.table === b.table);
@@ -445,6 +451,8 @@ function guessRows(lat: Lattice, v: Vocabulary): void {
   if (named || labelled || entityColumn(table) !== undefined) return;
   lat.tokens.forEach((t, i) => {
     if (t.kind !== 'word' || t.pos !== 'NOUN' || t.stop || isKeyword(t.norm) || bound(lat, i) || senses(t.sing, 'n', 1).length === 0) return;
+    // "women" where a column holds the sex: some of the rows, not what they are.
+    if (isSexedNoun(t.sing) && table.columns.some(isSexColumn)) return;
     lat.guess.set(i, [{ table, cost: 0.6, guessed: true, plural: t.sing !== t.norm }]);
   });
 }

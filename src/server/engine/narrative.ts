@@ -65,7 +65,8 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
   const mi = dimCount;
   const label = (row: unknown[]): string => plan.dims.map((d, i) => md(d.grain !== undefined ? timeLabel(row[i], d.grain) : fmtLabel(row[i]))).join(' / ');
   const lines: string[] = [];
-  const isTime = plan.dims[0]?.grain !== undefined && dimCount === 1;
+  // (A ranking of periods, "the warmest year", is told as a ranking, not as a series.)
+  const isTime = plan.dims[0]?.grain !== undefined && dimCount === 1 && plan.order === undefined;
   if (isTime) {
     const vals = r.rows.map((row) => n(row[mi]));
     const finite = vals.filter(Number.isFinite);

@@ -51,7 +51,7 @@ export type PartBody =
   | { k: 'everything' }
   | { k: 'trend' }
   | { k: 'which'; dim?: DimSpec; also?: DimSpec; rows?: RowsM; who?: 'who' | 'when'; n?: number }
-  | { k: 'rank'; dir: Dir; word: string; aggs?: Agg[]; cols?: ColM[]; rows?: RowsM; attr?: AttrM; counted?: boolean; mode?: boolean; dim?: DimSpec; plain?: boolean; when?: boolean; show?: ColM }
+  | { k: 'rank'; dir: Dir; word: string; aggs?: Agg[]; cols?: ColM[]; rows?: RowsM; attr?: AttrM; counted?: boolean; mode?: boolean; dim?: DimSpec; plain?: boolean; when?: boolean; grain?: Grain; show?: ColM }
   | { k: 'top'; dir: Dir; n: number; dim?: DimSpec; rows?: RowsM; by?: { aggs?: Agg[]; col?: ColM; counted?: boolean }; attr?: AttrM }
   | { k: 'order'; dir?: Dir; col?: ColM }
   | { k: 'cmp'; col?: ColM; attr?: AttrM; op: CmpOp; num: NumM; hi?: NumM; unitCol?: ColM; rowsAfter?: boolean }
@@ -64,7 +64,8 @@ export type PartBody =
   | { k: 'edit'; edit: Edit }
   | { k: 'neg' }
   | { k: 'absent'; rows: RowsM }
-  | { k: 'define'; phrase: string; col?: ColM; val?: ValM }
+  /** `code`: one value of the column, written after it (`sex` = 2). */
+  | { k: 'define'; phrase: string; col?: ColM; val?: ValM; code?: string }
   /** `predicate`: a verb with nothing after it that the data names ("were sold"). */
   | { k: 'filler'; word: Tok; predicate?: boolean }
   | { k: 'unknown'; word: Tok };

@@ -12,7 +12,7 @@ import { compose, rowsGrain, type Composition } from './compose';
 import { glossaryPhrase, type GlossaryEntry } from '../../shared/glossary';
 import { feedOf, GRAMMAR } from './grammar';
 import { latticeOf, type Lattice } from './lattice';
-import { parseAll } from './parser';
+import { isKeyword, parseAll } from './parser';
 import type { Part } from './parts';
 import { looksLikeFollowUp, refine } from './refine';
 import { suggestBindings, type Binding } from './bindings';
@@ -134,6 +134,7 @@ function readOne(question: string, tables: TableMeta[], glossary: readonly Gloss
       const entry: GlossaryEntry = { phrase: glossaryPhrase(define.phrase), column: hit.ref.column.name };
       if (tables.length > 1) entry.table = hit.ref.table.label;
       if (define.val !== undefined && 'values' in hit) entry.value = (hit as { values: string[] }).values[0] as string;
+      if (define.code !== undefined) entry.value = define.code;
       return { kind: 'define', entry };
     }
   }
@@ -218,7 +219,12 @@ function refusal(tokens: readonly Tok[], lat: Lattice, tried: readonly Attempt[]
   }
   // Only words that name nothing get bindings: a grammar word out of place is rephrased, not defined.
   const named = unknown.length > 0 ? unknown : words;
-  return { kind: 'refuse', reason, unknown: named, bindings: unknown.length > 0 ? suggestBindings(unknown, lat) : [] };
+  // Else the content words of the reading that failed ("died"), so a refusal always offers a click.
+  const content = [...new Set(f.result.words.flatMap((k) => {
+    const [from, to] = k.split(':').map(Number);
+    return tokens.slice(from, to).filter((t) => t.kind === 'word' && !t.stop && !isKeyword(t.norm) && ![...lat.val.keys()].some((v) => Number(v.split(':')[0]) <= t.i && t.i < Number(v.split(':')[1]))).map((t) => t.raw);
+  }))];
+  return { kind: 'refuse', reason, unknown: named, bindings: suggestBindings(unknown.length > 0 ? unknown : content, lat) };
 }
 
 /**

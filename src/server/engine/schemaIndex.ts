@@ -15,6 +15,7 @@ import { codeLikeAggregate, dateFromParts, filledTextAggregate, holdsQuarters, n
 import { NULL_MARKER_SQL, nullMarkersOf } from './missingMarkers';
 import { identifierWords, singular } from '../language/words';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
+import { ingestRole } from './shape';
 
 /** Text columns with at most this many distinct values have their values indexed. */
 export const MAX_INDEXED_VALUES = 5000;
@@ -228,6 +229,10 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
     const r = await rangeOf(run, t.table, expr, true);
     Object.assign(date, { expr, min: r.min, max: r.max, nonNull: r.count, distinct: num((await run(`SELECT count(DISTINCT ${expr}) FROM ${quoteIdent(t.table)}`))[0]?.[0]) });
     columns.push(date);
+  }
+  for (const c of columns) {
+    const role = ingestRole(c);
+    if (role !== undefined) c.role = role;
   }
   await indexValues(run, t.table, columns);
   return { rowCount, columns };

@@ -5,7 +5,7 @@
  * that averages (prices, rates, ages, temperatures). Decided from the data and the column's name
  * (WordNet says which nouns are attributes), once per table; every reading follows it.
  */
-import { senses } from '../language/wordnet';
+import { follow, senses, type Synset } from '../language/wordnet';
 import { identifierWords, singular } from '../language/words';
 import type { Agg, ColRef, ColumnMeta, TableMeta } from './types';
 
@@ -13,13 +13,42 @@ export const isNumeric = (c: ColumnMeta): boolean => c.kind === 'numeric';
 
 /** Columns that group well: categories, flags, dates, and numbers with few distinct values. */
 export const isGroupable = (c: ColumnMeta): boolean =>
-  c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal' || (c.kind === 'numeric' && !c.unique && (c.distinct <= 12
+  c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal' || (c.kind === 'numeric' && !c.unique && (c.distinct <= 12 || isIdLike(c)
     || (c.distinct <= 60 && Number.isInteger(c.min) && Number.isInteger(c.max) && c.distinct * 2 <= c.nonNull)));
 
 export const isIdName = (c: ColumnMeta): boolean => /(^|[^a-z])(id|key|code|uuid|guid|no|nr|num)$/i.test(c.name.trim()) || /Id$/.test(c.name);
 
 /** An identifier: it names rows, it is never measured. */
 export const isIdLike = (c: ColumnMeta): boolean => isIdName(c) || c.role === 'id' || (c.unique && c.kind === 'text');
+
+/** WordNet's lexicographer files of artifacts (a store, a hospital) and locations (a district). */
+const THING_FILES = new Set([6, 15]);
+
+/** Whether a noun's commonest sense is a thing or an organisation (a school, a store), not a quantity or a group's size. */
+function namesThing(noun: string): boolean {
+  const first = senses(noun, 'n', 1)[0];
+  if (first === undefined) return false;
+  if (THING_FILES.has(first.lex)) return true;
+  let level: Synset[] = [first];
+  for (let depth = 0; depth < 4 && level.length > 0; depth++) {
+    if (level.some((x) => x.words.includes('institution'))) return true;
+    level = level.flatMap((x) => follow(x, '@'));
+  }
+  return false;
+}
+
+/**
+ * What a column is for, decided when the table is read. Whole numbers under a singular noun for a
+ * thing (`School` 1224..9586, `store` 1..45), repeated over many rows, are codes of those things:
+ * never added up, averaged or ranked by value ("largest school" is the one with the most rows).
+ */
+export function ingestRole(c: ColumnMeta): ColumnMeta['role'] {
+  if (c.role !== undefined || c.kind !== 'numeric' || !Number.isInteger(c.min) || !Number.isInteger(c.max) || timeNamed(c) || isFlag(c)) return c.role;
+  const words = identifierWords(c.name);
+  const noun = words.length === 1 ? words[0] ?? '' : '';
+  if (noun.length < 3 || singular(noun) !== noun || c.distinct < 10 || c.distinct > c.nonNull / 2) return undefined;
+  return namesThing(noun) ? 'id' : undefined;
+}
 
 /** A 0/1 number column: a yes/no flag ("retired", "smoker"). */
 export const isFlag = (c: ColumnMeta): boolean => c.kind === 'boolean' || (c.kind === 'numeric' && c.min === 0 && c.max === 1 && c.distinct === 2);

@@ -117,6 +117,20 @@ export function isPersonNoun(lemma: string): boolean {
   return senses(lemma, 'n', 2).some((s) => s.lex === 18 || (s.lex === 3 && s.words.includes('person')));
 }
 
+/**
+ * Whether a noun names people of one sex ("women", "boys", "widows"): WordNet puts a female or male
+ * person within two steps above it. Such a noun is a subset of a table's people, never all of them.
+ */
+export function isSexedNoun(lemma: string): boolean {
+  const sexed = (s: Synset): boolean => s.words.some((w) => /^(fe)?male( person)?$/.test(w));
+  let level = senses(lemma, 'n', 2);
+  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+    if (level.some(sexed)) return true;
+    level = level.flatMap((s) => follow(s, '@'));
+  }
+  return false;
+}
+
 /** Whether a noun's commonest sense is an act ("vote", "sale", "purchase"): what a column of counts or shares counts. */
 export function isActNoun(lemma: string): boolean {
   return senses(lemma, 'n', 1)[0]?.lex === 4;
