@@ -252,6 +252,9 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
   // "how many cars were sold": counting rows says nothing of what the last verb asks.
   const predicate = parts.find((p) => p.k === 'filler' && p.predicate === true);
   if (predicate !== undefined && live.every((p) => p.k === 'count' || p.k === 'rows') && live.some((p) => p.k === 'count')) return fail('a verb the data holds nothing about', [predicate]);
+  // "% of patients who died": a verb ending a clause on the rows is a condition the data must hold.
+  const before = ch.tokens?.slice(0, predicate?.from ?? 0).reverse().find((t) => t.pos !== 'AUX' && !/^(have|has|had|were|was|be|been)$/.test(t.norm));
+  if (predicate !== undefined && /^(who|that|which)$/.test(before?.norm ?? '')) return fail('a verb the data holds nothing about', [predicate]);
   ch.cost += rowsCost(live);
   ch.prefer ??= preferredTable(live, tables);
   // Columns the question names, bare or as a grouping: a value of theirs is likelier meant.

@@ -9,7 +9,7 @@ import { joinKey } from './joins';
 import { verbFile } from '../language/concepts';
 import type { Tok } from '../language/tokens';
 import type { Part } from './parts';
-import { dateColumnOf, defaultAgg, frequencyWeight, isGroupable, isIdLike, isNumeric, isPercent, labelColumnOf, moneyColumn, soleMeasure, timeNamed } from './shape';
+import { dateColumnOf, defaultAgg, frequencyWeight, isFlag, isGroupable, isIdLike, isNumeric, isPercent, labelColumnOf, moneyColumn, soleMeasure, timeNamed } from './shape';
 import type { AggregatePlan, ChartPref, ColRef, Dim, Filter, Grain, Measure, Plan, RowsPlan, TableMeta } from './types';
 
 type Body<K extends Part['k']> = Extract<Part, { k: K }>;
@@ -126,6 +126,8 @@ function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Rankin
         out.show = col;
       }
       else out.by = measureOf(p.aggs, col);
+      // "the most transplants" over a 0/1 `transplant`: no row is more of a yes than another.
+      if (isFlag(col.column) && p.aggs === undefined && (out.rows || p.rows !== undefined || d.which?.dim?.d === 'rows' || (d.which?.dim === undefined && d.dims.length === 0))) return 'a yes/no column ranks no rows';
       out.explicitAgg = p.aggs !== undefined;
       out.grouped = d.groupedBy === true;
       // "which mote recorded the highest temperature": one reading, the extreme of each group.

@@ -9,7 +9,7 @@ import { antonyms, attributeNouns, broaderConcepts, conceptsOf, isPersonNoun, is
 import { placesOfPhrase, placesOfValue } from '../language/places';
 import { abbreviates, isTypo, runsTogether, stemOf } from '../language/similar';
 import type { Tok } from '../language/tokens';
-import { senses } from '../language/wordnet';
+import { senses, taggedSenses } from '../language/wordnet';
 import { fold, identifierWords, isPlural, singular } from '../language/words';
 import { dateLiterals, type DateLit } from './dateLiterals';
 import type { GlossaryEntry } from '../../shared/glossary';
@@ -84,7 +84,8 @@ function linkWord(t: Tok, w: string): { cost: number; link: Link } | undefined {
   // An agent noun for a column of what was done: "survivors" for `survived`, "voters" for `voted`.
   if (t.pos === 'NOUN' && t.sing.length >= 6 && w.length >= 4 && /(or|er)$/.test(t.sing) && stemOf(t.sing.slice(0, -2)) === stemOf(w)) return { cost: 0.1, link: 'word' };
   if ((BUSINESS[t.sing] ?? BUSINESS[t.lemma] ?? []).includes(w)) return { cost: 0.6, link: 'synonym' };
-  if (!degreeWord(t) && (abbreviates(w, [t.sing]) || abbreviates(w, [t.norm]))) return { cost: 0.7, link: 'abbreviation' };
+  // A prefix ("pop" of population) is a surer abbreviation than scattered letters ("pl").
+  if (!degreeWord(t) && (abbreviates(w, [t.sing]) || abbreviates(w, [t.norm]))) return { cost: t.norm.startsWith(w) || t.sing.startsWith(w) ? 0.7 : 1.05, link: 'abbreviation' };
   if (t.sing.length >= 3 && w.length >= 2) {
     const m = meet(conceptsOf(t.lemma, t.pos), nameConcepts(w));
     if (m !== undefined && m <= 1.6) return { cost: 0.5 + m * 0.5, link: 'synonym' };
@@ -252,8 +253,18 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
       const weak = span.length === 1 && t.stop && t.raw === t.raw.toLowerCase();
       const named = (e: { ref: ColRef }, k: number): boolean => k >= 0 && (v.names.get(e.ref.column)?.core ?? []).includes(tokens[k]?.sing ?? '');
       const after = weak && exact !== undefined ? exact.filter((e) => named(e, i - 1) || (/^(is|was|=|equals)$/.test(tokens[i - 1]?.norm ?? '') && named(e, i - 2))) : exact;
-      if (after !== undefined && after.length > 0 && !(span.length === 1 && t.norm.length < 2 && t.raw !== t.raw.toUpperCase())) put(i, j, after, weak ? 0.3 : 0, 'name');
-      const raw = span.map((x) => x.raw).join(' ');
+      // "biggest bank" is likelier the Banking category than a company called "Bank": an everyday
+      // word in lower case names one of many names only when nothing else fits ("density of gold").
+      const everyday = span.length === 1 && t.raw === t.raw.toLowerCase() && taggedSenses(t.lemma) >= 2;
+      const named1 = everyday ? after?.filter((e) => isNameColumn(e.ref.column)) ?? [] : [];
+      const kept = after?.filter((e) => !named1.includes(e));
+      if (!(span.length === 1 && t.norm.length < 2 && t.raw !== t.raw.toUpperCase())) {
+        if (kept !== undefined && kept.length > 0) put(i, j, kept, weak ? 0.3 : 0, 'name');
+        if (named1.length > 0) put(i, j, named1, 0.7, 'name');
+      }
+      // "us cities": the pronoun never comes before a noun it does not follow a verb for ("show us cities").
+      const usPlace = span.length === 1 && t.norm === 'us' && tokens[i + 1]?.pos === 'NOUN' && tokens[i - 1]?.pos !== 'VERB' && !/^(show|give|tell|let|get|send|help|find|list|bring|for)$/.test(tokens[i - 1]?.norm ?? '');
+      const raw = usPlace ? 'US' : span.map((x) => x.raw).join(' ');
       for (const id of placesOfPhrase(raw)) {
         const es = v.places.get(id);
         if (es !== undefined) put(i, j, es, 0.3, 'place');
@@ -265,7 +276,8 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
         const es = v.codes.filter((e) => {
           const code = e.value.trim().toLowerCase();
           return code.length >= 2 && placesOfValue(e.value).length === 0
-            && (initials === code || (span.length === 1 && code.length >= 3 && t.norm.length >= 5 && t.norm.startsWith(code)));
+            // ("season" is no SEA: an everyday word is no code.)
+            && (initials === code || (span.length === 1 && code.length >= 3 && t.norm.length >= 5 && t.norm.startsWith(code) && taggedSenses(t.lemma) < 2));
         });
         if (es.length > 0) put(i, j, es, 0.8, 'abbreviation');
       }
@@ -274,16 +286,28 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
     // A word inside longer values ("ford" in "ford torino"); a plural noun in lower case ("companies",
     // "paintings") names the rows asked about, not a search of one value's words.
     const plural = t.pos === 'NOUN' && t.norm !== t.sing && t.raw === t.raw.toLowerCase();
-    const part = t.norm.length >= 3 && !plural ? v.valueWords.get(t.sing) ?? v.valueWords.get(t.norm) : undefined;
-    if (part !== undefined) put(i, i + 1, part, t.pos === 'ADJ' ? 1.6 : 0.9, 'part', t.norm);
+    // An everyday word ("new", "image", "year") inside many names or titles is no search of them;
+    // inside a few category values ("oil" in "Oil & gas operations") it may name one.
+    const common = t.raw === t.raw.toLowerCase() && taggedSenses(t.lemma) >= 2;
+    const found = t.norm.length >= 3 && !plural ? v.valueWords.get(t.sing) ?? v.valueWords.get(t.norm) : undefined;
+    const part = common ? found?.filter((e) => !isNameColumn(e.ref.column)) : found;
+    if (part !== undefined && part.length > 0) put(i, i + 1, part, t.pos === 'ADJ' ? 1.6 : 0.9, 'part', t.norm);
     // "women" for `female`, "died" for `dead`: a value word WordNet relates to the question word.
     for (const [key, es] of v.fewValues) {
       if (key.length < 3 || forms(t).includes(key)) continue;
+      // "bank" for the category `Banking`: one stem.
+      if (t.sing.length >= 4 && key.length >= 4 && stemOf(t.sing) === stemOf(key)) {
+        put(i, i + 1, es, 0.4, 'word');
+        continue;
+      }
       const m = meet(t.pos === 'NOUN' || t.pos === 'PROPN' ? broaderConcepts(t.sing) : conceptsOf(t.lemma, t.pos), nameConcepts(key));
       if (m !== undefined && m <= 1.4) put(i, i + 1, es, 0.6 + m * 0.5, 'synonym');
     }
   }
 }
+
+/** A column of names or titles: text with many values, nearly one per row. */
+const isNameColumn = (c: ColumnMeta): boolean => c.kind === 'text' && c.distinct > 50 && c.distinct >= c.nonNull * 0.8;
 
 /** A column naming the people rows are about, repeated over rows (`individual`, `patient_id`). */
 function entityColumn(table: TableMeta): ColRef | undefined {

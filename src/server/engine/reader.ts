@@ -233,9 +233,17 @@ function refusal(tokens: readonly Tok[], lat: Lattice, tried: readonly Attempt[]
  */
 export function readQuestion(question: string, history: readonly string[], tables: TableMeta[], glossary: readonly GlossaryEntry[] = []): Decision {
   let prev: Plan | undefined;
+  let lastAnswered = true;
   for (const q of history) {
     const d = readOne(q, tables, glossary, prev);
+    lastAnswered = d.kind === 'answer';
     if (d.kind === 'answer') prev = d.reading.plan;
   }
-  return readOne(question, tables, glossary, prev);
+  if (lastAnswered) return readOne(question, tables, glossary, prev);
+  // The question just before was not answered: "only for women" has nothing of its own to narrow,
+  // and an answer older than that is not what it refines.
+  const d = readOne(question, tables, glossary, undefined);
+  const changes = d.kind === 'answer' && (/^\s*(and|now|also|what about|how about|only|just|same|but|then|ok|okay|instead|except|excluding|without|for|in)\b/i.test(question)
+    || d.reading.parts.some((p) => p.k === 'edit' && p.edit !== 'list') || /\b(those|these|them|their|they|same)\b/i.test(question));
+  return changes ? { kind: 'refuse', reason: 'it changes the question before it, which I could not answer', unknown: [], bindings: [] } : d;
 }

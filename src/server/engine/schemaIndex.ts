@@ -272,7 +272,24 @@ async function indexValues(run: RunSql, table: string, columns: ColumnMeta[]): P
     // Lists written as text ("red, green, blue"): items are matched one by one.
     const lists = values.filter((v) => /\S, \S/.test(v)).length;
     if (lists >= 2 && lists >= values.length * 0.2) c.listLike = true;
+    yesNoText(c, values.filter((v) => !markers.includes(v)));
   }
+}
+
+const YES = /^(y|yes|true|t)$/i;
+const NO = /^(n|no|false|f)$/i;
+
+/**
+ * `active` written Y / N (or Yes / No): a yes/no column, so "airlines still active" keeps the Y rows
+ * rather than splitting them by the letter. The text stays as written; the column reads as a flag.
+ */
+function yesNoText(c: ColumnMeta, values: string[]): void {
+  const trimmed = values.map((v) => v.trim());
+  const kinds = new Set(trimmed.map((v) => v.toLowerCase()));
+  if (kinds.size !== 2 || !trimmed.every((v) => YES.test(v) || NO.test(v)) || !trimmed.some((v) => YES.test(v)) || !trimmed.some((v) => NO.test(v))) return;
+  const yes = trimmed.filter((v) => YES.test(v)).map((v) => `'${v.replace(/'/g, "''")}'`).join(', ');
+  const template = `(trim(${QUALIFIER}${quoteIdent(c.name)}) IN (${yes}))`;
+  Object.assign(c, { kind: 'boolean', converted: true, sqlTemplate: template, expr: template.split(QUALIFIER).join('') });
 }
 
 /** Each table with its unique alias (in source order), label and name tokens. */

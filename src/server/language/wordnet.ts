@@ -89,8 +89,39 @@ function lineAt(fd: number, at: number): { start: number; text: string } {
 
 /** Synset offsets of a lemma (`spaces` as `_`), most frequent sense first. */
 function lookupIndex(pos: WordPos, lemma: string): number[] {
+  const p = indexLine(pos, lemma);
+  if (p === undefined) return [];
+  const synsets = Number(p[2]);
+  const ptrs = Number(p[3]);
+  return p.slice(6 + ptrs, 6 + ptrs + synsets).map(Number);
+}
+
+const taggedCache = new Map<string, number>();
+
+/**
+ * How many of a word's senses occur in WordNet's sense-tagged corpus, over all parts of speech: 0
+ * for names and rare words ("ford", "tate"), several for everyday words ("bank", "new", "image").
+ */
+export function taggedSenses(lemma: string): number {
+  let n = taggedCache.get(lemma);
+  if (n === undefined) {
+    n = 0;
+    if (/^[a-z][a-z'-]{0,40}$/.test(lemma)) {
+      for (const pos of ['n', 'v', 'a', 'r'] as WordPos[]) {
+        const p = indexLine(pos, lemma);
+        if (p !== undefined) n = Math.max(n, Number(p[5 + Number(p[3])]) || 0);
+      }
+    }
+    if (taggedCache.size > 20_000) taggedCache.clear();
+    taggedCache.set(lemma, n);
+  }
+  return n;
+}
+
+/** The fields of a lemma's line in the index of a part of speech. */
+function indexLine(pos: WordPos, lemma: string): string[] | undefined {
   const f = files(pos);
-  if (f === undefined) return [];
+  if (f === undefined) return undefined;
   const key = lemma.replace(/ /g, '_');
   let lo = 0;
   let hi = f.indexSize;
@@ -99,16 +130,11 @@ function lookupIndex(pos: WordPos, lemma: string): number[] {
     const line = lineAt(f.index, mid);
     // The licence at the top of each file is indented: it sorts before every lemma.
     const word = line.text.startsWith(' ') ? '' : line.text.slice(0, line.text.indexOf(' '));
-    if (word === key) {
-      const p = line.text.trim().split(' ');
-      const synsets = Number(p[2]);
-      const ptrs = Number(p[3]);
-      return p.slice(6 + ptrs, 6 + ptrs + synsets).map(Number);
-    }
+    if (word === key) return line.text.trim().split(' ');
     if (word < key) lo = line.start + line.text.length + 1;
     else hi = line.start;
   }
-  return [];
+  return undefined;
 }
 
 function readSynset(pos: WordPos, offset: number): Synset | undefined {
