@@ -72,6 +72,9 @@ interface Ranking {
   grouped?: boolean;
 }
 
+/** Names of columns of amounts, which add up over a group's rows. */
+const AMOUNT_NAMED = /(pop|count|number|total|amount|revenue|sales|income|spend|cost|value|sum|gdp)/i;
+
 /** Time buckets from fine to coarse (cyclic ones are no coarser than a row). */
 const COARSE: Grain[] = ['hour', 'day', 'week', 'month', 'quarter', 'year', 'decade'];
 
@@ -175,8 +178,13 @@ function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Rankin
     ch.cost += attr.cost;
     if (attr.dir === 'asc') out.dir = out.dir === 'desc' ? 'asc' : 'desc';
     // "which species has the heaviest penguin": the group holding the extreme row, not the best average.
-    const oneRow = p.k === 'rank' && p.rows !== undefined && d.which?.dim !== undefined;
-    out.by = { agg: oneRow ? (out.dir === 'desc' ? 'max' : 'min') : defaultAgg(attr.ref.column), col: attr.ref };
+    // ("which sport has the heaviest athletes", in the plural: the heaviest on average.)
+    const said = p.k === 'rank' && p.rows !== undefined ? d.tokens?.[p.rows.to - 1] : undefined;
+    const oneRow = p.k === 'rank' && p.rows !== undefined && d.which?.dim !== undefined && said !== undefined && said.sing === said.norm;
+    // An adjective's attribute (heavy: weight) is a level, averaged over a group's rows, unless the
+    // column holds amounts ("most populous state" over counties adds up the people).
+    const level = defaultAgg(attr.ref.column) !== 'sum' || !AMOUNT_NAMED.test(attr.ref.column.name);
+    out.by = { agg: oneRow ? (out.dir === 'desc' ? 'max' : 'min') : level ? 'avg' : 'sum', col: attr.ref };
     out.attr = true;
   }
   return out;
@@ -425,7 +433,8 @@ function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undefined, l
   } else if (plan.dims.length > 0 && plan.dims.every((x) => x.grain === undefined)) plan.order = d.order?.dir ?? 'desc';
   if (d.order?.dir !== undefined && plan.dims.length > 0) plan.order = d.order.dir;
   // "average catholic share" over a column of percentages: the column is the share.
-  const ofPercents = plan.measures.length > 0 && plan.measures.every((m) => m.col !== undefined && isPercent(m.col.column));
+  // (Whole numbers up to 100 with no such name are as likely counts: "China's share of all golds".)
+  const ofPercents = plan.measures.length > 0 && plan.measures.every((m) => m.col !== undefined && isPercent(m.col.column) && (/(percent|pct|rate|share|ratio|fraction|prop)/i.test(m.col.column.name) || !/INT/i.test(m.col.column.type)));
   if (d.rateOf !== undefined) {
     // A rate of a yes/no column: the rows where it holds, as a share of the rows the other conditions keep.
     const rateOf = d.rateOf;
@@ -450,6 +459,12 @@ function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undefined, l
     const named = plan.filters.find((f): f is Extract<Filter, { kind: 'in' }> => f.kind === 'in' && !f.negate && dim !== undefined && f.col.column === dim.col.column);
     if (plan.dims.length !== 1 || named?.values.length !== 2 || plan.measures.length !== 1) return 'a ratio or difference is computed between two named groups ("ratio of sales of A to B")';
     plan.contrast = { kind: d.compare.how === 'ratio' ? 'ratio' : 'difference', first: named.values[0] as string, second: named.values[1] as string };
+  }
+  // "great britain vs germany" with nothing measured, one row each: their rows, not a count of 1 each.
+  const only = plan.dims[0];
+  if (plan.dims.length === 1 && only !== undefined && only.grain === undefined && only.col.column.unique && plan.measures.length === 1 && plan.measures[0]?.agg === 'count'
+    && plan.measures[0].col === undefined && plan.filters.some((f) => f.kind === 'in' && f.col.column === only.col.column) && plan.share !== true && plan.contrast === undefined && plan.limit === undefined) {
+    return { kind: 'rows', table: plan.base, filters: plan.filters, limit: 20, chart: plan.chart };
   }
   return plan;
 }

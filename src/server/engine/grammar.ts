@@ -540,7 +540,7 @@ export function isFiller(f: Feed): boolean {
   // "yes" naming a `YES` column is that column, not an interjection to drop.
   if (t.pos === 'INTJ' && f.in.has('col')) return false;
   // A function word may be filler even where a value or name is spelled like it ("in", "are", "a").
-  if (CLOSED.test(t.pos) || t.stop) return t.raw === t.raw.toLowerCase() || f.in.size === 0;
+  if (CLOSED.test(t.pos) || (t.stop && !(t.pos === 'ADV' && f.in.has('val')))) return t.raw === t.raw.toLowerCase() || f.in.size === 0;
   // A noun only guessed to name the rows ("people work in ...") may still be a verb the tagger missed.
   if (f.in.size > 0 && ![...f.in].every((k) => k === 'guess')) return false;
   // An open-class word the grammar gives a meaning ("duplicate", "distribution") is read by its rule.

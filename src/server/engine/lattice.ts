@@ -250,7 +250,8 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
       if (!span.every(wordish)) break;
       const exact = v.values.get(span.map((x) => x.norm).join(' ')) ?? v.values.get(span.map((x) => x.sing).join(' '));
       // A lower-case function word ("by", "in", "other") is a value only right after its column's name ("race other").
-      const weak = span.length === 1 && t.stop && t.raw === t.raw.toLowerCase();
+      // ("always", "often": adverbs are answers a survey column may hold.)
+      const weak = span.length === 1 && t.stop && t.pos !== 'ADV' && t.raw === t.raw.toLowerCase();
       const named = (e: { ref: ColRef }, k: number): boolean => k >= 0 && (v.names.get(e.ref.column)?.core ?? []).includes(tokens[k]?.sing ?? '');
       const after = weak && exact !== undefined ? exact.filter((e) => named(e, i - 1) || (/^(is|was|=|equals)$/.test(tokens[i - 1]?.norm ?? '') && named(e, i - 2))) : exact;
       // "biggest bank" is likelier the Banking category than a company called "Bank": an everyday

@@ -63,7 +63,8 @@ export function frequencyWeight(table: TableMeta): ColRef | undefined {
   const w = counts[0];
   if (counts.length !== 1 || w === undefined || w.kind !== 'numeric' || !Number.isInteger(w.min) || !Number.isInteger(w.max) || (w.min as number) < 0) return undefined;
   const categorical = table.columns.every((c) => c === w || c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal'
-    || (c.kind === 'numeric' && Number.isInteger(c.min) && Number.isInteger(c.max) && c.distinct <= 12));
+    // (`subject` 1..39 repeated over 117 rows: a key of the counted groups, not a measure.)
+    || (c.kind === 'numeric' && Number.isInteger(c.min) && Number.isInteger(c.max) && (c.distinct <= 12 || c.distinct <= table.rowCount / 2)));
   return categorical && table.columns.length >= 2 ? { table, column: w } : undefined;
 }
 
