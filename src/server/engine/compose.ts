@@ -266,6 +266,11 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
   if (intent !== undefined) return intent.ok ? { ok: true, plan: intent.plan, cost: ch.cost } : fail(intent.why, intent.parts);
   const guessed = new Set(live.flatMap((p) => (p.k === 'rows' || p.k === 'count' || p.k === 'rank' || p.k === 'which' ? guessedWords(p) : [])));
   if (guessed.size > 1) return fail('two nouns that cannot both be the rows', live.filter((p) => guessedWords(p).length > 0));
+  // "how many patients got thorotrast" in thorotrast.csv: the rows named again after a verb are
+  // what the verb says of them (a column the data would have to hold), not the rows once more.
+  const rowsSaid = live.filter((p) => (p.k === 'rows' && p.vals === undefined) || (p.k === 'count' && p.target !== undefined && !Array.isArray(p.target) && typeof p.target === 'object' && p.target.alts.every((a) => !('ref' in a))));
+  const second = rowsSaid[1];
+  if (second !== undefined && (ch.tokens ?? []).some((t) => t.pos === 'VERB' && t.i >= (rowsSaid[0] as Part).to && t.i < second.from)) return fail('what the verb says of the rows is not in the data', [second]);
   const namedRows = live.some((p) => p.k === 'rows' && guessedWords(p).length === 0 && p.rows.alts.some((a) => a.generic !== true));
   if (guessed.size > 0 && namedRows) return fail('a noun that is not what the rows are', live.filter((p) => guessedWords(p).length > 0));
   const draft: Draft = { table, measures: [], dims: [], filters: [], used: new Set(), chart: 'auto', ranks: [], bare: [] };
@@ -285,6 +290,12 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
   const countedDate = live.find((p): p is Body<'count'> => p.k === 'count' && p.target !== undefined && typeof p.target === 'object' && !Array.isArray(p.target)
     && p.target.alts.some((a) => 'ref' in a && a.ref.column.kind === 'temporal'));
   if (countedDate !== undefined && draft.date === undefined) draft.date = pickCol(ch, countedDate.target as Body<'col'>['col'], 'date');
+  // "when was woody released", "released in june": a verb naming a date column (`release`) says which date.
+  if (draft.date === undefined) {
+    const verbs = (ch.tokens ?? []).filter((t) => t.pos === 'VERB').map((t) => stemOf(t.lemma));
+    const named = table.columns.find((c) => c.kind === 'temporal' && identifierWords(c.name).some((w) => verbs.includes(stemOf(w))));
+    if (named !== undefined) draft.date = { table, column: named };
+  }
   // Filters first: they take the values, numbers and times the question names.
   for (const p of live) {
     if (p.k === 'val' || (p.k === 'rows' && p.vals !== undefined) || (p.k === 'count' && p.vals !== undefined)) {

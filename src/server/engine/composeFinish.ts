@@ -88,7 +88,7 @@ function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Rankin
     else if (typeof dim !== 'string') out.dim = dim;
   }
   if (p.k === 'rank' && p.when === true) {
-    const date = dateColumnOf(d.table);
+    const date = d.date ?? dateColumnOf(d.table);
     const each = rowsGrain(d.table);
     if (date !== undefined && p.grain !== undefined && each !== undefined && COARSE.indexOf(p.grain) > COARSE.indexOf(each)) {
       // "the warmest year" of monthly readings: years ranked by their months.
@@ -268,7 +268,7 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
       else if (typeof dim === 'string') return fail(dim, [which]);
       else if (!d.dims.some((x) => x.col.column === dim.col.column)) d.dims.unshift(dim.col.column.unique ? { col: dim.col } : dim);
     } else if (which.who === 'when') {
-      show = dateColumnOf(d.table) ?? d.table.columns.filter((c) => /year|date|time/i.test(c.name)).map((column) => ({ table: d.table, column }))[0];
+      show = d.date ?? dateColumnOf(d.table) ?? d.table.columns.filter((c) => /year|date|time/i.test(c.name)).map((column) => ({ table: d.table, column }))[0];
       if (show === undefined) return fail(`${d.table.label} has no date to say when`, [which]);
     } else if (which.who === 'who') {
       show = labelColumnOf(d.table);

@@ -254,6 +254,8 @@ r('Part', ['Super', 'Cols'], (d) => part({ k: 'rank', ...sup(d, 0), cols: at<{ c
 r('Part', ['Super', 'Aggs', 'Cols'], (d) => (/^(min|max|minimum|maximum)$/.test(sup(d, 0).word) || at<{ aggs: Agg[] }>(d, 1).aggs.length > 1 ? undefined
   : part({ k: 'rank', ...sup(d, 0), aggs: at<{ aggs: Agg[] }>(d, 1).aggs, cols: at<{ cols: ColM[] }>(d, 2).cols })));
 r('Part', ['Super', 'Subject'], (d) => part({ k: 'rank', ...sup(d, 0), rows: at<RowsM>(d, 1) }));
+// "element with the most isotopes" in isotopes.csv: the element whose rows are most.
+r('Part', ['Col', kw('with', 'having'), 'Super', 'Subject'], (d) => part({ k: 'rank', ...sup(d, 2), counted: true, dim: { d: 'col', col: at<ColM>(d, 0), from: at<ColM>(d, 0).from, to: at<ColM>(d, 0).to, cost: 0 } }));
 r('Part', ['Super', 'Attr'], (d) => part({ k: 'rank', dir: 'desc', word: at<{ word: string }>(d, 1).word, attr: at<never>(d, 1) }));
 // "the densest element", "the heaviest cars": rows ranked by the adjective's column.
 r('Part', ['SupAttr', 'Subject'], (d) => part({ k: 'rank', dir: 'desc', word: at<{ word: string }>(d, 0).word, attr: at<never>(d, 0), rows: at<RowsM>(d, 1) }));
@@ -550,6 +552,8 @@ export function isFiller(f: Feed): boolean {
   const verbish = t.pos === 'VERB' || (t.pos === 'NOUN' && f.t.i > 0 && /^(people|who|that|which)$/.test(f.lat.tokens[f.t.i - 1]?.norm ?? ''));
   // "missed their target": a verb with an object of the rows' own is a comparison the data must hold, not framing.
   if (verbish && /^(their|its|his|her|our|my|your)$/.test(f.lat.tokens[t.i + 1]?.norm ?? '')) return false;
+  // "naturally occurring isotopes", "registered voters": a participle before a noun narrows it.
+  if (t.pos === 'VERB' && t.i > 0 && /(ing|ed)$/.test(t.norm) && f.lat.tokens[t.i + 1]?.pos === 'NOUN') return false;
   if (verbish) {
     // A verb that frames the question ("orders placed in 2024", "the lowest temperature
     // recorded"); the composer refuses a bare count whose last word it is ("how many cars were sold").

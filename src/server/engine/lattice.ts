@@ -380,7 +380,14 @@ function rowsHits(lat: Lattice, v: Vocabulary): void {
       if (last === undefined) continue;
       // ("temperature" in city-temperature.csv with a `temp` column: the column is likelier meant.)
       const measured = (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.ref.table === table && h.ref.column.kind === 'numeric' && h.cost <= 0.8);
-      if (t.sing === last || (t.pos === 'VERB' && t.lemma === last)) add(lat.rows, spanKey(i, i + 1), { table, cost: measured ? 0.9 : 0.1 }, (a, b) => a.table === b.table);
+      if (t.sing === last || (t.pos === 'VERB' && t.lemma === last)) {
+        add(lat.rows, spanKey(i, i + 1), { table, cost: measured ? 0.9 : 0.1 }, (a, b) => a.table === b.table);
+        // "the most isotopes" in isotopes.csv: the rows, not a word of `isotope_mass`.
+        const key = spanKey(i, i + 1);
+        const kept = (lat.col.get(key) ?? []).filter((h) => h.link !== 'part' || h.ref.table !== table);
+        if (kept.length > 0) lat.col.set(key, kept);
+        else lat.col.delete(key);
+      }
       // "cars" for mtcars.csv, "strikes" for birdstrikes.csv: a word glued into the name.
       else if (t.sing.length >= 3 && !t.stop && !isKeyword(t.norm) && nouns.some((w) => w.length > t.sing.length + 1 && (w.endsWith(t.sing) || w.startsWith(t.sing)))) add(lat.rows, spanKey(i, i + 1), { table, cost: 0.6 }, (a, b) => a.table === b.table);
       else {
