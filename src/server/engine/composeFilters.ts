@@ -8,6 +8,7 @@ import { pickCol, pickVal, type Chooser } from './choose';
 import type { NumM, Part, When } from './parts';
 import { dateColumnOf, isIdLike, isNumeric, isPercent, moneyColumn, partColumnOf, yearColumnOf } from './shape';
 import type { ColRef, Dim, Filter, Grain, TableMeta } from './types';
+import { isPersonNoun } from '../language/concepts';
 
 export interface FilterResult {
   filters: Filter[];
@@ -52,7 +53,10 @@ export function cmpFilter(ch: Chooser, p: Body<'cmp'>, table: TableMeta): Filter
   // "orders over 500" naming `order_id`: the orders themselves, so their amount.
   if (col !== undefined && col.column.unique && isIdLike(col.column)) col = moneyColumn(col.table);
   // "voters over 60": people are compared by their age; "orders over 500" by their amount.
-  const age = p.rowsAfter === true ? table.columns.find((c) => isNumeric(c) && /^age$|(^|[^a-z])age([^a-z]|$)/i.test(c.name)) : undefined;
+  // ("men over 60": people named just before, even as a value of `sex`.)
+  const before = ch.tokens?.[p.from - 1];
+  const people = p.rowsAfter === true || (before !== undefined && before.pos === 'NOUN' && isPersonNoun(before.sing));
+  const age = people ? table.columns.find((c) => isNumeric(c) && /^age$|(^|[^a-z])age([^a-z]|$)/i.test(c.name)) : undefined;
   col ??= columnForUnit(p.num, table) ?? (age !== undefined ? { table, column: age } : undefined) ?? (p.rowsAfter === true ? moneyColumn(table) : undefined);
   // "at 66" with no column named: the one whole-number column whose values reach 66.
   if (col === undefined && op === '=' && Number.isInteger(p.num.value)) {

@@ -5,7 +5,7 @@
  * table (by its file name), and adjectives that stand for a column ("heaviest" for weight). The
  * grammar decides which of these readings a question uses; nothing here decides.
  */
-import { antonyms, attributeNouns, broaderConcepts, conceptsOf, isPersonNoun, isSexedNoun, meet, nameConcepts } from '../language/concepts';
+import { antonyms, attributeNouns, broaderConcepts, conceptsOf, isPersonNoun, isSexedNoun, meet, sexOfNoun, nameConcepts } from '../language/concepts';
 import { placesOfPhrase, placesOfValue } from '../language/places';
 import { abbreviates, isTypo, runsTogether, stemOf } from '../language/similar';
 import type { Tok } from '../language/tokens';
@@ -284,6 +284,15 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
       }
     }
     if (t.kind !== 'word' || t.stop) continue;
+    // "women" where `Sex` holds F and M; "north" where `Region` holds N, S, E, W and C: the letter
+    // that stands for it in a column of such letters.
+    const sex = t.pos === 'NOUN' ? sexOfNoun(t.sing) : undefined;
+    const letter = sex !== undefined ? sex[0] : COMPASS[t.norm];
+    if (letter !== undefined) {
+      const es = (v.values.get(letter) ?? []).filter((e) => (e.ref.column.values ?? []).every((x) => x.trim().length <= 2 || (e.ref.column.nullMarkers ?? []).includes(x))
+        && (sex === undefined || isSexColumn(e.ref.column)));
+      if (es.length > 0) put(i, i + 1, es, 0.4, 'initial');
+    }
     // A word inside longer values ("ford" in "ford torino"); a plural noun in lower case ("companies",
     // "paintings") names the rows asked about, not a search of one value's words.
     const plural = t.pos === 'NOUN' && t.norm !== t.sing && t.raw === t.raw.toLowerCase();
@@ -333,6 +342,8 @@ function fitsPeople(word: string, entity: ColRef | undefined): boolean {
   const role = singular(identifierWords(entity.column.name)[0] ?? '');
   return !isPersonNoun(role) || ANYONE.test(role) || role === word;
 }
+
+const COMPASS: Record<string, string> = { north: 'n', northern: 'n', south: 's', southern: 's', east: 'e', eastern: 'e', west: 'w', western: 'w', central: 'c', centre: 'c', center: 'c' };
 
 const isSexColumn = (c: ColumnMeta): boolean => /^(sex|gender)$/i.test(identifierWords(c.name)[0] ?? '');
 

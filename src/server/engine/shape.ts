@@ -70,8 +70,8 @@ export function frequencyWeight(table: TableMeta): ColRef | undefined {
 
 /** Measures that are levels or per-unit figures whatever WordNet says of their name. */
 const AVERAGED = /(price|rate|ratio|pct|percent|score|rating|temp|humidity|pressure|^age|_age|age$|salary|wage|speed|duration|latency|level|index|density|margin|discount|per|avg|average|mean|yield|efficiency|share|bmi|expectancy|approval|activity)/i;
-/** WordNet's nouns of attributes (weight, age, price, temperature, density) describe; they do not add up. */
-const DESCRIBING_FILES = new Set([7]);
+/** WordNet's nouns of attributes (weight, age, price), and of states (wealth, health) describe; they do not add up. */
+const DESCRIBING_FILES = new Set([7, 26]);
 
 /**
  * A level, not an amount: decimals, all positive and within a factor of 3 of each other (a CO2

@@ -122,13 +122,20 @@ export function isPersonNoun(lemma: string): boolean {
  * person within two steps above it. Such a noun is a subset of a table's people, never all of them.
  */
 export function isSexedNoun(lemma: string): boolean {
-  const sexed = (s: Synset): boolean => s.words.some((w) => /^(fe)?male( person)?$/.test(w));
+  return sexOfNoun(lemma) !== undefined;
+}
+
+/** The sex a noun of people names ("women": female), from the nearest female or male person above it. */
+export function sexOfNoun(lemma: string): 'female' | 'male' | undefined {
   let level = senses(lemma, 'n', 2);
   for (let depth = 0; depth < 3 && level.length > 0; depth++) {
-    if (level.some(sexed)) return true;
+    for (const s of level) {
+      const w = s.words.find((x) => /^(fe)?male( person)?$/.test(x));
+      if (w !== undefined) return w.startsWith('female') ? 'female' : 'male';
+    }
     level = level.flatMap((s) => follow(s, '@'));
   }
-  return false;
+  return undefined;
 }
 
 /** Whether a noun's commonest sense is an act ("vote", "sale", "purchase"): what a column of counts or shares counts. */
