@@ -10,6 +10,7 @@ import { plural, tableSection, type ColumnProfile, type TableProfile } from '../
 import { fileNameFor, sqlBlock, type AnswerWriter } from './answerWriter';
 import type { Executor } from './executor';
 import { shownPreamble } from './recipe';
+import { shapeSection } from './shapeNotes';
 import type { TableMeta } from './types';
 
 /** Profiles each table as its own Analyze step; returns the profiles (failed tables are skipped). */
@@ -44,7 +45,7 @@ export async function runOverview(tables: readonly TableMeta[], ex: Executor, wr
       const profile: TableProfile = { label: t.label, rowCount, columnCount: t.columns.length, columns };
       if (duplicateRows !== undefined) profile.duplicateRows = duplicateRows;
       profiles.push(profile);
-      sections.push(tableSection(profile));
+      sections.push(tableSection(profile) + shapeSection(t));
     } catch (err) {
       step.fail();
       if (err instanceof Error && err.name === 'AbortError') throw err;
