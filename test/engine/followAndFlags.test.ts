@@ -4,7 +4,8 @@
  *   the north's rows, not a change of anything asked);
  * - a Y / N text column was split by its letters ("how many airlines are still active");
  * - "season" was read as the team code SEA (an everyday word taken for a code's prefix);
- * - "population" was offered as `pl_c` (scattered letters) beside `pop` (a prefix).
+ * - "population" was offered as `pl_c` (scattered letters) beside `pop` (a prefix);
+ * - "how many subdivisions have a parent" was split by the parent instead of counting those with one.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -21,11 +22,14 @@ for (let i = 0; i < 40; i++) BATTING.push(`p${i % 10},${1990 + (i % 4)},${['SEA'
 const PWT = ['country,year,pop,pl_c,pl_g'];
 for (let i = 0; i < 20; i++) PWT.push(`${i % 2 === 0 ? 'India' : 'Chile'},${2000 + Math.floor(i / 2)},${i % 2 === 0 ? 1000 + i : 15},${(0.3 + i / 100).toFixed(2)},${(0.5 + i / 100).toFixed(2)}`);
 
+const SUBDIVISIONS = ['code,name,type,parent'];
+for (let i = 0; i < 30; i++) SUBDIVISIONS.push(`XX-${i},Place ${i},${i % 2 === 0 ? 'Region' : 'Province'},${i % 3 === 0 ? `XX-P${i % 4}` : ''}`);
+
 describe('follow-ups after a refusal, yes/no letters, codes and abbreviations', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'orders.csv': ORDERS.join('\n'), 'airlines.csv': AIRLINES.join('\n'), 'batting.csv': BATTING.join('\n'), 'pwt.csv': PWT.join('\n') });
+    rig = await startRig({ 'subdivisions.csv': SUBDIVISIONS.join('\n'), 'orders.csv': ORDERS.join('\n'), 'airlines.csv': AIRLINES.join('\n'), 'batting.csv': BATTING.join('\n'), 'pwt.csv': PWT.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -54,5 +58,12 @@ describe('follow-ups after a refusal, yes/no letters, codes and abbreviations', 
     const a = await rig.ask('population of india in 2004', ['pwt.csv']);
     assert.doesNotMatch(a.message, /more than one way/, a.message);
     assert.match(a.message, /\*\*1,?008\*\*/, a.message);
+  });
+
+  it('counts the rows that have a value ("have a parent") instead of splitting them by it', async () => {
+    const a = await rig.ask('how many subdivisions have a parent', ['subdivisions.csv']);
+    assert.match(a.message, /\*\*10\*\*/, a.message);
+    const b = await rig.ask('what share of subdivisions have a parent', ['subdivisions.csv']);
+    assert.match(b.message, /33\.3%/, b.message);
   });
 });

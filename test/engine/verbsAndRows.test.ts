@@ -5,7 +5,9 @@
  *   after a verb, is what the verb says of the rows);
  * - "element with the most isotopes" in isotopes.csv ranked by `isotope_mass` (a word of a column
  *   name) instead of counting the rows;
- * - "naturally occurring isotopes" dropped the participle and counted every row.
+ * - "naturally occurring isotopes" dropped the participle and counted every row;
+ * - "only smokers" (where `Smoke` holds Current, Past, Nonsmoker) was read as the table's people and
+ *   changed nothing; it is refused with the column's values as chips, and a chip answers.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -20,11 +22,14 @@ const ISOTOPES = ['atomic_number,element,mass_number,isotope_mass,abundance'];
   for (let m = 0; m < (n as number); m++) ISOTOPES.push(`${k + 1},${el as string},${(k + 1) * 2 + m},${((k + 1) * 2 + m + 0.01).toFixed(2)},${m === 0 ? '0.9' : ''}`);
 });
 
+const NHANES = ['Age,Sex,Smoke,Weight'];
+for (let i = 0; i < 30; i++) NHANES.push(`${30 + i},${i % 2 === 0 ? 'M' : 'F'},${['Current', 'Past', 'Nonsmoker'][i % 3] as string},${60 + i}`);
+
 describe('verbs naming columns, and the rows named twice', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'debian_releases.csv': RELEASES.join('\n'), 'thorotrast.csv': PATIENTS.join('\n'), 'isotopes.csv': ISOTOPES.join('\n') });
+    rig = await startRig({ 'nhanes.csv': NHANES.join('\n'), 'debian_releases.csv': RELEASES.join('\n'), 'thorotrast.csv': PATIENTS.join('\n'), 'isotopes.csv': ISOTOPES.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -45,5 +50,14 @@ describe('verbs naming columns, and the rows named twice', function () {
     assert.match(a.message, /\*\*Tin\*\*/, a.message);
     const b = await rig.ask('total number of naturally occurring isotopes', ['isotopes.csv']);
     assert.doesNotMatch(b.message, /\*\*16\*\*/, b.message);
+  });
+
+  it('never takes "smokers" for every person when a column tells smokers apart; its values are the chips', async () => {
+    const a = await rig.ask('only smokers', ['nhanes.csv'], { history: ['average weight by sex'] });
+    assert.match(a.message, /can't answer/, a.message);
+    const chip = a.questions.find((q) => /"smokers" means "Current"/.test(q));
+    assert.ok(chip, a.questions.join(' | '));
+    const b = await rig.ask(chip, ['nhanes.csv'], { history: ['how many smokers'] });
+    assert.match(b.message, /\*\*10\*\*/, b.message);
   });
 });

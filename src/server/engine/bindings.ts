@@ -92,7 +92,14 @@ function sexBindings(word: string, tables: readonly TableMeta[]): Binding[] {
 export function suggestBindings(words: readonly string[], lat: Lattice): Binding[] {
   const out: Binding[] = [];
   for (const word of words.slice(0, 3)) {
-    const found = [...columnBindings(word, lat.tables), ...valueBindings(word, lat.tables)].sort((a, b) => a.s - b.s).slice(0, 4).map((x) => x.b);
+    const near = [...columnBindings(word, lat.tables), ...valueBindings(word, lat.tables)].sort((a, b) => a.s - b.s).slice(0, 4);
+    // "smokers" nearest `Smoke` (Current, Past, Nonsmoker): the values say which rows are meant.
+    const values = near.filter((x) => x.s <= 0.8 && x.b.value === undefined).flatMap((x) => {
+      const c = lat.tables.find((t) => t.label === x.b.table)?.columns.find((k) => k.name === x.b.column);
+      return c?.kind === 'text' && (c.values ?? []).length <= 8 ? (c.values ?? []).filter((v) => !(c.nullMarkers ?? []).includes(v)).slice(0, 4)
+        .map((v) => ({ word, column: c.name, table: x.b.table, value: v, question: define(word, `"${v.replace(/"/g, "'")}"`) })) : [];
+    });
+    const found = [...values, ...near.map((x) => x.b)].slice(0, 6);
     if (found.length === 0) found.push(...sexBindings(word, lat.tables));
     if (found.length === 0) {
       // Nothing near: the measures a word after "how many" or "average" most likely meant (never

@@ -432,6 +432,9 @@ r('Part', ['Col', kw('is', 'are', 'was', 'were'), kw('missing', 'null', 'empty',
 r('Part', ['Col', kw('missing')], (d) => part({ k: 'null', col: at<ColM>(d, 0), isNull: true }), 0.1);
 r('Part', [kw('with', 'have', 'has', 'having'), KNOWN, 'Col'], (d) => part({ k: 'null', col: at<ColM>(d, 2), isNull: false }));
 r('Part', ['Col', KNOWN], (d) => part({ k: 'null', col: at<ColM>(d, 0), isNull: false }));
+// "subdivisions that have a parent", "airlines with an IATA code": a value is there (not a breakdown by it).
+r('Part', [kw('have', 'has', 'having', 'with'), kw('a', 'an'), 'Col'], (d) => part({ k: 'null', col: at<ColM>(d, 2), isNull: false }));
+r('Part', [kw('have', 'has', 'having'), 'Col'], (d) => (at<ColM>(d, 1).alts.some((a) => a.ref.column.kind === 'boolean') ? undefined : part({ k: 'null', col: at<ColM>(d, 1), isNull: false })));
 r('Part', [kw('missing', 'null', 'empty', 'blank'), kw('value', 'values')], () => part({ k: 'intent', intent: 'missing' }));
 // "no value for 1960": the column is missing.
 r('Part', [kw('no', 'without', 'missing'), kw('value', 'values', 'data', 'entry'), kw('for', 'in', 'of'), 'Col'], (d) => part({ k: 'null', col: at<ColM>(d, 3), isNull: true }));

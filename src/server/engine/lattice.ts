@@ -82,7 +82,7 @@ function linkWord(t: Tok, w: string): { cost: number; link: Link } | undefined {
   if (t.kind !== 'word' || w.length < 2 || !/^[a-z]+$/.test(w)) return undefined;
   if (t.norm.length >= 4 && w.length >= 4 && stemOf(t.norm) === stemOf(w)) return { cost: 0.2, link: 'word' };
   // An agent noun for a column of what was done: "survivors" for `survived`, "voters" for `voted`.
-  if (t.pos === 'NOUN' && t.sing.length >= 6 && w.length >= 4 && /(or|er)$/.test(t.sing) && stemOf(t.sing.slice(0, -2)) === stemOf(w)) return { cost: 0.1, link: 'word' };
+  if (t.pos === 'NOUN' && t.sing.length >= 6 && w.length >= 4 && /(or|er)$/.test(t.sing) && (stemOf(t.sing.slice(0, -2)) === stemOf(w) || t.sing.slice(0, -1) === w)) return { cost: 0.1, link: 'word' };
   if ((BUSINESS[t.sing] ?? BUSINESS[t.lemma] ?? []).includes(w)) return { cost: 0.6, link: 'synonym' };
   // A prefix ("pop" of population) is a surer abbreviation than scattered letters ("pl").
   if (!degreeWord(t) && (abbreviates(w, [t.sing]) || abbreviates(w, [t.norm]))) return { cost: t.norm.startsWith(w) || t.sing.startsWith(w) ? 0.7 : 1.05, link: 'abbreviation' };
@@ -366,7 +366,17 @@ function rowsHits(lat: Lattice, v: Vocabulary): void {
     // A column the word names exactly (`passengers`) is what it means.
     // ... as is a yes/no column the agent noun comes from ("survivors": `Survived`).
     const named = (t.sing !== t.norm && (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.cost === 0 && fold(h.ref.column.name) === t.norm))
-      || (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.ref.column.kind === 'boolean' && h.cost <= 0.1);
+      || (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.ref.column.kind === 'boolean' && h.cost <= 0.1)
+      // ("smokers" where `Smoke` holds Current, Past...: some of the rows, which that column tells apart.)
+      || (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.link === 'word' && h.cost <= 0.1);
+    // "smokers" where `Smoke` holds Current, Past, Nonsmoker: which of them is meant is for the user to say.
+    const agentOf = (lat.col.get(spanKey(i, i + 1)) ?? []).filter((h) => h.link === 'word' && h.cost <= 0.1 && h.ref.column.kind !== 'boolean' && !isFlag(h.ref.column));
+    if (agentOf.length > 0 && t.pos === 'NOUN' && isPersonNoun(t.sing)) {
+      const rest = (lat.col.get(spanKey(i, i + 1)) ?? []).filter((h) => !agentOf.includes(h));
+      if (rest.length > 0) lat.col.set(spanKey(i, i + 1), rest);
+      else lat.col.delete(spanKey(i, i + 1));
+      continue;
+    }
     if (t.pos === 'NOUN' && !named && !isKeyword(t.norm) && !lat.val.has(spanKey(i, i + 1)) && isPersonNoun(t.sing)) {
       const people = v.tables.filter(rowsArePeople);
       // "voters" in a table of voters: the people, not `voting` (a derivation is no name).
@@ -393,11 +403,8 @@ function rowsHits(lat: Lattice, v: Vocabulary): void {
       const measured = (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.ref.table === table && h.ref.column.kind === 'numeric' && h.cost <= 0.8);
       if (t.sing === last || (t.pos === 'VERB' && t.lemma === last)) {
         add(lat.rows, spanKey(i, i + 1), { table, cost: measured ? 0.9 : 0.1 }, (a, b) => a.table === b.table);
-        // "the most isotopes" in isotopes.csv: the rows, not a word of `isotope_mass`.
-        const key = spanKey(i, i + 1);
-        const kept = (lat.col.get(key) ?? []).filter((h) => h.link !== 'part' || h.ref.table !== table);
-        if (kept.length > 0) lat.col.set(key, kept);
-        else lat.col.delete(key);
+        // "the most isotopes" in isotopes.csv: said in the plural, likelier the rows than a word of `isotope_mass`.
+        if (t.norm !== t.sing) for (const h of lat.col.get(spanKey(i, i + 1)) ?? []) if (h.link === 'part' && h.ref.table === table) h.cost += 0.6;
       }
       // "cars" for mtcars.csv, "strikes" for birdstrikes.csv: a word glued into the name.
       else if (t.sing.length >= 3 && !t.stop && !isKeyword(t.norm) && nouns.some((w) => w.length > t.sing.length + 1 && (w.endsWith(t.sing) || w.startsWith(t.sing)))) add(lat.rows, spanKey(i, i + 1), { table, cost: 0.6 }, (a, b) => a.table === b.table);
@@ -494,8 +501,9 @@ function guessRows(lat: Lattice, v: Vocabulary): void {
   if (named || labelled || entityColumn(table) !== undefined) return;
   lat.tokens.forEach((t, i) => {
     if (t.kind !== 'word' || t.pos !== 'NOUN' || t.stop || isKeyword(t.norm) || bound(lat, i) || senses(t.sing, 'n', 1).length === 0) return;
-    // "women" where a column holds the sex: some of the rows, not what they are.
-    if (isSexedNoun(t.sing) && table.columns.some(isSexColumn)) return;
+    // "women" where a column holds the sex: some of the rows, not what they are; any other person
+    // in a table of people was weighed as its rows already ("smokers": a column tells them apart).
+    if ((isSexedNoun(t.sing) && table.columns.some(isSexColumn)) || (isPersonNoun(t.sing) && rowsArePeople(table))) return;
     lat.guess.set(i, [{ table, cost: 0.6, guessed: true, plural: t.sing !== t.norm }]);
   });
 }
