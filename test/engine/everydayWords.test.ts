@@ -2,7 +2,8 @@
  * Failure classes of first-sight probe B, on synthetic tables: everyday words read as a search of
  * names ("biggest bank" picked a firm called "Bank"; "new" searched every name), "us cities" lost
  * its place, a verb ending the question ("who died") was dropped, and rows were ranked by a yes/no
- * column ("which surgeon did the most transplants").
+ * column ("which surgeon did the most transplants"). Probe C: "los angeles county" searched the
+ * district names for "county"; "yankees homers 1961" took both nouns for the players and listed rows.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -25,11 +26,17 @@ for (let i = 0; i < 30; i++) CITIES.push(`City ${i},${i % 3 === 0 ? 'United Stat
 const PATIENTS = ['id,transplant,fustat,age'];
 for (let i = 1; i <= 30; i++) PATIENTS.push(`${i},${i % 2},${i % 5 === 0 ? 1 : 0},${30 + i}`);
 
+const SCHOOLS = ['dname,cname,enroll'];
+for (let i = 0; i < 60; i++) SCHOOLS.push(`${i % 7 === 0 ? `Orange County District ${i}` : `District ${i}`},${i % 2 === 0 ? 'Los Angeles' : 'San Diego'},${100 + i}`);
+
+const BATTING = ['id,year,team,hr'];
+for (let i = 0; i < 48; i++) BATTING.push(`player${i % 12},${1960 + (i % 3)},${i % 2 === 0 ? 'NYA' : 'BOS'},${i}`);
+
 describe('everyday words, places and verbs read as asked', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'emoji.csv': EMOJI.join('\n'), 'forbes.csv': FIRMS.join('\n'), 'cities.csv': CITIES.join('\n'), 'heart.csv': PATIENTS.join('\n') });
+    rig = await startRig({ 'schools.csv': SCHOOLS.join('\n'), 'batting.csv': BATTING.join('\n'), 'emoji.csv': EMOJI.join('\n'), 'forbes.csv': FIRMS.join('\n'), 'cities.csv': CITIES.join('\n'), 'heart.csv': PATIENTS.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -56,5 +63,16 @@ describe('everyday words, places and verbs read as asked', function () {
     assert.match(a.message, /can't answer/, a.message);
     const b = await rig.ask('which surgeon did the most transplants', ['heart.csv']);
     assert.match(b.message, /can't answer/, b.message);
+  });
+
+  it('reads "los angeles county" as the county, never a search of names for "county"', async () => {
+    const a = await rig.ask('total enrollment los angeles county', ['schools.csv']);
+    // Rows 0, 2, ..., 58: 30 rows of 100 + i.
+    assert.match(a.message, /\*\*3,?870\*\*/, a.message);
+  });
+
+  it('refuses two nouns taken for the same people instead of dropping both', async () => {
+    const a = await rig.ask('yankees homers 1961', ['batting.csv']);
+    assert.match(a.message, /can't answer/, a.message);
   });
 });

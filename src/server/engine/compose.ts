@@ -269,6 +269,9 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
   // "how many patients got thorotrast" in thorotrast.csv: the rows named again after a verb are
   // what the verb says of them (a column the data would have to hold), not the rows once more.
   const rowsSaid = live.filter((p) => (p.k === 'rows' && p.vals === undefined) || (p.k === 'count' && p.target !== undefined && !Array.isArray(p.target) && typeof p.target === 'object' && p.target.alts.every((a) => !('ref' in a))));
+  // "yankees homers 1961": two nouns taken for the same people, where at most one can be them.
+  const people = rowsSaid.filter((p) => p.k === 'rows' && p.rows.alts.every((a) => a.generic !== true && a.cost >= 0.3));
+  if (people.length > 1) return fail('two nouns that cannot both be the rows', people.slice(1));
   const second = rowsSaid[1];
   if (second !== undefined && (ch.tokens ?? []).some((t) => t.pos === 'VERB' && t.i >= (rowsSaid[0] as Part).to && t.i < second.from)) return fail('what the verb says of the rows is not in the data', [second]);
   const namedRows = live.some((p) => p.k === 'rows' && guessedWords(p).length === 0 && p.rows.alts.some((a) => a.generic !== true));

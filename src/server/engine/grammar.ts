@@ -8,6 +8,7 @@
  */
 import { isActNoun, isGroupNoun, isPersonNoun, verbFile } from '../language/concepts';
 import { isFlag } from './shape';
+import { senses } from '../language/wordnet';
 import { bound, spanKey, type Lattice } from './lattice';
 import { compile, isKeyword, kw, tok, type Feed, type RuleDef, type Sym } from './parser';
 import type { ColM, DimSpec, NumM, Part, PartBody, RowsM, ValM } from './parts';
@@ -518,6 +519,8 @@ r('Part', ['WhenF'], (d) => part({ k: 'when', ...at<object>(d, 0) } as PartBody)
 
 // --- Words no part reads ----------------------------------------------------------------------
 const CLOSED = /^(DET|PRON|AUX|ADP|CCONJ|SCONJ|PART|INTJ|PUNCT|SYM)$/;
+/** WordNet's lexicographer file of nouns of places (county, city, province). */
+const LOCATION_FILE = 15;
 /**
  * Verb senses that frame a question about rows without naming data ("orders placed", "reviews
  * that happened", "people who work in"): change, communication, contact, creation, motion,
@@ -555,6 +558,8 @@ export function isFiller(f: Feed): boolean {
   const verbish = t.pos === 'VERB' || (t.pos === 'NOUN' && f.t.i > 0 && /^(people|who|that|which)$/.test(f.lat.tokens[f.t.i - 1]?.norm ?? ''));
   // "missed their target": a verb with an object of the rows' own is a comparison the data must hold, not framing.
   if (verbish && /^(their|its|his|her|our|my|your)$/.test(f.lat.tokens[t.i + 1]?.norm ?? '')) return false;
+  // "los angeles county", "cook county": a word for a kind of place after a value names what the value is.
+  if (t.pos === 'NOUN' && !f.in.has('col') && senses(t.sing, 'n', 1)[0]?.lex === LOCATION_FILE && [...f.lat.val.keys()].some((k) => Number(k.split(':')[1]) === t.i)) return true;
   // "naturally occurring isotopes", "registered voters": a participle before a noun narrows it.
   if (t.pos === 'VERB' && t.i > 0 && /(ing|ed)$/.test(t.norm) && f.lat.tokens[t.i + 1]?.pos === 'NOUN') return false;
   if (verbish) {

@@ -298,7 +298,7 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
     const plural = t.pos === 'NOUN' && t.norm !== t.sing && t.raw === t.raw.toLowerCase();
     // An everyday word ("new", "image", "year") inside many names or titles is no search of them;
     // inside a few category values ("oil" in "Oil & gas operations") it may name one.
-    const common = t.raw === t.raw.toLowerCase() && taggedSenses(t.lemma) >= 2;
+    const common = t.raw === t.raw.toLowerCase() && taggedSenses(t.lemma) >= 1;
     const found = t.norm.length >= 3 && !plural ? v.valueWords.get(t.sing) ?? v.valueWords.get(t.norm) : undefined;
     const part = common ? found?.filter((e) => !isNameColumn(e.ref.column)) : found;
     if (part !== undefined && part.length > 0) put(i, i + 1, part, t.pos === 'ADJ' ? 1.6 : 0.9, 'part', t.norm);
@@ -316,8 +316,8 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
   }
 }
 
-/** A column of names or titles: text with many values, nearly one per row. */
-const isNameColumn = (c: ColumnMeta): boolean => c.kind === 'text' && c.distinct > 50 && c.distinct >= c.nonNull * 0.8;
+/** A column of names, titles or scopes: text with many values. */
+const isNameColumn = (c: ColumnMeta): boolean => c.kind === 'text' && c.distinct > 50;
 
 /** A column naming the people rows are about, repeated over rows (`individual`, `patient_id`). */
 function entityColumn(table: TableMeta): ColRef | undefined {
