@@ -5,18 +5,18 @@
  * table (by its file name), and adjectives that stand for a column ("heaviest" for weight). The
  * grammar decides which of these readings a question uses; nothing here decides.
  */
-import { antonyms, attributeNouns, broaderConcepts, conceptsOf, isPersonNoun, isSexedNoun, meet, sexOfNoun, nameConcepts } from '../language/concepts';
+import { antonyms, attributeNouns, broaderConcepts, conceptsOf, meet, nameConcepts, sexOfNoun } from '../language/concepts';
 import { placesOfPhrase, placesOfValue } from '../language/places';
 import { abbreviates, isTypo, runsTogether, stemOf } from '../language/similar';
 import type { Tok } from '../language/tokens';
-import { senses, taggedSenses } from '../language/wordnet';
-import { fold, identifierWords, isPlural, singular } from '../language/words';
+import { taggedSenses } from '../language/wordnet';
+import { fold, identifierWords, singular } from '../language/words';
 import { dateLiterals, type DateLit } from './dateLiterals';
 import type { GlossaryEntry } from '../../shared/glossary';
-import { isKeyword } from './parser';
 import { isFlag, isIdLike, soleMeasure } from './shape';
 import type { ColRef, ColumnMeta, TableMeta } from './types';
 import { vocabularyOf, type ValueEntry, type Vocabulary } from './vocabulary';
+import { guessRows, isSexColumn, rowsHits } from './latticeRows';
 
 /** How a stretch of words was linked: shown in readings, and the cost behind the choice. */
 export type Link = 'name' | 'word' | 'synonym' | 'abbreviation' | 'typo' | 'place' | 'initial' | 'glossary' | 'part';
@@ -55,7 +55,7 @@ const LOW_POLE = new Set(['light', 'young', 'cheap', 'inexpensive', 'short', 'sm
 /** Superlatives the grammar reads itself (they say which way to rank, not what). */
 const GRAMMAR_DEGREE = /^(high|low|large|small|big|great|most|least|few|many|much|top|best|worst|good|bad|max|min|late|last|first|recent|new|common|frequent|popular|rare)$/;
 
-function add<T extends { cost: number }>(map: Map<string, T[]>, key: string, hit: T, same: (a: T, b: T) => boolean): void {
+export function add<T extends { cost: number }>(map: Map<string, T[]>, key: string, hit: T, same: (a: T, b: T) => boolean): void {
   const list = map.get(key) ?? [];
   const had = list.find((x) => same(x, hit));
   if (had === undefined) list.push(hit);
@@ -316,105 +316,10 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
   }
 }
 
-/** A column of names, titles or scopes: text with many values. */
-const isNameColumn = (c: ColumnMeta): boolean => c.kind === 'text' && c.distinct > 50;
-
-/** A column naming the people rows are about, repeated over rows (`individual`, `patient_id`). */
-function entityColumn(table: TableMeta): ColRef | undefined {
-  // An id, or a column named for a person whose values are many and repeat (`individual` 1..210 over 840 rows).
-  const c = table.columns.find((x) => !x.unique && x.distinct >= 10 && x.distinct <= table.rowCount / 1.5 && (x.kind === 'text' || (x.kind === 'numeric' && Number.isInteger(x.min)))
-    && (isIdLike(x) || (identifierWords(x.name).length === 1 && isPersonNoun(singular(x.name.toLowerCase())))));
-  return c !== undefined ? { table, column: c } : undefined;
-}
-
-/** Words for people in general; any other person noun names a role ("voter", "customer"). */
-const ANYONE = /^(person|people|individual|human|adult|someone|somebody|respondent|participant|subject|traveller|traveler|member)$/;
-
-/** The id column of a people table (`customer_id`), when its noun is a role. */
-function idOfPeople(table: TableMeta): ColRef | undefined {
-  const c = table.columns.find((x) => isIdLike(x) && isPersonNoun(singular(identifierWords(x.name)[0] ?? '')));
-  return c !== undefined ? { table, column: c } : undefined;
-}
-
-/** Whether a person noun may name the rows whose key is `entity`: a general word, or the key's own role. */
-function fitsPeople(word: string, entity: ColRef | undefined): boolean {
-  if (ANYONE.test(word) || entity === undefined) return true;
-  const role = singular(identifierWords(entity.column.name)[0] ?? '');
-  return !isPersonNoun(role) || ANYONE.test(role) || role === word;
-}
-
 const COMPASS: Record<string, string> = { north: 'n', northern: 'n', south: 's', southern: 's', east: 'e', eastern: 'e', west: 'w', western: 'w', central: 'c', centre: 'c', center: 'c' };
 
-const isSexColumn = (c: ColumnMeta): boolean => /^(sex|gender)$/i.test(identifierWords(c.name)[0] ?? '');
-
-/** Whether a table's rows are people: it has an age, a sex or gender, or a column naming persons. */
-function rowsArePeople(table: TableMeta): boolean {
-  return table.columns.some((c) => /^(age|sex|gender|male|female)$/i.test(identifierWords(c.name)[0] ?? '')) || entityColumn(table) !== undefined;
-}
-
-/** Words for the rows of whatever table is asked about. */
-const ROW_WORDS = /^(row|record|entry|observation|line|reading|measurement|data point|case|item)$/;
-
-function rowsHits(lat: Lattice, v: Vocabulary): void {
-  const { tokens } = lat;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as Tok;
-    if (t.kind !== 'word') continue;
-    if (ROW_WORDS.test(t.sing) && t.pos !== 'VERB') for (const table of v.tables) add(lat.rows, spanKey(i, i + 1), { table, cost: 0.2, generic: true }, (a, b) => a.table === b.table);
-    // "voters", "patients", "travellers": people (WordNet's nouns of persons) are what a table's rows
-    // are about; a column naming them (`individual`) counts them when they repeat.
-    // A column the word names exactly (`passengers`) is what it means.
-    // ... as is a yes/no column the agent noun comes from ("survivors": `Survived`).
-    const named = (t.sing !== t.norm && (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.cost === 0 && fold(h.ref.column.name) === t.norm))
-      || (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.ref.column.kind === 'boolean' && h.cost <= 0.1)
-      // ("smokers" where `Smoke` holds Current, Past...: some of the rows, which that column tells apart.)
-      || (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.link === 'word' && h.cost <= 0.1);
-    // "smokers" where `Smoke` holds Current, Past, Nonsmoker: which of them is meant is for the user to say.
-    const agentOf = (lat.col.get(spanKey(i, i + 1)) ?? []).filter((h) => h.link === 'word' && h.cost <= 0.1 && h.ref.column.kind !== 'boolean' && !isFlag(h.ref.column));
-    if (agentOf.length > 0 && t.pos === 'NOUN' && isPersonNoun(t.sing)) {
-      const rest = (lat.col.get(spanKey(i, i + 1)) ?? []).filter((h) => !agentOf.includes(h));
-      if (rest.length > 0) lat.col.set(spanKey(i, i + 1), rest);
-      else lat.col.delete(spanKey(i, i + 1));
-      continue;
-    }
-    if (t.pos === 'NOUN' && !named && !isKeyword(t.norm) && !lat.val.has(spanKey(i, i + 1)) && isPersonNoun(t.sing)) {
-      const people = v.tables.filter(rowsArePeople);
-      // "voters" in a table of voters: the people, not `voting` (a derivation is no name).
-      if (people.length > 0) lat.col.set(spanKey(i, i + 1), (lat.col.get(spanKey(i, i + 1)) ?? []).filter((h) => h.cost <= 0.5 || h.ref.column.kind === 'boolean'));
-      if (lat.col.get(spanKey(i, i + 1))?.length === 0) lat.col.delete(spanKey(i, i + 1));
-      for (const table of people) {
-        const entity = entityColumn(table) ?? idOfPeople(table);
-        // "salesperson" in a table of customers: another role, not these rows; "women" where a
-        // column holds the sex: some of the rows, which that column tells apart.
-        if (!fitsPeople(t.sing, entity) || (isSexedNoun(t.sing) && table.columns.some(isSexColumn))) continue;
-        const r: RowsHit = { table, cost: t.sing !== t.norm ? 0.35 : 0.5 };
-        if (entity !== undefined) r.entity = entity;
-        add(lat.rows, spanKey(i, i + 1), r, (a, b) => a.table === b.table);
-      }
-    }
-    for (const table of v.tables) {
-      const nouns = v.rowNouns.get(table) ?? [];
-      const last = nouns[nouns.length - 1];
-      // The whole file name, or its last word ("car" for used_cars.csv).
-      const n = nouns.length;
-      if (n > 1 && i + n <= tokens.length && nouns.every((w, k) => tokens[i + k]?.sing === w)) add(lat.rows, spanKey(i, i + n), { table, cost: 0 }, (a, b) => a.table === b.table);
-      if (last === undefined) continue;
-      // ("temperature" in city-temperature.csv with a `temp` column: the column is likelier meant.)
-      const measured = (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.ref.table === table && h.ref.column.kind === 'numeric' && h.cost <= 0.8);
-      if (t.sing === last || (t.pos === 'VERB' && t.lemma === last)) {
-        add(lat.rows, spanKey(i, i + 1), { table, cost: measured ? 0.9 : 0.1 }, (a, b) => a.table === b.table);
-        // "the most isotopes" in isotopes.csv: said in the plural, likelier the rows than a word of `isotope_mass`.
-        if (t.norm !== t.sing) for (const h of lat.col.get(spanKey(i, i + 1)) ?? []) if (h.link === 'part' && h.ref.table === table) h.cost += 0.6;
-      }
-      // "cars" for mtcars.csv, "strikes" for birdstrikes.csv: a word glued into the name.
-      else if (t.sing.length >= 3 && !t.stop && !isKeyword(t.norm) && nouns.some((w) => w.length > t.sing.length + 1 && (w.endsWith(t.sing) || w.startsWith(t.sing)))) add(lat.rows, spanKey(i, i + 1), { table, cost: 0.6 }, (a, b) => a.table === b.table);
-      else {
-        const m = t.sing.length >= 3 ? meet(conceptsOf(t.sing, 'NOUN'), nameConcepts(last)) : undefined;
-        if (m !== undefined && m <= 1) add(lat.rows, spanKey(i, i + 1), { table, cost: 0.4 + m * 0.5 }, (a, b) => a.table === b.table);
-      }
-    }
-  }
-}
+/** A column of names, titles or scopes: text with many values. */
+const isNameColumn = (c: ColumnMeta): boolean => c.kind === 'text' && c.distinct > 50;
 
 /** The quantity a unit measures, for units written in column names. */
 const UNIT_QUANTITY: Record<string, string> = {
@@ -485,27 +390,6 @@ function soleMeasureHits(lat: Lattice, v: Vocabulary): void {
       if (/^(value|index|figure|level|reading|series|number|measure|measurement|statistic|metric)$/.test(t.sing) && !lat.col.has(spanKey(i, i + 1))) add(lat.col, spanKey(i, i + 1), { ref: { table, column: only }, cost: 0.6, link: 'synonym' }, sameCol);
     });
   }
-}
-
-/**
- * A noun nothing names ("planets" in planets.json, "wards" in polls.csv) may be
- * what a table's rows are, read so only where a question counts, ranks or picks them. Not when
- * the file's name says what its rows are ("trips" in bike-trips.csv: "riders" are not them), nor
- * when rows repeat what they are about (one `individual` per travel mode).
- */
-function guessRows(lat: Lattice, v: Vocabulary): void {
-  if (v.tables.length !== 1) return;
-  const table = v.tables[0] as TableMeta;
-  const named = (v.rowNouns.get(table) ?? []).some((w) => isPlural(w) || senses(w, 'n', 1).length > 0 && table.label.toLowerCase().includes(`${w}s`));
-  const labelled = [...lat.col.values()].some((hs) => hs.some((h) => h.cost <= 0.1 && h.ref.column.unique && h.ref.column.kind === 'text'));
-  if (named || labelled || entityColumn(table) !== undefined) return;
-  lat.tokens.forEach((t, i) => {
-    if (t.kind !== 'word' || t.pos !== 'NOUN' || t.stop || isKeyword(t.norm) || bound(lat, i) || senses(t.sing, 'n', 1).length === 0) return;
-    // "women" where a column holds the sex: some of the rows, not what they are; any other person
-    // in a table of people was weighed as its rows already ("smokers": a column tells them apart).
-    if ((isSexedNoun(t.sing) && table.columns.some(isSexColumn)) || (isPersonNoun(t.sing) && rowsArePeople(table))) return;
-    lat.guess.set(i, [{ table, cost: 0.6, guessed: true, plural: t.sing !== t.norm }]);
-  });
 }
 
 function glossaryHits(lat: Lattice, glossary: readonly GlossaryEntry[]): void {
