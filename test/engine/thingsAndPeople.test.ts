@@ -57,6 +57,11 @@ describe('people, codes of things and periods read as asked', function () {
     assert.doesNotMatch(b.message, /SES/, b.message);
     const c = await rig.ask('average math score by school', ['hsb.csv']);
     assert.equal(c.tables[0]?.length, 13, JSON.stringify(c.tables[0]));
+    // ("school with the highest average": the schools ranked; the students are the rows, not the schools.)
+    const e = await rig.ask('school with the highest average math score', ['hsb.csv']);
+    assert.match(e.message, /\*\*2,?400\*\*/, e.message);
+    const f = await rig.ask('how many students', ['hsb.csv']);
+    assert.match(f.message, /\*\*102\*\*/, f.message);
     const d = await rig.ask('total School', ['hsb.csv']);
     assert.doesNotMatch(d.message, /\*\*[\d,]{6,}\*\*/, d.message);
   });

@@ -153,3 +153,27 @@ export function dateFromParts(columns: readonly ColumnMeta[]): ColumnMeta | unde
     sqlTemplate: `CAST(try_strptime(printf('%04d-%02d-%02d', ${ref(year)}, ${m}, ${d}), '%Y-%m-%d') AS DATE)`,
   };
 }
+
+const PRICE = /(^|[^a-z])(list[ _]?)?(unit[ _]?)?(sale[ _]?)?price([^a-z]|$)/i;
+const COST = /(^|[^a-z])(unit[ _]?)?cost([^a-z]|$)/i;
+
+/**
+ * A table with one price column and one cost column (`list_price_usd`, `unit_cost_usd`): their
+ * difference as a column `margin`, so "which products have the highest margin" has a column to
+ * name. It is not in the file; the overview says what it is made of, and its SQL is shown.
+ */
+export function marginFromPriceAndCost(columns: readonly ColumnMeta[]): ColumnMeta | undefined {
+  if (columns.some((c) => /^(margin|profit|markup)$/i.test(c.name.trim()))) return undefined;
+  const prices = columns.filter((c) => c.kind === 'numeric' && PRICE.test(c.name));
+  const costs = columns.filter((c) => c.kind === 'numeric' && COST.test(c.name) && !PRICE.test(c.name));
+  const price = prices[0];
+  const cost = costs[0];
+  if (prices.length !== 1 || costs.length !== 1 || price === undefined || cost === undefined) return undefined;
+  const ref = (c: ColumnMeta): string => c.sqlTemplate ?? `${QUALIFIER}${quoteIdent(c.name)}`;
+  return {
+    name: 'margin', type: 'DOUBLE', kind: 'numeric', expr: '', converted: false, tokens: ['margin'], nonNull: Math.min(price.nonNull, cost.nonNull),
+    distinct: 0, unique: false, derived: [price.name, cost.name], role: 'level',
+    sqlTemplate: `(CAST(${ref(price)} AS DOUBLE) - CAST(${ref(cost)} AS DOUBLE))`,
+  };
+}
+

@@ -447,7 +447,10 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
       use(p);
     } else if (p.k === 'rows') {
       draft.rowsTable ??= p.rows.alts[0]?.table;
-      draft.rowsPart = p;
+      // "school with the highest average score" over `School` codes repeated per student: the schools ranked.
+      const entity = p.rows.alts.length === 1 ? p.rows.alts[0]?.entity : undefined;
+      if (entity !== undefined && p.vals === undefined && live.some((x) => (x.k === 'rank' || x.k === 'top') && x.from > p.from) && !live.some((x) => x.k === 'which' || x.k === 'group')) draft.dims.push({ col: entity });
+      else draft.rowsPart = p;
       use(p);
     }
   }

@@ -9,7 +9,7 @@ import { senses } from '../language/wordnet';
 import { fold, identifierWords, isPlural, singular } from '../language/words';
 import { add, bound, spanKey, type Lattice, type RowsHit } from './lattice';
 import { isKeyword } from './parser';
-import { isFlag, isIdLike } from './shape';
+import { isFlag, isIdLike, isIdName } from './shape';
 import type { ColRef, ColumnMeta, TableMeta } from './types';
 import type { Vocabulary } from './vocabulary';
 
@@ -17,7 +17,8 @@ import type { Vocabulary } from './vocabulary';
 function entityColumn(table: TableMeta): ColRef | undefined {
   // An id, or a column named for a person whose values are many and repeat (`individual` 1..210 over 840 rows).
   const c = table.columns.find((x) => !x.unique && x.distinct >= 10 && x.distinct <= table.rowCount / 1.5 && (x.kind === 'text' || (x.kind === 'numeric' && Number.isInteger(x.min)))
-    && (isIdLike(x) || (identifierWords(x.name).length === 1 && isPersonNoun(singular(x.name.toLowerCase())))));
+    // (Codes of things, `School` 1224..9586, key the things, not the people in the rows.)
+    && ((isIdLike(x) && !(x.role === 'id' && !isIdName(x))) || (identifierWords(x.name).length === 1 && isPersonNoun(singular(x.name.toLowerCase())))));
   return c !== undefined ? { table, column: c } : undefined;
 }
 

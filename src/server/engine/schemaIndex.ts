@@ -11,7 +11,7 @@ import type { TableStats } from '../duckdb/scanStats';
 import { quoteIdent, slug } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
-import { codeLikeAggregate, dateFromParts, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
+import { codeLikeAggregate, dateFromParts, marginFromPriceAndCost, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
 import { NULL_MARKER_SQL, nullMarkersOf } from './missingMarkers';
 import { identifierWords, singular } from '../language/words';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
@@ -229,6 +229,13 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
     const r = await rangeOf(run, t.table, expr, true);
     Object.assign(date, { expr, min: r.min, max: r.max, nonNull: r.count, distinct: num((await run(`SELECT count(DISTINCT ${expr}) FROM ${quoteIdent(t.table)}`))[0]?.[0]) });
     columns.push(date);
+  }
+  const margin = marginFromPriceAndCost(columns);
+  if (margin?.sqlTemplate !== undefined) {
+    const expr = margin.sqlTemplate.split(QUALIFIER).join('');
+    const r = await rangeOf(run, t.table, expr, false);
+    Object.assign(margin, { expr, min: r.min, max: r.max, nonNull: r.count, distinct: num((await run(`SELECT count(DISTINCT ${expr}) FROM ${quoteIdent(t.table)}`))[0]?.[0]) });
+    columns.push(margin);
   }
   for (const c of columns) {
     const role = ingestRole(c);

@@ -72,6 +72,7 @@ export function frequencyWeight(table: TableMeta): ColRef | undefined {
 const AVERAGED = /(price|rate|ratio|pct|percent|score|rating|temp|humidity|pressure|^age|_age|age$|salary|wage|speed|duration|latency|level|index|density|margin|discount|per|avg|average|mean|yield|efficiency|share|bmi|expectancy|approval|activity)/i;
 /** WordNet's nouns of attributes (weight, age, price), and of states (wealth, health) describe; they do not add up. */
 const DESCRIBING_FILES = new Set([7, 26]);
+const COGNITION_FILE = 9;
 
 /**
  * A level, not an amount: decimals, all positive and within a factor of 3 of each other (a CO2
@@ -92,6 +93,8 @@ export function defaultAgg(c: ColumnMeta): Agg {
   const head = words[words.length - 1];
   const file = head !== undefined ? senses(singular(head), 'n', 1)[0]?.lex : undefined;
   if (file !== undefined && DESCRIBING_FILES.has(file)) return 'avg';
+  // A noun of cognition (literacy) over values of 0 to 100 is a rate; points and goals add up.
+  if (file === COGNITION_FILE && isPercent(c)) return 'avg';
   // Money taken in or paid out adds up over days and months, however even its daily amounts are.
   if (FLOW_MONEY.test(c.name)) return 'sum';
   return isLevel(c) ? 'avg' : 'sum';

@@ -27,7 +27,10 @@ export function shapeNotes(t: TableMeta): string[] {
     const odd = (c.unreadable ?? 0) > 0 && c.unreadableExample !== undefined ? `; ${c.unreadable} other values (such as "${mdText(c.unreadableExample)}") are not numbers` : '';
     notes.push(`${code(c.name)} holds numbers written as text${odd}.`);
   }
-  for (const c of t.columns.filter((x) => x.derived !== undefined)) notes.push(`${code(c.name)} is a date made of ${(c.derived ?? []).map(code).join(' and ')}; it is not in the file.`);
+  for (const c of t.columns.filter((x) => x.derived !== undefined)) {
+    const made = (c.derived ?? []).map(code);
+    notes.push(c.kind === 'numeric' ? `${code(c.name)} is ${made.join(' minus ')}; it is not in the file.` : `${code(c.name)} is a date made of ${made.join(' and ')}; it is not in the file.`);
+  }
   return notes;
 }
 
