@@ -5,7 +5,9 @@
  * - a Y / N text column was split by its letters ("how many airlines are still active");
  * - "season" was read as the team code SEA (an everyday word taken for a code's prefix);
  * - "population" was offered as `pl_c` (scattered letters) beside `pop` (a prefix);
- * - "how many subdivisions have a parent" was split by the parent instead of counting those with one.
+ * - "how many subdivisions have a parent" was split by the parent instead of counting those with one;
+ * - "emojis with cat in the name" matched the one emoji named "cat" (and "name contains cat" searched
+ *   for "a"); "how many of them died" dropped "died"; "which players did it" after a refusal answered.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -25,11 +27,14 @@ for (let i = 0; i < 20; i++) PWT.push(`${i % 2 === 0 ? 'India' : 'Chile'},${2000
 const SUBDIVISIONS = ['code,name,type,parent'];
 for (let i = 0; i < 30; i++) SUBDIVISIONS.push(`XX-${i},Place ${i},${i % 2 === 0 ? 'Region' : 'Province'},${i % 3 === 0 ? `XX-P${i % 4}` : ''}`);
 
+const EMOJI = ['name,group'];
+for (let i = 0; i < 30; i++) EMOJI.push(`${i === 0 ? 'cat' : i % 5 === 0 ? `cat face ${i}` : `dog ${i}`},${i % 2 === 0 ? 'Animals' : 'Faces'}`);
+
 describe('follow-ups after a refusal, yes/no letters, codes and abbreviations', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'subdivisions.csv': SUBDIVISIONS.join('\n'), 'orders.csv': ORDERS.join('\n'), 'airlines.csv': AIRLINES.join('\n'), 'batting.csv': BATTING.join('\n'), 'pwt.csv': PWT.join('\n') });
+    rig = await startRig({ 'emoji.csv': EMOJI.join('\n'), 'subdivisions.csv': SUBDIVISIONS.join('\n'), 'orders.csv': ORDERS.join('\n'), 'airlines.csv': AIRLINES.join('\n'), 'batting.csv': BATTING.join('\n'), 'pwt.csv': PWT.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -65,5 +70,19 @@ describe('follow-ups after a refusal, yes/no letters, codes and abbreviations', 
     assert.match(a.message, /\*\*10\*\*/, a.message);
     const b = await rig.ask('what share of subdivisions have a parent', ['subdivisions.csv']);
     assert.match(b.message, /33\.3%/, b.message);
+  });
+
+  it('searches a text column for a bare word ("rows with cat in the name", "name contains cat")', async () => {
+    const a = await rig.ask('rows with cat in the name', ['emoji.csv']);
+    assert.match(a.message, /\*\*6\*\* rows? match/, a.message);
+    const b = await rig.ask('name contains cat', ['emoji.csv']);
+    assert.match(b.message, /\*\*6\*\* rows? match/, b.message);
+  });
+
+  it('refuses a follow-up ending in a verb the data holds nothing about, and "did it" after a refusal', async () => {
+    const a = await rig.ask('how many of them died', ['orders.csv'], { history: ['how many orders in the north'] });
+    assert.match(a.message, /can't answer/, a.message);
+    const b = await rig.ask('which regions did it', ['orders.csv'], { history: ['total revenue by year', 'average gizmo count'] });
+    assert.match(b.message, /can't answer/, b.message);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { conceptsOf, isSexedNoun, meet, nameConcepts } from '../language/concepts';
 import { abbreviates, editDistance, stemOf } from '../language/similar';
+import { taggedSenses } from '../language/wordnet';
 import { fold, identifierWords, singular } from '../language/words';
 import type { Lattice } from './lattice';
 import { isFlag, isIdLike, isNumeric, timeNamed } from './shape';
@@ -58,6 +59,7 @@ function columnBindings(word: string, tables: readonly TableMeta[]): Array<{ b: 
 
 function valueBindings(word: string, tables: readonly TableMeta[]): Array<{ b: Binding; s: number }> {
   const w = fold(word);
+  const everyday = taggedSenses(singular(w)) >= 2;
   const out: Array<{ b: Binding; s: number }> = [];
   for (const t of tables) {
     for (const c of t.columns) {
@@ -65,7 +67,8 @@ function valueBindings(word: string, tables: readonly TableMeta[]): Array<{ b: B
         if (v.length > 40) continue;
         const fv = fold(v);
         // A short code may abbreviate the words ("NSW"), or be the word's initial ("advance" for A).
-        const x = fv.length === 1 ? (w.startsWith(fv) ? 0.7 : undefined) : fv.length <= 3 ? (abbreviates(fv, identifierWords(w)) ? 0.6 : undefined) : nearness(w, fv);
+        // ("seasons" is no SEA: an everyday word is not a code it starts like.)
+        const x = fv.length === 1 ? (w.startsWith(fv) ? 0.7 : undefined) : fv.length <= 3 ? (!everyday && abbreviates(fv, identifierWords(w)) ? 0.6 : undefined) : nearness(w, fv);
         if (x !== undefined && x < 1) out.push({ b: { word, column: c.name, table: t.label, value: v, question: define(word, `"${v.replace(/"/g, "'")}"`) }, s: x + 0.1 });
       }
     }

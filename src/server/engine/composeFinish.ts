@@ -370,7 +370,8 @@ function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undefined, l
     const plan: AggregatePlan = { kind: 'aggregate', base: col.table, measures: [{ agg: 'count' }], dims: [{ col }], filters: [...d.filters, { kind: 'null', col, isNull: false }], order: rank.dir, limit: 1, chart: d.chart };
     return plan;
   }
-  const listing = d.listing === true || d.rowsPart !== undefined;
+  // (A search of a text column, "name contains cat", lists what it finds.)
+  const listing = d.listing === true || d.rowsPart !== undefined || d.filters.some((f) => f.kind === 'contains' && !f.negate);
   // Rows ranked by a column: "the heaviest car", "top 5 orders by revenue", "when was X highest".
   if (rank !== undefined && d.dims.length === 0 && d.measures.length === 0 && d.share === undefined) {
     const byRow = rank.by?.col !== undefined && rank.by.agg !== 'count' && !(rank.plain && !rank.rows && show === undefined);

@@ -358,8 +358,10 @@ r('Part', ['Neg', 'Rows'], (d) => part({ k: 'absent', rows: at<RowsM>(d, 1) }));
 const CONTAINS = kw('contains', 'contain', 'containing', 'includes', 'including', 'mentions', 'mentioning', 'mention');
 const QUOTED_TEXT = tok((f) => f.t.kind === 'quoted' || (f.t.kind === 'word' && !f.t.stop));
 // The text as written, quotes off: the search ignores case, and the reading shows it as the user wrote it.
-const quoted = (f: Feed): string => f.t.raw.slice(1, -1).trim();
+const quoted = (f: Feed): string => (f.t.kind === 'quoted' ? f.t.raw.slice(1, -1) : f.t.raw).trim();
 r('Part', ['Col', CONTAINS, QUOTED_TEXT], (d) => part({ k: 'contains', col: at<ColM>(d, 0), text: quoted(at<Feed>(d, 2)) }));
+// "emojis with cat in the name": a word searched in the column named after it.
+r('Part', [kw('with', 'having'), QUOTED_TEXT, kw('in'), 'Col'], (d) => part({ k: 'contains', col: at<ColM>(d, 3), text: quoted(at<Feed>(d, 1)) }));
 r('Part', ['Col', kw('does', 'do'), kw('not'), CONTAINS, QUOTED_TEXT], (d) => part({ k: 'contains', col: at<ColM>(d, 0), text: quoted(at<Feed>(d, 4)), neg: true }));
 r('Part', ['Rows'], (d) => part({ k: 'rows', rows: at<RowsM>(d, 0) }));
 // "5 rows", "the first 10 rows", "some sample rows": rows as they come, so many of them.

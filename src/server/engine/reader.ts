@@ -244,6 +244,6 @@ export function readQuestion(question: string, history: readonly string[], table
   // and an answer older than that is not what it refines.
   const d = readOne(question, tables, glossary, undefined);
   const changes = d.kind === 'answer' && (/^\s*(and|now|also|what about|how about|only|just|same|but|then|ok|okay|instead|except|excluding|without|for|in)\b/i.test(question)
-    || d.reading.parts.some((p) => p.k === 'edit' && p.edit !== 'list') || /\b(those|these|them|their|they|same)\b/i.test(question));
+    || d.reading.parts.some((p) => p.k === 'edit' && p.edit !== 'list') || /\b(those|these|them|their|they|it|same)\b/i.test(question));
   return changes ? { kind: 'refuse', reason: 'it changes the question before it, which I could not answer', unknown: [], bindings: [] } : d;
 }

@@ -25,6 +25,9 @@ export function refine(prev: Plan, parts: readonly Part[], ch: Chooser, question
   const fail = (why: string, ps: Part[] = []): Composition => ({ ok: false, why, words: ps.map((p) => `${p.from}:${p.to}`), cost: ch.cost });
   const live = parts.filter((p) => p.k !== 'filler');
   if (live.some((p) => p.k === 'unknown')) return fail('unknown words', live.filter((p) => p.k === 'unknown'));
+  // "how many of them died": a verb ending the follow-up is a condition the data must hold.
+  const predicate = parts.find((p) => p.k === 'filler' && p.predicate === true);
+  if (predicate !== undefined && live.some((p) => p.k === 'count')) return fail('a verb the data holds nothing about', [predicate]);
   if (prev.kind !== 'aggregate' && prev.kind !== 'rows' && prev.kind !== 'histogram' && prev.kind !== 'correlation' && prev.kind !== 'outliers') return fail('nothing to refine');
   const table: TableMeta = prev.kind === 'aggregate' ? prev.base : prev.kind === 'rows' ? prev.table : prev.kind === 'histogram' ? prev.col.table : prev.kind === 'correlation' ? prev.x.table : prev.table;
   ch.prefer = table;
