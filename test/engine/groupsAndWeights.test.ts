@@ -4,7 +4,8 @@
  * - "great britain vs germany" with nothing measured counted one row each;
  * - "China's share of all golds" over a whole-number `gold` column was taken as a column of percentages;
  * - "how many said always" dropped "always" (an adverb that is a survey answer) and counted rows of
- *   a table of counts whose group key (`subject` 1..n) kept its `freq` column from being the weight.
+ *   a table of counts whose group key (`subject` 1..n) kept its `freq` column from being the weight;
+ * - "which day had the most new cases" ranked days by the average `AGE` ("new" meets age in WordNet).
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -25,11 +26,14 @@ for (let s = 1; s <= 12; s++) {
   }
 }
 
+const CASES = ['PRO,AGE,SEX'];
+for (let i = 0; i < 30; i++) CASES.push(`1861-11-${String(1 + (i % 5)).padStart(2, '0')},${i % 5 === 4 ? 14 : 3},${i % 2 === 0 ? 'female' : 'male'}`);
+
 describe('groups, pairs of rows and tables of counts read as asked', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'athletes.csv': ATHLETES.join('\n'), 'medals.csv': MEDALS.join('\n'), 'survey.csv': SURVEY.join('\n') });
+    rig = await startRig({ 'cases.csv': CASES.join('\n'), 'athletes.csv': ATHLETES.join('\n'), 'medals.csv': MEDALS.join('\n'), 'survey.csv': SURVEY.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -55,5 +59,10 @@ describe('groups, pairs of rows and tables of counts read as asked', function ()
     const a = await rig.ask('how many said always in 2016', ['survey.csv']);
     // Subjects 7..12 answered "Always" 70 + 80 + ... + 120 times in 2016.
     assert.match(a.message, /\*\*570\*\*/, a.message);
+  });
+
+  it('never reads an adjective before its noun ("new cases") as a column WordNet relates it to', async () => {
+    const a = await rig.ask('which day had the most new cases', ['cases.csv']);
+    assert.doesNotMatch(a.message + JSON.stringify(a.steps), /average `AGE`/i, a.message);
   });
 });

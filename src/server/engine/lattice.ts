@@ -424,6 +424,15 @@ export function latticeOf(question: string, tokens: Tok[], tables: TableMeta[], 
     if (hits.some((h) => h.degree === 'sup')) lat.col.set(key, (lat.col.get(key) ?? []).filter((h) => h.link === 'name'));
     if (lat.col.get(key)?.length === 0) lat.col.delete(key);
   });
+  // "new cases", "old cars": an adjective before its noun narrows the noun; it names no column by a
+  // loose WordNet relation ("new" is no `AGE`).
+  tokens.forEach((t, i) => {
+    const key = spanKey(i, i + 1);
+    if (t.pos !== 'ADJ' || tokens[i + 1]?.pos !== 'NOUN' || !lat.col.has(key)) return;
+    const kept = (lat.col.get(key) ?? []).filter((h) => h.link !== 'synonym');
+    if (kept.length > 0) lat.col.set(key, kept);
+    else lat.col.delete(key);
+  });
   compassHits(lat, v);
   oppositeHits(lat, v);
   soleMeasureHits(lat, v);
