@@ -5,7 +5,8 @@
  * - "China's share of all golds" over a whole-number `gold` column was taken as a column of percentages;
  * - "how many said always" dropped "always" (an adverb that is a survey answer) and counted rows of
  *   a table of counts whose group key (`subject` 1..n) kept its `freq` column from being the weight;
- * - "which day had the most new cases" ranked days by the average `AGE` ("new" meets age in WordNet).
+ * - "which day had the most new cases" ranked days by the average `AGE` ("new" meets age in WordNet);
+ * - "sort by golds instead" after "top 3 countries by total medals" gave the grand total of golds.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -64,5 +65,11 @@ describe('groups, pairs of rows and tables of counts read as asked', function ()
   it('never reads an adjective before its noun ("new cases") as a column WordNet relates it to', async () => {
     const a = await rig.ask('which day had the most new cases', ['cases.csv']);
     assert.doesNotMatch(a.message + JSON.stringify(a.steps), /average `AGE`/i, a.message);
+  });
+
+  it('re-ranks a ranking for "sort by golds instead"', async () => {
+    const a = await rig.ask('sort by golds instead', ['medals.csv'], { history: ['top 3 countries by silver'] });
+    assert.match(a.message, /\*\*China\*\*/, a.message);
+    assert.equal(a.tables[0]?.length, 4, JSON.stringify(a.tables[0]));
   });
 });

@@ -9,7 +9,7 @@ import { dimOf } from './compose';
 import { cmpFilter, valFilters, whenFilters } from './composeFilters';
 import type { Part } from './parts';
 import { defaultAgg, isFlag, isNumeric } from './shape';
-import type { Dim, Filter, Plan, TableMeta } from './types';
+import type { Dim, Filter, Plan, TableMeta, ColRef } from './types';
 
 /** Words that make a question a change to the previous one. */
 export function looksLikeFollowUp(parts: readonly Part[], question: string): boolean {
@@ -92,6 +92,13 @@ export function refine(prev: Plan, parts: readonly Part[], ch: Chooser, question
       if (col === undefined || !isNumeric(col.column)) return fail('no number to measure', [p]);
       const agg = p.k === 'col' ? (prior?.col !== undefined && prior.agg !== 'count_distinct' ? prior.agg : defaultAgg(col.column)) : p.aggs[0] ?? defaultAgg(col.column);
       plan.measures = [{ agg, col }, ...plan.measures.slice(1)];
+    } else if (p.k === 'order' && (plan.kind === 'aggregate' || plan.kind === 'rows')) {
+      // "sort by golds instead": the ranking's direction here; its column, if said, as a measure above.
+      const col = p.col !== undefined ? pickCol(ch, p.col, 'measure') : undefined;
+      if (plan.kind === 'aggregate') {
+        plan.order = p.dir ?? 'desc';
+        if (col !== undefined) plan.measures = [{ agg: plan.measures[0]?.col !== undefined ? plan.measures[0].agg : defaultAgg(col.column), col }, ...plan.measures.slice(1)];
+      } else if (col !== undefined || plan.orderBy !== undefined) plan.orderBy = { col: col ?? (plan.orderBy as { col: ColRef }).col, dir: p.dir ?? 'desc' };
     } else if (p.k === 'count' && plan.kind === 'aggregate' && p.target === undefined) {
       plan.measures = [{ agg: 'count' }];
     } else if (p.k === 'chart') {
