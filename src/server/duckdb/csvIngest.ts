@@ -17,6 +17,7 @@
  * Non-UTF-8 files are transcoded (windows-1252 -> UTF-8) and read again. Gzip files (`.csv.gz`) are
  * read by DuckDB as they are (`compression = 'gzip'`) once gzipScan.ts has checked them.
  */
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkLineLengths, lineLengthGuard } from './lineLength';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -32,6 +33,8 @@ interface CsvAttempt {
   sampleAll: boolean;
   allVarchar: boolean;
   strict: boolean;
+  /** The first line is the header (see quotedHeader): said, since DuckDB's sniffer cannot tell when every column holds numbers. */
+  header?: boolean;
 }
 
 export interface DelimitedArgs {
@@ -62,6 +65,7 @@ export function readCsvOptions(tab: boolean, a: CsvAttempt = FIRST_ATTEMPT, gzip
   if (a.sampleAll) opts.push('sample_size = -1');
   if (a.allVarchar) opts.push('all_varchar = true');
   if (!a.strict) opts.push('strict_mode = false');
+  if (a.header === true) opts.push('header = true');
   return opts;
 }
 
@@ -130,6 +134,7 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
   const table = tableNameFor(sourceId);
   try {
     let attempt: CsvAttempt | undefined = { sampleAll: false, allVarchar: false, strict: true };
+    if (!input.gzip && (await quotedHeader(input.path, tab))) attempt.header = true;
     let lastError: unknown;
     while (attempt !== undefined) {
       const current: CsvAttempt = attempt;
@@ -194,3 +199,43 @@ function lineCheckAlongside(conn: DuckDBConnection, path: string, fileName: stri
     },
   };
 }
+
+/**
+ * Whether the file's first line is a header DuckDB's sniffer would miss: every field of it quoted
+ * ("state","1856","1860") while the next line writes numbers bare (Alabama,NA,51.44). R's write.csv
+ * and many exports write so; with numbers for column names the header looks like one more row.
+ */
+export async function quotedHeader(path: string, tab: boolean): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(65_536);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const [first, second] = buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+    if (first === undefined || second === undefined) return false;
+    const head = splitFields(first, tab ? '\t' : ',');
+    const next = splitFields(second, tab ? '\t' : ',');
+    const quoted = head.length >= 2 && head.every((f) => /^".*"$/.test(f));
+    const bareNumber = next.some((f) => /^-?\d+(\.\d+)?$/.test(f.trim()));
+    const numericNames = head.some((f) => /^"-?\d+(\.\d+)?"$/.test(f));
+    return quoted && bareNumber && numericNames && new Set(head).size === head.length;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The fields of one line as written (quotes kept), split at delimiters outside quotes. */
+function splitFields(line: string, delim: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let inQuotes = false;
+  for (const ch of line) {
+    if (ch === '"') inQuotes = !inQuotes;
+    if (ch === delim && !inQuotes) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
