@@ -24,6 +24,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource, type BuiltView } from './catalog';
 import { duckDbReason } from './fileKinds';
+import { monthFirstFormat } from './csvDateOrder';
 import { scanGzip } from './gzipScan';
 import { LineSampler, sampling, textBytes, type RowGauge } from './rowGauge';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
@@ -35,6 +36,8 @@ interface CsvAttempt {
   strict: boolean;
   /** The first line is the header (see quotedHeader): said, since DuckDB's sniffer cannot tell when every column holds numbers. */
   header?: boolean;
+  /** Dates are month-first (see csvDateOrder.ts). */
+  dateFormat?: string;
 }
 
 export interface DelimitedArgs {
@@ -66,6 +69,7 @@ export function readCsvOptions(tab: boolean, a: CsvAttempt = FIRST_ATTEMPT, gzip
   if (a.allVarchar) opts.push('all_varchar = true');
   if (!a.strict) opts.push('strict_mode = false');
   if (a.header === true) opts.push('header = true');
+  if (a.dateFormat !== undefined) opts.push(`dateformat = ${quoteLiteral(a.dateFormat)}`);
   return opts;
 }
 
@@ -135,6 +139,10 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
   try {
     let attempt: CsvAttempt | undefined = { sampleAll: false, allVarchar: false, strict: true };
     if (!input.gzip && (await quotedHeader(input.path, tab))) attempt.header = true;
+    if (!input.gzip) {
+      const format = await monthFirstFormat(conn, input.path, readCsvOptions(tab, attempt)).catch(() => undefined);
+      if (format !== undefined) attempt.dateFormat = format;
+    }
     let lastError: unknown;
     while (attempt !== undefined) {
       const current: CsvAttempt = attempt;
