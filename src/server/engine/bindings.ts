@@ -9,7 +9,7 @@ import { abbreviates, editDistance, stemOf } from '../language/similar';
 import { taggedSenses } from '../language/wordnet';
 import { fold, identifierWords, singular } from '../language/words';
 import type { Lattice } from './lattice';
-import { isFlag, isIdLike, isNumeric, timeNamed } from './shape';
+import { isFlag, isIdLike, isNumeric, isSexColumn, timeNamed } from './shape';
 import type { ColumnMeta, TableMeta } from './types';
 
 export interface Binding {
@@ -82,7 +82,7 @@ function sexBindings(word: string, tables: readonly TableMeta[]): Binding[] {
   const out: Binding[] = [];
   for (const t of tables) {
     for (const c of t.columns) {
-      if (!/^(sex|gender)$/i.test(identifierWords(c.name)[0] ?? '')) continue;
+      if (!isSexColumn(c)) continue;
       const codes = c.values ?? (c.kind === 'numeric' && Number.isInteger(c.min) && Number.isInteger(c.max) && Number(c.max) - Number(c.min) < 4
         ? Array.from({ length: Number(c.max) - Number(c.min) + 1 }, (_, k) => String(Number(c.min) + k)) : []);
       for (const v of codes.slice(0, 4)) out.push({ word, column: c.name, table: t.label, value: v, question: define(word, c.values !== undefined ? `"${v.replace(/"/g, "'")}"` : `${tick(c.name)} = ${v}`) });

@@ -13,10 +13,10 @@ import { taggedSenses } from '../language/wordnet';
 import { fold, identifierWords, singular } from '../language/words';
 import { dateLiterals, type DateLit } from './dateLiterals';
 import type { GlossaryEntry } from '../../shared/glossary';
-import { isFlag, isIdLike, soleMeasure } from './shape';
+import { isFlag, isIdLike, isSexColumn, soleMeasure } from './shape';
 import type { ColRef, ColumnMeta, TableMeta } from './types';
 import { vocabularyOf, type ValueEntry, type Vocabulary } from './vocabulary';
-import { guessRows, isSexColumn, rowsHits } from './latticeRows';
+import { guessRows, rowsHits } from './latticeRows';
 
 /** How a stretch of words was linked: shown in readings, and the cost behind the choice. */
 export type Link = 'name' | 'word' | 'synonym' | 'abbreviation' | 'typo' | 'place' | 'initial' | 'glossary' | 'part';

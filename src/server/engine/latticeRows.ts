@@ -9,8 +9,8 @@ import { senses } from '../language/wordnet';
 import { fold, identifierWords, isPlural, singular } from '../language/words';
 import { add, bound, spanKey, type Lattice, type RowsHit } from './lattice';
 import { isKeyword } from './parser';
-import { isFlag, isIdLike, isIdName } from './shape';
-import type { ColRef, ColumnMeta, TableMeta } from './types';
+import { isFlag, isIdLike, isIdName, isSexColumn } from './shape';
+import type { ColRef, TableMeta } from './types';
 import type { Vocabulary } from './vocabulary';
 
 /** A column naming the people rows are about, repeated over rows (`individual`, `patient_id`). */
@@ -38,7 +38,6 @@ function fitsPeople(word: string, entity: ColRef | undefined): boolean {
   return !isPersonNoun(role) || ANYONE.test(role) || role === word;
 }
 
-export const isSexColumn = (c: ColumnMeta): boolean => /^(sex|gender)$/i.test(identifierWords(c.name)[0] ?? '');
 
 /** Whether a table's rows are people: it has an age, a sex or gender, or a column naming persons. */
 export function rowsArePeople(table: TableMeta): boolean {

@@ -50,6 +50,9 @@ export function ingestRole(c: ColumnMeta): ColumnMeta['role'] {
   return namesThing(noun) ? 'id' : undefined;
 }
 
+/** A column holding people's sex (`sex`, `gender`, `Sex_code`). */
+export const isSexColumn = (c: ColumnMeta): boolean => /^(sex|gender)$/i.test(identifierWords(c.name)[0] ?? '');
+
 /** A 0/1 number column: a yes/no flag ("retired", "smoker"). */
 export const isFlag = (c: ColumnMeta): boolean => c.kind === 'boolean' || (c.kind === 'numeric' && c.min === 0 && c.max === 1 && c.distinct === 2);
 
