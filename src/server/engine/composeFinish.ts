@@ -9,7 +9,7 @@ import { joinKey } from './joins';
 import { verbFile } from '../language/concepts';
 import type { Tok } from '../language/tokens';
 import type { Part } from './parts';
-import { dateColumnOf, defaultAgg, frequencyWeight, isFlag, isGroupable, isIdLike, isNumeric, isPercent, labelColumnOf, moneyColumn, soleMeasure, timeNamed } from './shape';
+import { aggIsSure, dateColumnOf, defaultAgg, frequencyWeight, isFlag, isGroupable, isIdLike, isNumeric, isPercent, labelColumnOf, moneyColumn, soleMeasure, timeNamed } from './shape';
 import type { AggregatePlan, ChartPref, ColRef, Dim, Filter, Grain, Measure, Plan, RowsPlan, TableMeta } from './types';
 
 type Body<K extends Part['k']> = Extract<Part, { k: K }>;
@@ -308,7 +308,15 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
         rank.rows = true;
         rank.show = col;
       } else if (rank !== undefined && rank.by === undefined && rank.mode === undefined) rank.by = { agg: defaultAgg(col.column), col };
-      else if (!d.measures.some((m) => m.col?.column === col.column)) d.measures.push({ agg: defaultAgg(col.column), col });
+      else if (!d.measures.some((m) => m.col?.column === col.column)) {
+        // A number whose total and average are equally likely meant (`Bfat` men vs women): both.
+        // The average leads for decimals, which are rarely amounts once their name says nothing.
+        const said = (ch.tokens ?? []).slice(b.from, b.to).map((t) => t.norm).join(' ');
+        const sure = aggIsSure(col.column, said) || d.adverbAgg !== undefined || live.some((p) => p.k === 'share');
+        const agg = sure ? defaultAgg(col.column) : /INT/i.test(col.column.type) ? 'sum' : 'avg';
+        d.measures.push({ agg, col });
+        if (!sure) d.measures.push({ agg: agg === 'sum' ? 'avg' : 'sum', col });
+      }
       d.used.add(b);
       continue;
     }
@@ -410,6 +418,12 @@ function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undefined, l
       return `${m.col.column.name} identifies rows; adding it up or averaging it means nothing`;
     }
     if (m.col !== undefined && m.col.column.nonNull === 0) return `${m.col.column.name} is empty in every row: there is no number to give`;
+  }
+  // "how many employees does General Electric have": General Electric is one row of `name`; its
+  // count of rows is 1 whatever was asked, so the question wants a number the table does not hold.
+  const one = d.filters.find((f) => f.kind === 'in' && !f.negate && f.values.length === 1 && f.col.column.unique);
+  if (one !== undefined && !rowsSaid && d.dims.length === 0 && measures.length === 1 && measures[0]?.agg === 'count' && measures[0].col === undefined) {
+    return `each ${one.col.column.name} is one row: there is nothing to count for ${(one as { values: string[] }).values[0]}`;
   }
   const plan: AggregatePlan = { kind: 'aggregate', base, measures, dims: dedupeDims(d.dims).slice(0, 3), filters: d.filters, chart: d.chart };
   if (d.perBucket !== undefined) {

@@ -118,7 +118,13 @@ function attempts(parse: { parts: Part[]; cost: number }, tables: TableMeta[], p
 /** Reads one question, standalone or as a change to `prev`. */
 /** Openings and words that only make sense as a change to an earlier answer. */
 // ("their" alone is a possessive a question may use about its own rows: "regions that missed their target".)
-const REFINES = /^\s*(and|now|also|what about|how about|same|but|then|instead)\b|\b(of|for|among) (those|them|these)\b|^\s*(what|how)\b.*\b(their|those)\b(?!.*\b(which|who|that)\b)/i;
+const REFINES = /^\s*(and|now|also|what about|how about|same|but|then|instead)\b|\b(of|for|among) (those|them|these)\b|^\s*(what|how)\b.*\b(their|those)\b(?!.*\b(which|who|that)\b)|^\s*(\S+\s+){1,3}(it|them|those|these)\s*[?.!]*\s*$/i;
+/**
+ * A follow-up by its form ("and the lowest?", "remote workers only", "by month instead"): read as
+ * a change to the previous answer or not at all; read alone, it answers a question nobody asked.
+ */
+const onlyFollowUp = (q: string): boolean => /^\s*(and|also|what about|how about|same|but|then|instead|only|just)\b/i.test(q)
+  || (q.trim().split(/\s+/).length <= 5 && /\b(only|instead|too)\s*[?.!]*\s*$/i.test(q));
 
 function readOne(question: string, tables: TableMeta[], glossary: readonly GlossaryEntry[], prev: Plan | undefined): Decision {
   if (prev === undefined && REFINES.test(question)) {
@@ -141,7 +147,7 @@ function readOne(question: string, tables: TableMeta[], glossary: readonly Gloss
   const followUp = prev !== undefined && parses.some((p) => looksLikeFollowUp(p.parts, question));
   const tried: Attempt[] = [];
   for (const p of parses) {
-    tried.push(...attempts(p, tables, prev, false, question, tokens));
+    if (prev === undefined || !onlyFollowUp(question)) tried.push(...attempts(p, tables, prev, false, question, tokens));
     if (prev !== undefined) for (const a of attempts(p, tables, prev, true, question, tokens)) tried.push({ ...a, result: { ...a.result, cost: a.result.cost + (followUp ? -0.5 : 0.5) } });
   }
   const ok: Reading[] = [];

@@ -92,15 +92,39 @@ function isLevel(c: ColumnMeta): boolean {
 export function defaultAgg(c: ColumnMeta): Agg {
   if (c.role === 'count' || c.role === 'amount') return 'sum';
   if (c.role === 'level' || AVERAGED.test(c.name)) return 'avg';
-  const words = identifierWords(c.name).filter((w) => /^[a-z]{3,}$/.test(w));
-  const head = words[words.length - 1];
-  const file = head !== undefined ? senses(singular(head), 'n', 1)[0]?.lex : undefined;
+  const file = headNounFile(c);
   if (file !== undefined && DESCRIBING_FILES.has(file)) return 'avg';
   // A noun of cognition (literacy) over values of 0 to 100 is a rate; points and goals add up.
   if (file === COGNITION_FILE && isPercent(c)) return 'avg';
   // Money taken in or paid out adds up over days and months, however even its daily amounts are.
   if (FLOW_MONEY.test(c.name)) return 'sum';
   return isLevel(c) ? 'avg' : 'sum';
+}
+
+/** WordNet's lexicographer file of the commonest sense of the last word of a column's name. */
+function headNounFile(c: ColumnMeta): number | undefined {
+  const words = identifierWords(c.name).filter((w) => /^[a-z]{3,}$/.test(w));
+  const head = words[words.length - 1];
+  return head !== undefined ? senses(singular(head), 'n', 1)[0]?.lex : undefined;
+}
+
+/** Names of columns that count or total something: they add up. */
+const COUNTED = /(count|number|total|qty|quantity|units|pop|cases|deaths|sum|freq|^n$)/i;
+
+/**
+ * Whether the aggregate {@link defaultAgg} gives is known from the column's role, name or values.
+ * When it is not (`Bfat`, 5.6 to 35.5), a measure named without an aggregate is shown as both its
+ * total and its average, so the answer never rests on a guess between them.
+ */
+export function aggIsSure(c: ColumnMeta, said = ''): boolean {
+  // The question's own word may say it when the column's name does not ("revenue" for `chiffre_affaires`).
+  if (said !== '' && (AVERAGED.test(said) || FLOW_MONEY.test(said) || COUNTED.test(said))) return true;
+  if (c.role !== undefined || AVERAGED.test(c.name) || FLOW_MONEY.test(c.name) || COUNTED.test(c.name) || isLevel(c)) return true;
+  const file = headNounFile(c);
+  if (file !== undefined && (DESCRIBING_FILES.has(file) || (file === COGNITION_FILE && isPercent(c)))) return true;
+  // Whole numbers under a plural name (`passengers`, `goals`) are counts of things.
+  const last = identifierWords(c.name).filter((w) => /^[a-z]{3,}$/.test(w)).pop();
+  return /INT/i.test(c.type) && typeof c.min === 'number' && c.min >= 0 && last !== undefined && singular(last) !== last;
 }
 
 /** A column of percentages (0-100, named so or reaching past 20) or fractions named as rates. */
