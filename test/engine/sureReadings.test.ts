@@ -4,7 +4,9 @@
  *   level" (`skinfold` 10 to 100), was totalled: "skinfold men vs women" compared group sizes;
  * - "how many employees does Acme have" counted Acme's rows (one: `name` is unique);
  * - "remote workers only" after "average salary by country" was read alone, as a count by `remote`;
- * - "which players did it" with no answer before it was read alone.
+ * - "which players did it" with no answer before it was read alone;
+ * - "newest emojis" in a table without dates listed the first rows, "newest names" the commonest name;
+ *   and "emojis" was not the plural of "emoji" (read as a singular like "analysis").
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -15,6 +17,9 @@ for (let i = 0; i < 30; i++) ATHLETES.push(`${i % 3 === 0 ? 'female' : 'male'},$
 const COMPANIES = ['name,country,sales'];
 for (let i = 0; i < 20; i++) COMPANIES.push(`${i === 3 ? 'Acme' : `Firm ${i}`},${i % 2 === 0 ? 'Japan' : 'Chile'},${100 + i}`);
 
+const EMOJI = ['name,group,version'];
+for (let i = 0; i < 12; i++) EMOJI.push(`face ${i},${i % 2 === 0 ? 'Animals' : 'People'},${1 + (i % 4)}`);
+
 const SURVEY = ['country,remote,salary'];
 for (let i = 0; i < 40; i++) SURVEY.push(`${['Chile', 'Peru'][i % 2] as string},${i % 4 === 0 ? 'Remote' : 'Not remote'},${50000 + i * 1000}`);
 
@@ -22,7 +27,7 @@ describe('numbers that would rest on a guess', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'athletes.csv': ATHLETES.join('\n'), 'companies.csv': COMPANIES.join('\n'), 'survey.csv': SURVEY.join('\n') });
+    rig = await startRig({ 'athletes.csv': ATHLETES.join('\n'), 'companies.csv': COMPANIES.join('\n'), 'survey.csv': SURVEY.join('\n'), 'emoji.csv': EMOJI.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -56,5 +61,14 @@ describe('numbers that would rest on a guess', function () {
   it('refuses "which players did it" when no answer came before', async () => {
     const a = await rig.ask('which players did it', ['survey.csv']);
     assert.match(a.message, /can't answer/, a.message);
+  });
+
+  it('refuses "newest" in a table without dates, and counts "emojis" as the rows of emoji.csv', async () => {
+    for (const q of ['newest emojis', 'newest names']) {
+      const a = await rig.ask(q, ['emoji.csv']);
+      assert.match(a.message, /can't answer/, `${q}: ${a.message}`);
+    }
+    const b = await rig.ask('how many emojis', ['emoji.csv']);
+    assert.match(b.message, /\*\*12\*\*/, b.message);
   });
 });

@@ -350,6 +350,11 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
   if (rank !== undefined && rank.by === undefined && rank.mode === undefined && d.measures.length === 0 && !(rank.rows && rank.n !== undefined) && !rank.dateOrder) {
     return fail('the question does not say what to rank by', d.ranks);
   }
+  // "newest emojis" in a table without dates: neither the rows in file order nor the commonest name are the newest.
+  const dated = (t: TableMeta): boolean => dateColumnOf(t) !== undefined || t.columns.some(timeNamed);
+  if (rank?.dateOrder === true && rank.by === undefined && rank.mode === undefined && d.measures.length === 0 && !dated(d.rowsTable ?? d.table)) {
+    return fail(`${(d.rowsTable ?? d.table).label} has no date to tell the newest or latest rows`, d.ranks);
+  }
   // "discovered first" over years written with "Ancient" among them: the order cannot place those rows.
   const ranked = rank?.by?.col;
   const knownOnly = ranked !== undefined && d.filters.some((f) => f.kind === 'null' && !f.isNull && f.col.column === ranked.column);

@@ -549,6 +549,8 @@ export function isFiller(f: Feed): boolean {
   if (f.in.has('date') && /^(in|during|since|until|before|after|of|from|through|for)$/.test(f.lat.tokens[t.i - 1]?.norm ?? '')) return false;
   // "yes" naming a `YES` column is that column, not an interjection to drop.
   if (t.pos === 'INTJ' && f.in.has('col')) return false;
+  // "us employment": the lattice placed "us" (it reads the pronoun only after a verb: "show us").
+  if ((f.lat.val.get(`${t.i}:${t.i + 1}`) ?? []).some((h) => h.link === 'place')) return false;
   // A function word may be filler even where a value or name is spelled like it ("in", "are", "a").
   if (CLOSED.test(t.pos) || (t.stop && !(t.pos === 'ADV' && f.in.has('val')))) return t.raw === t.raw.toLowerCase() || f.in.size === 0;
   // A noun only guessed to name the rows ("people work in ...") may still be a verb the tagger missed.

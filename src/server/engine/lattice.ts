@@ -6,7 +6,7 @@
  * grammar decides which of these readings a question uses; nothing here decides.
  */
 import { antonyms, attributeNouns, broaderConcepts, conceptsOf, meet, nameConcepts, sexOfNoun } from '../language/concepts';
-import { placesOfPhrase, placesOfValue } from '../language/places';
+import { placesOfAdjective, placesOfPhrase, placesOfValue } from '../language/places';
 import { abbreviates, isTypo, runsTogether, stemOf } from '../language/similar';
 import type { Tok } from '../language/tokens';
 import { taggedSenses } from '../language/wordnet';
@@ -266,9 +266,17 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
       // "us cities": the pronoun never comes before a noun it does not follow a verb for ("show us cities").
       const usPlace = span.length === 1 && t.norm === 'us' && tokens[i + 1]?.pos === 'NOUN' && tokens[i - 1]?.pos !== 'VERB' && !/^(show|give|tell|let|get|send|help|find|list|bring|for)$/.test(tokens[i - 1]?.norm ?? '');
       const raw = usPlace ? 'US' : span.map((x) => x.raw).join(' ');
-      for (const id of placesOfPhrase(raw)) {
+      const ids = placesOfPhrase(raw);
+      for (const id of ids) {
         const es = v.places.get(id);
         if (es !== undefined) put(i, j, es, 0.3, 'place');
+      }
+      // "chinese holidays", "german airlines": the country the adjective is of.
+      if (ids.length === 0 && span.length === 1 && !t.stop) {
+        for (const id of placesOfAdjective(t.norm)) {
+          const es = v.places.get(id);
+          if (es !== undefined) put(i, j, es, 0.4, 'place');
+        }
       }
       // "New South Wales" for NSW (initials), "victoria" for VIC (a prefix): codes written short in the data.
       if (span.every((x) => x.kind === 'word' && !x.stop && x.norm.length >= 3)) {

@@ -8,6 +8,7 @@ import countries from 'i18n-iso-countries';
 import en from 'i18n-iso-countries/langs/en.json';
 import { states } from 'states-us';
 import { fold } from './words';
+import { follow, senses } from './wordnet';
 
 interface Tables {
   /** Folded full names (and alternative names) -> ids. */
@@ -71,4 +72,23 @@ export function placesOfPhrase(raw: string): string[] {
   if (byName !== undefined) return byName;
   const bare = raw.trim().replace(/\./g, '');
   return /^[A-Z]{2,3}$/.test(bare) ? t.codes.get(bare) ?? [] : [];
+}
+
+/**
+ * The places an adjective of nationality or origin names ("chinese", "Japanese", "texan"):
+ * WordNet's pertainym of the adjective is the place's noun ("japan"). Of several place nouns, the
+ * one spelled most like the adjective wins ("chinese": China before Taiwan, both in one synset).
+ */
+export function placesOfAdjective(word: string): string[] {
+  const w = fold(word);
+  if (!/^[a-z]{4,}$/.test(w)) return [];
+  const nouns = senses(w, 'a', 2).flatMap((s) => follow(s, '\\')).flatMap((s) => s.words);
+  const shared = (n: string): number => {
+    let k = 0;
+    while (k < n.length && k < w.length && n[k] === w[k]) k++;
+    return k;
+  };
+  const placed = nouns.map((n) => ({ n, ids: placesOfPhrase(n) })).filter((x) => x.ids.length > 0);
+  placed.sort((a, b) => shared(b.n) - shared(a.n));
+  return placed[0]?.ids ?? [];
 }

@@ -18,7 +18,9 @@ export function singular(word: string): string {
     // Codes ("ms", "q4") and words ending like plurals that are not ("bus", "gas", "physics") are
     // left alone; short irregular plurals ("men") are not.
     const irregular = word.length <= 3 && /^[a-z]+$/.test(word) && !/s$/.test(word) ? pluralize.singular(word) : word;
-    s = word.length <= 3 ? irregular : !/^[a-z]+$/.test(word) || /(ss|us|is|ics)$/.test(word) ? word : pluralize.singular(word);
+    // (Greek and Latin singulars end -sis, -xis, -tis, -nis ("analysis", "axis", "tennis"); "emojis",
+    // "kiwis" and "wikis" are plurals of words ending in i.)
+    s = word.length <= 3 ? irregular : !/^[a-z]+$/.test(word) || /(ss|us|[sxtnrhldv]is|ics)$/.test(word) ? word : pluralize.singular(word);
     if (singularCache.size > 50_000) singularCache.clear();
     singularCache.set(word, s);
   }
