@@ -6,7 +6,8 @@
  * - "remote workers only" after "average salary by country" was read alone, as a count by `remote`;
  * - "which players did it" with no answer before it was read alone;
  * - "newest emojis" in a table without dates listed the first rows, "newest names" the commonest name;
- *   and "emojis" was not the plural of "emoji" (read as a singular like "analysis").
+ *   and "emojis" was not the plural of "emoji" (read as a singular like "analysis");
+ * - "top 5 communes by median income" added up `medianincome` (a median is a level, never a sum).
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -20,6 +21,9 @@ for (let i = 0; i < 20; i++) COMPANIES.push(`${i === 3 ? 'Acme' : `Firm ${i}`},$
 const EMOJI = ['name,group,version'];
 for (let i = 0; i < 12; i++) EMOJI.push(`face ${i},${i % 2 === 0 ? 'Animals' : 'People'},${1 + (i % 4)}`);
 
+const TOWNS = ['town,province,medianincome'];
+for (let i = 0; i < 12; i++) TOWNS.push(`Town ${i},${i % 2 === 0 ? 'Liege' : 'Namur'},${20000 + i * 100}`);
+
 const SURVEY = ['country,remote,salary'];
 for (let i = 0; i < 40; i++) SURVEY.push(`${['Chile', 'Peru'][i % 2] as string},${i % 4 === 0 ? 'Remote' : 'Not remote'},${50000 + i * 1000}`);
 
@@ -27,7 +31,7 @@ describe('numbers that would rest on a guess', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'athletes.csv': ATHLETES.join('\n'), 'companies.csv': COMPANIES.join('\n'), 'survey.csv': SURVEY.join('\n'), 'emoji.csv': EMOJI.join('\n') });
+    rig = await startRig({ 'athletes.csv': ATHLETES.join('\n'), 'companies.csv': COMPANIES.join('\n'), 'survey.csv': SURVEY.join('\n'), 'emoji.csv': EMOJI.join('\n'), 'towns.csv': TOWNS.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -70,5 +74,11 @@ describe('numbers that would rest on a guess', function () {
     }
     const b = await rig.ask('how many emojis', ['emoji.csv']);
     assert.match(b.message, /\*\*12\*\*/, b.message);
+  });
+
+  it('averages a median named as such ("medianincome by province")', async () => {
+    const a = await rig.ask('medianincome by province', ['towns.csv']);
+    assert.match(a.message, /average `medianincome`/, a.message);
+    assert.doesNotMatch(a.message, /total `medianincome`/, a.message);
   });
 });

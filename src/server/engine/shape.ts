@@ -72,7 +72,7 @@ export function frequencyWeight(table: TableMeta): ColRef | undefined {
 }
 
 /** Measures that are levels or per-unit figures whatever WordNet says of their name. */
-const AVERAGED = /(price|rate|ratio|pct|percent|score|rating|temp|humidity|pressure|^age|_age|age$|salary|wage|speed|duration|latency|level|index|density|margin|discount|per|avg|average|mean|yield|efficiency|share|bmi|expectancy|approval|activity)/i;
+const AVERAGED = /(price|rate|ratio|pct|percent|score|rating|median|temp|humidity|pressure|^age|_age|age$|salary|wage|speed|duration|latency|level|index|density|margin|discount|per|avg|average|mean|yield|efficiency|share|bmi|expectancy|approval|activity)/i;
 /** WordNet's nouns of attributes (weight, age, price), and of states (wealth, health) describe; they do not add up. */
 const DESCRIBING_FILES = new Set([7, 26]);
 const COGNITION_FILE = 9;
