@@ -46,11 +46,13 @@ describe('tables of counts (a failure class from a probe on R contingency tables
     assert.match(a.message, /\*\*2\*\*/, a.message);
   });
 
-  it('reads a rate as a share, and refuses a rate per group rather than rank counts', async () => {
+  it('reads a rate as a share, and a rate per group as the share within each group, never as ranked counts', async () => {
     // 115 of the 123 women survived.
     const a = await rig.ask('survival rate of women', ['voyage.csv']);
     assert.match(a.message, /93\.5%/, a.message);
+    // First: 145 of 250 survived (58%); crew: 210 of 813 (25.8%).
     const b = await rig.ask('which class had the highest survival rate', ['voyage.csv']);
-    assert.match(b.message, /can't answer/, b.message);
+    assert.match(b.message, /highest in \*\*First\*\* \(58%\)/, b.message);
+    assert.match(b.message, /25\.8% \(210 of 813\)/, b.message);
   });
 });

@@ -307,6 +307,10 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
       if (typeof r === 'string') return fail(r, [p]);
       draft.filters.push(...r.filters);
       draft.dims.push(...r.dims);
+      if (p.k === 'val' && p.rate === true) {
+        draft.share ??= { k: 'share', from: p.from, to: p.to, cost: 0 };
+        draft.within = true;
+      }
       if (p.k === 'val') use(p);
     } else if (p.k === 'cmp' && p.op === '=' && p.col !== undefined && p.hi === undefined && numberValue(ch, p) !== undefined) {
       draft.filters.push(numberValue(ch, p) as Filter);
@@ -385,6 +389,7 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
   for (const p of live) {
     if (p.k === 'group') {
       if (p.adj !== true) draft.groupedBy = true;
+      if (p.within === true) draft.within = true;
       for (const s of p.dims) {
         const d = s.d === 'grain' && s.of === undefined && draft.date !== undefined ? { col: draft.date, grain: s.grain } : dimOf(ch, s, table);
         // "by grade" where nothing is a grade: a guess at the rows groups nothing, so it is no reading.

@@ -38,6 +38,8 @@ export interface Draft {
   unitGrain?: Grain;
   /** A grouping was asked with by/per/each (not "which" or "top"). */
   groupedBy?: boolean;
+  /** "within each region": a share is taken inside each group. */
+  within?: boolean;
   /** The date column the question names ("started in 2020"), for its times and time groupings. */
   date?: ColRef;
   /** The question's tokens (for where its verbs are). */
@@ -458,7 +460,6 @@ function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undefined, l
   if (d.rateOf !== undefined) {
     // A rate of a yes/no column: the rows where it holds, as a share of the rows the other conditions keep.
     const rateOf = d.rateOf;
-    if (plan.dims.length > 0) return 'a rate per group is not computed';
     plan.filters.push({ kind: 'bool', col: rateOf, value: true });
     plan.shareOfFiltered = true;
     const whole = plan.filters.map((f, i) => (f.col.column === rateOf.column || f.kind === 'dateRange' || f.kind === 'datePart' ? -1 : i)).filter((i) => i >= 0);
@@ -466,13 +467,21 @@ function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undefined, l
   } else if (d.share !== undefined && !ofPercents) {
     // A share of averages or extremes adds up nothing: "percent change of co2" is not a share.
     if (plan.measures.some((m) => m.agg !== 'sum' && m.agg !== 'count' && m.agg !== 'count_distinct')) return 'a share of something that does not add up';
-    if (plan.dims.length > 0) plan.share = true;
+    if (plan.dims.length > 0 && d.within === true) {
+      if (plan.filters.every((f) => f.kind === 'dateRange' || f.kind === 'datePart')) return 'a share within each group needs a condition ("share of rows where ... within each ...")';
+      plan.shareOfFiltered = true;
+    } else if (plan.dims.length > 0) plan.share = true;
     else if (plan.filters.length > 0) {
       plan.shareOfFiltered = true;
       const scope = shareScope(d, live);
       if (scope.length > 0 && scope.length < plan.filters.filter((f) => f.kind !== 'dateRange' && f.kind !== 'datePart').length) plan.shareScope = scope;
     }
     else return 'a share needs groups ("by channel") or a condition ("online orders")';
+  }
+  // A share inside each group is told for every group, in the groups' order.
+  if (plan.shareOfFiltered === true && plan.dims.length > 0) {
+    delete plan.order;
+    delete plan.limit;
   }
   if (d.compare !== undefined && d.compare.how !== 'compare' && d.compare.how !== 'vs') {
     const dim = plan.dims[0];

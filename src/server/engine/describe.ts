@@ -82,7 +82,7 @@ export function describePlan(plan: Plan): string {
       const grainWord = grainWords;
       const by = plan.dims.length > 0 ? ` by ${plan.dims.map((d) => (d.grain ? `${grainWord(d.grain)} of ${d.col.column.name}` : d.col.column.name)).join(' and ')}` : '';
       const rank = plan.limit !== undefined ? `, ${plan.order === 'asc' ? 'bottom' : 'top'} ${plan.limit}` : '';
-      const share = plan.share ? ' with each group\'s share of the total' : plan.shareOfFiltered ? ' (share of all rows)' : '';
+      const share = plan.share ? ' with each group\'s share of the total' : plan.shareOfFiltered ? (plan.dims.length > 0 ? ' (share of each group\'s rows)' : ' (share of all rows)') : '';
       return `${ms}${by}${share}${where(plan.filters)}${rank}`;
     }
     case 'rows': {

@@ -204,6 +204,8 @@ const BY: string[][] = [['by'], ['per'], ['for', 'each'], ['for', 'every'], ['in
 for (const words of BY) r('By', words.map((w) => kw(w)));
 r('Part', ['By', 'Dims'], (d) => part({ k: 'group', dims: at<{ dims: DimSpec[] }>(d, 1).dims }));
 r('Part', ['Dim', kw('wise')], (d) => part({ k: 'group', dims: [at<DimSpec>(d, 0)] }));
+// "share of rows where X within each region": the share is taken inside each group, not of the whole.
+r('Part', [kw('within'), kw('each', 'every'), 'Dims'], (d) => part({ k: 'group', dims: at<{ dims: DimSpec[] }>(d, 2).dims, within: true }));
 r('Part', [kw('hourly', 'daily', 'weekly', 'monthly', 'quarterly', 'yearly', 'annual', 'annually')], (d) => {
   const w = at<Feed>(d, 0).t.norm;
   const grain: Grain = w === 'hourly' ? 'hour' : w === 'daily' ? 'day' : w === 'weekly' ? 'week' : w === 'monthly' ? 'month' : w === 'quarterly' ? 'quarter' : 'year';
@@ -337,6 +339,10 @@ r('Part', [kw('lowest', 'smallest'), kw('first')], () => part({ k: 'order', dir:
 const PREP = kw('in', 'for', 'from', 'at', 'of', 'with', 'on', 'among', 'within', 'inside', 'whose', 'where', 'that', 'are', 'is', 'was', 'were');
 r('Part', ['Vals'], (d) => part({ k: 'val', ...vl(d, 0) }));
 r('Part', [PREP, 'Vals'], (d) => part({ k: 'val', ...vl(d, 1) }));
+// "bad rate", "default rate": the share of the rows holding the value (within each group, if grouped).
+// (A whole category value, not a word inside longer values: "birth rate" inside an indicator's name is no "bad rate".)
+r('Part', ['Vals', kw('rate', 'rates')], (d) => (vl(d, 0).vals.every((v) => v.alts.every((a) => a.link !== 'part'))
+  ? part({ k: 'val', ...vl(d, 0), rate: true }) : undefined));
 /** "region is Europe", "race other": a value right after its own column's name. */
 const named = (col: ColM, list: ValList, neg = false): object | undefined => {
   const cols = new Set(col.alts.map((a) => a.ref.column));

@@ -32,11 +32,27 @@ function convertedNote(plan: Plan): string {
   return `\n\n_Note: ${cols.map((c) => code(c.name)).join(', ')} ${cols.length === 1 ? 'is' : 'are'} stored as text; values that are not ${cols[0]?.kind === 'temporal' ? 'dates' : 'numbers'} were left out._`;
 }
 
+/** A share inside each group: the highest and lowest groups, then every group's share and counts. */
+function groupShareFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultData, noun: string): string {
+  const k = plan.dims.length;
+  const cond = plan.filters.filter((f, i) => !isScope(f, i, plan)).map((f) => md(filterPhrase(f))).join(' and ');
+  const label = (row: unknown[]): string => plan.dims.map((d, i) => md(d.grain !== undefined ? timeLabel(row[i], d.grain) : fmtLabel(row[i]))).join(' / ');
+  const rows = r.rows.filter((row) => Number.isFinite(n(row[k + 2])));
+  if (rows.length === 0) return `No group has ${noun} to take a share of.`;
+  const ranked = [...rows].sort((a, b) => n(b[k + 2]) - n(a[k + 2]));
+  const hi = ranked[0] as unknown[];
+  const lo = ranked[ranked.length - 1] as unknown[];
+  const lead = `Within each group, the share of ${noun} where ${cond} is highest in **${label(hi)}** (${pct(n(hi[k + 2]))}) and lowest in **${label(lo)}** (${pct(n(lo[k + 2]))}); ${rows.length} groups in all.`;
+  const lines = rows.slice(0, 12).map((row) => `- ${label(row)}: ${pct(n(row[k + 2]))} (${fmtValue(row[k])} of ${fmtValue(row[k + 1])})`);
+  return [lead, ...lines].join('\n');
+}
+
 function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultData): string {
   const noun = rowNoun(plan.base.label);
   const first = plan.measures[0] ?? { agg: 'count' as const };
   const what = measurePhrase(first, noun, code);
   const dimCount = plan.dims.length;
+  if (plan.shareOfFiltered && dimCount > 0) return groupShareFinding(plan, r, noun);
   if (plan.shareOfFiltered) {
     const row = r.rows[0] ?? [];
     const share = n(row[2]);

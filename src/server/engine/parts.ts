@@ -44,10 +44,10 @@ export type PartBody =
   | { k: 'aggs'; aggs: Agg[]; adverb?: boolean }
   | { k: 'col'; col: ColM; neg?: boolean }
   | { k: 'contains'; col: ColM; text: string; neg?: boolean }
-  | { k: 'val'; vals: ValM[]; joiner?: 'and' | 'or'; neg?: boolean; named?: ColM }
+  | { k: 'val'; vals: ValM[]; joiner?: 'and' | 'or'; neg?: boolean; named?: ColM; rate?: boolean }
   | { k: 'rows'; rows: RowsM; vals?: ValM[]; n?: number }
   | { k: 'count'; distinct: boolean; target?: ColM | RowsM | ValM[] | Grain; rows?: RowsM; vals?: ValM[]; qual?: ColM }
-  | { k: 'group'; dims: DimSpec[]; adj?: boolean }
+  | { k: 'group'; dims: DimSpec[]; adj?: boolean; within?: boolean }
   | { k: 'everything' }
   | { k: 'trend' }
   | { k: 'which'; dim?: DimSpec; also?: DimSpec; rows?: RowsM; who?: 'who' | 'when'; n?: number }

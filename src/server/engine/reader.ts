@@ -17,6 +17,7 @@ import type { Part } from './parts';
 import { looksLikeFollowUp, refine } from './refine';
 import { suggestBindings, type Binding } from './bindings';
 import { defaultAgg } from './shape';
+import { isScope } from './sqlBuilder';
 import type { ColumnMeta, Grain, Plan, TableMeta } from './types';
 
 export interface Reading {
@@ -191,6 +192,15 @@ function otherMeanings(best: Reading, tables: TableMeta[], prev: Plan | undefine
     if (r.ok) out.push({ ...best, plan: r.plan, parts, cost: best.cost + 0.01 });
   }
   const p = best.plan;
+  // "% with skin tone support per group": each group's share of the rows that have it, or the share
+  // of each group's rows that have it. The words fit both; the answers differ.
+  if (p.kind === 'aggregate' && p.share === true && p.dims.length > 0 && p.limit === undefined && p.measures.length === 1 && p.measures[0]?.agg === 'count'
+    && p.filters.some((f, i) => !isScope(f, i, p) && !p.dims.some((d) => d.col.column === f.col.column))) {
+    const within: Plan = { ...p, shareOfFiltered: true };
+    delete within.share;
+    delete within.order;
+    out.push({ ...best, plan: within, cost: best.cost + 0.01 });
+  }
   const m = p.kind === 'aggregate' ? p.measures[0] : undefined;
   const d = p.kind === 'aggregate' ? p.dims[0] : undefined;
   // A `month` column beside a date made of parts is that date's month.

@@ -84,7 +84,9 @@ function aggregateSql(plan: AggregatePlan): BuiltQuery {
     select.push(`${measureSql(m, qualify, part)} AS ${aliasSql(`matching_${name}`)}`, `${measureSql(m, qualify)} AS ${aliasSql(`all_${name}`)}`,
       `100.0 * ${measureSql(m, qualify, part)} / nullif(${measureSql(m, qualify)}, 0) AS share_pct`);
     columns.push(`matching_${name}`, `all_${name}`, 'share_pct');
-    return { tables, columns, main: { comment: '', ctes: [], select: `SELECT ${select.join(',\n  ')}\n${from}${whereSql(scope, qualify)}` } };
+    // Within each group: the groups in their own order (time in time order).
+    const groups = plan.dims.length > 0 ? `\nGROUP BY ALL\nORDER BY ${plan.dims.map((d, i) => (d.grain !== undefined ? grainOrderSql(d.grain, colSql(d.col, qualify), aliasSql(columns[i] ?? '')) : aliasSql(columns[i] ?? ''))).join(', ')}` : '';
+    return { tables, columns, main: { comment: '', ctes: [], select: `SELECT ${select.join(',\n  ')}\n${from}${whereSql(scope, qualify)}${groups}` } };
   }
   for (const m of plan.measures) {
     select.push(`${measureSql(m, qualify)} AS ${aliasSql(measureName(m))}`);

@@ -137,7 +137,7 @@ function writeAggregate(p: AggregatePlan, among: readonly TableMeta[]): string |
     if (dims.length > 0) parts.push(`by ${dims.join(' and ')}`);
   } else {
     parts.push((p.share === true ? 'share of ' : '') + ms.join(' and '));
-    if (dims.length > 0) parts.push(`by ${dims.join(' and ')}`);
+    if (dims.length > 0 && p.shareOfFiltered !== true) parts.push(`by ${dims.join(' and ')}`);
     if (p.order === 'asc' && p.dims.some((d) => d.grain === undefined)) parts.push('lowest first');
   }
   if (p.contrast !== undefined) parts.unshift(p.contrast.kind === 'ratio' ? 'ratio of' : 'difference in');
@@ -145,6 +145,7 @@ function writeAggregate(p: AggregatePlan, among: readonly TableMeta[]): string |
   // "number of rows" alone names nothing: the file whose rows are counted is said.
   if (!parts.some((x) => x.includes('`')) && where === '' && p.dims.length === 0) parts.push(`of ${tick(p.base.label)}`);
   if (where !== '') parts.push(where);
+  if (p.shareOfFiltered === true && dims.length > 0) parts.push(`within each ${dims.join(' and ')}`);
   if (p.chart === 'none') parts.push('as a table');
   else if (p.chart === 'line' || p.chart === 'bar') parts.push(`as a ${p.chart} chart`);
   return parts.join(' ');
