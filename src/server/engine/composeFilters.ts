@@ -72,6 +72,14 @@ export function cmpFilter(ch: Chooser, p: Body<'cmp'>, table: TableMeta): Filter
   return { kind: 'cmp', col, op, value: lo };
 }
 
+/** Whether a time is only whole years ("2019", "1960 to 1970", "since 1990", "2000 and 2010"). */
+function wholeYearsOnly(w: When): boolean {
+  if (w.rel !== undefined || w.part !== undefined) return false;
+  if (w.periods !== undefined) return w.periods.every((p) => wholeYears(p) !== undefined);
+  const whole = (iso: string | undefined): boolean => iso === undefined || /-01-01$/.test(iso);
+  return (w.from !== undefined || w.to !== undefined) && whole(w.from) && whole(w.to);
+}
+
 const wholeYears = (w: When): [number, number] | undefined =>
   w.from !== undefined && w.to !== undefined && /-01-01$/.test(w.from) && /-01-01$/.test(w.to) ? [Number(w.from.slice(0, 4)), Number(w.to.slice(0, 4)) - 1] : undefined;
 
@@ -109,7 +117,12 @@ function resolveRelative(w: When, date: ColRef): When {
 
 /** A time as filters on the table's date (or its year, month or quarter column). */
 export function whenFilters(w: When, table: TableMeta, namedDate?: ColRef): FilterResult | string {
-  const date = namedDate ?? dateColumnOf(table);
+  // "population in 2019" where a `year` column sits beside a date (a date the row was recorded, 1
+  // January of the next year): whole years are the year column's.
+  // (A date made of the year and other parts is the same year.)
+  const stored = dateColumnOf(table);
+  const yearNamed = table.columns.find((c) => /^(year|yr)$/i.test(c.name.trim()) && yearColumnOf(table)?.column === c && stored?.column.derived === undefined);
+  const date = namedDate ?? (yearNamed !== undefined && wholeYearsOnly(w) ? undefined : stored);
   const out: FilterResult = { filters: [], dims: [] };
   if (w.periods !== undefined) {
     const years = w.periods.map(wholeYears);

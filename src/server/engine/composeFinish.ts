@@ -9,7 +9,7 @@ import { joinKey } from './joins';
 import { verbFile } from '../language/concepts';
 import type { Tok } from '../language/tokens';
 import type { Part } from './parts';
-import { aggIsSure, dateColumnOf, defaultAgg, frequencyWeight, isFlag, isGroupable, isIdLike, isNumeric, isPercent, labelColumnOf, moneyColumn, soleMeasure, timeNamed } from './shape';
+import { aggIsSure, aggOfWords, dateColumnOf, defaultAgg, frequencyWeight, isFlag, isGroupable, isIdLike, isNumeric, isPercent, labelColumnOf, moneyColumn, soleMeasure, timeNamed } from './shape';
 import type { AggregatePlan, ChartPref, ColRef, Dim, Filter, Grain, Measure, Plan, RowsPlan, TableMeta } from './types';
 
 type Body<K extends Part['k']> = Extract<Part, { k: K }>;
@@ -315,7 +315,7 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
         // The average leads for decimals, which are rarely amounts once their name says nothing.
         const said = (ch.tokens ?? []).slice(b.from, b.to).map((t) => t.norm).join(' ');
         const sure = aggIsSure(col.column, said) || d.adverbAgg !== undefined || live.some((p) => p.k === 'share');
-        const agg = sure ? defaultAgg(col.column) : /INT/i.test(col.column.type) ? 'sum' : 'avg';
+        const agg = aggOfWords(said) ?? (sure ? defaultAgg(col.column) : /INT/i.test(col.column.type) ? 'sum' : 'avg');
         d.measures.push({ agg, col });
         if (!sure) d.measures.push({ agg: agg === 'sum' ? 'avg' : 'sum', col });
       }

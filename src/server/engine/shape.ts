@@ -44,6 +44,12 @@ function namesThing(noun: string): boolean {
  */
 export function ingestRole(c: ColumnMeta): ColumnMeta['role'] {
   if (c.role !== undefined || c.kind !== 'numeric' || !Number.isInteger(c.min) || !Number.isInteger(c.max) || timeNamed(c) || isFlag(c)) return c.role;
+  // Whole numbers each in one row only, packed into their range (`zip` 501..99950: 42,555 of 99,450
+  // possible values) are codes; amounts in one row each are spread thin (1,203 to 48,210,000).
+  const lo = c.min as number;
+  const hi = c.max as number;
+  if (c.unique && c.distinct >= 1000 && lo >= 0 && c.distinct / (hi - lo + 1) >= 0.2 && !(lo >= 1000 && hi <= 2999)
+    && !/rank/i.test(c.name) && !AVERAGED.test(c.name) && !FLOW_MONEY.test(c.name) && !COUNTED.test(c.name)) return 'id';
   const words = identifierWords(c.name);
   const noun = words.length === 1 ? words[0] ?? '' : '';
   if (noun.length < 3 || singular(noun) !== noun || c.distinct < 10 || c.distinct > c.nonNull / 2) return undefined;
@@ -111,14 +117,20 @@ function headNounFile(c: ColumnMeta): number | undefined {
 /** Names of columns that count or total something: they add up. */
 const COUNTED = /(count|number|total|qty|quantity|units|pop|cases|deaths|sum|freq|^n$)/i;
 
+/** The aggregate the question's own words for a measure say, when the column's name does not ("life expectancy" for `LIFEEX`, "revenue" for `chiffre_affaires`). */
+export function aggOfWords(said: string): Agg | undefined {
+  if (said === '') return undefined;
+  if (AVERAGED.test(said)) return 'avg';
+  return FLOW_MONEY.test(said) || COUNTED.test(said) ? 'sum' : undefined;
+}
+
 /**
  * Whether the aggregate {@link defaultAgg} gives is known from the column's role, name or values.
  * When it is not (`Bfat`, 5.6 to 35.5), a measure named without an aggregate is shown as both its
  * total and its average, so the answer never rests on a guess between them.
  */
 export function aggIsSure(c: ColumnMeta, said = ''): boolean {
-  // The question's own word may say it when the column's name does not ("revenue" for `chiffre_affaires`).
-  if (said !== '' && (AVERAGED.test(said) || FLOW_MONEY.test(said) || COUNTED.test(said))) return true;
+  if (aggOfWords(said) !== undefined) return true;
   if (c.role !== undefined || AVERAGED.test(c.name) || FLOW_MONEY.test(c.name) || COUNTED.test(c.name) || isLevel(c)) return true;
   const file = headNounFile(c);
   if (file !== undefined && (DESCRIBING_FILES.has(file) || (file === COGNITION_FILE && isPercent(c)))) return true;
