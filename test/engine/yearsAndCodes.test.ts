@@ -5,7 +5,10 @@
  * - "life expectancy japan 2000" over `LIFEEX`: the question's own words say it is a level, yet it
  *   was totalled (the column's name says nothing);
  * - "city with the most zip codes" added up `zip` (whole numbers, one per row, packed in their range:
- *   codes, not amounts).
+ *   codes, not amounts);
+ * - "avg cpi status 0 vs status 2" filtered `Status` = 0 AND `Status` = 2 (no rows);
+ * - "biggest city in 1950" over one row per city and year ranked the cities by their one row each,
+ *   and named five of them the biggest.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -19,11 +22,17 @@ for (let y = 2000; y <= 2004; y++) {
 const ZIPS = ['zip,city,state'];
 for (let i = 0; i < 1200; i++) ZIPS.push(`${10000 + i * 3},${i % 10 === 0 ? 'Springfield' : i % 3 === 0 ? 'Dover' : `Town ${i}`},${i % 2 === 0 ? 'NY' : 'TX'}`);
 
+const VOTES = ['country,Status,CPI'];
+for (let i = 0; i < 30; i++) VOTES.push(`C${i},${i % 3},${i % 3 === 0 ? 4 : i % 3 === 2 ? 6 : 5}`);
+
+const CITIES = ['city_code,year,pop'];
+for (let i = 0; i < 12; i++) for (const y of [1950, 1960]) CITIES.push(`${20000 + i * 7},${y},${100 + i * (y - 1940)}`);
+
 describe('years beside dates, level words and numeric codes', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'dev.csv': DEV.join('\n'), 'us_zip_codes.csv': ZIPS.join('\n') });
+    rig = await startRig({ 'dev.csv': DEV.join('\n'), 'us_zip_codes.csv': ZIPS.join('\n'), 'votes.csv': VOTES.join('\n'), 'cities.csv': CITIES.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -45,5 +54,18 @@ describe('years beside dates, level words and numeric codes', function () {
     // Dover: i % 3 === 0 and i % 10 !== 0 → 400 - 40 = 360 rows.
     assert.match(a.message, /Dover/, a.message);
     assert.match(a.message, /\b360\b/, a.message);
+  });
+
+  it('sets two numbers of one column side by side ("status 0 vs status 2")', async () => {
+    const a = await rig.ask('avg CPI status 0 vs status 2', ['votes.csv']);
+    assert.doesNotMatch(a.message, /No rows match/, a.message);
+    assert.match(a.message, /- 2: 6\b/, a.message);
+    assert.match(a.message, /- 0: 4\b/, a.message);
+  });
+
+  it('never names a winner among groups that each have the same number of rows', async () => {
+    const a = await rig.ask('biggest city_code in 1950', ['cities.csv']);
+    assert.doesNotMatch(a.message, /tie for the highest/, a.message);
+    if (!/can't answer/.test(a.message)) assert.match(a.message, /counting rows ranks nothing/, a.message);
   });
 });

@@ -385,6 +385,14 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
       use(p);
     }
   }
+  // "status 0 vs status 2": two numbers of one column are its values side by side, never both at once.
+  for (const col of new Set(draft.filters.flatMap((f) => (f.kind === 'cmp' && f.op === '=' ? [f.col.column] : [])))) {
+    const same = draft.filters.filter((f): f is Extract<Filter, { kind: 'cmp' }> => f.kind === 'cmp' && f.op === '=' && f.col.column === col);
+    const ref = same[0]?.col;
+    if (same.length < 2 || ref === undefined) continue;
+    draft.filters = [...draft.filters.filter((f) => !same.includes(f as Extract<Filter, { kind: 'cmp' }>)), { kind: 'in', col: ref, values: same.map((f) => String(f.value)), negate: false }];
+    if (!draft.dims.some((x) => x.col.column === col)) draft.dims.push({ col: ref });
+  }
   // Groupings, which, rankings.
   for (const p of live) {
     if (p.k === 'group') {

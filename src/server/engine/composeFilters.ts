@@ -65,6 +65,7 @@ export function cmpFilter(ch: Chooser, p: Body<'cmp'>, table: TableMeta): Filter
   }
   if (col === undefined || !isNumeric(col.column)) return `the question does not say which number "${p.num.raw}" applies to`;
   const lo = scaled(p.num, col);
+  if (p.alts !== undefined && op === '=') return { kind: 'in', col, values: [lo, ...p.alts.map((a) => scaled(a, col))].map(String), negate: false };
   if (p.hi !== undefined) {
     const hi = scaled(p.hi, col);
     return { kind: 'between', col, lo: Math.min(lo, hi), hi: Math.max(lo, hi) };

@@ -492,7 +492,8 @@ function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undefined, l
   // "great britain vs germany" with nothing measured, one row each: their rows, not a count of 1 each.
   const only = plan.dims[0];
   if (plan.dims.length === 1 && only !== undefined && only.grain === undefined && only.col.column.unique && plan.measures.length === 1 && plan.measures[0]?.agg === 'count'
-    && plan.measures[0].col === undefined && plan.filters.some((f) => f.kind === 'in' && f.col.column === only.col.column) && plan.share !== true && plan.contrast === undefined && plan.limit === undefined) {
+    && plan.measures[0].col === undefined && plan.share !== true && plan.contrast === undefined && plan.limit === undefined && plan.shareOfFiltered !== true) {
+    // (Also "assignments with huawei in the name" grouped by the unique `Assignment`: a count of 1 each is a list.)
     return { kind: 'rows', table: plan.base, filters: plan.filters, limit: 20, chart: plan.chart };
   }
   return plan;

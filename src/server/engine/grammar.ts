@@ -398,6 +398,7 @@ const OR_MORE: Array<[CmpOp, string[]]> = [['>=', ['more', 'higher', 'above', 'g
 for (const [op, words] of OR_MORE) r('OrMore', [kw('or'), kw(...words)], () => ({ op }));
 const opOf = (d: unknown[], i: number): CmpOp => at<{ op: CmpOp }>(d, i).op;
 r('Part', ['MCol', 'CmpOp', 'Num'], (d) => part({ k: 'cmp', col: at<ColM>(d, 0), op: opOf(d, 1), num: at<NumM>(d, 2) }));
+r('Part', ['MCol', kw('='), 'Num', kw('or'), 'Num'], (d) => part({ k: 'cmp', col: at<ColM>(d, 0), op: '=', num: at<NumM>(d, 2), alts: [at<NumM>(d, 4)] }));
 r('Part', ['MCol', kw('is', 'was', 'are', 'of', 'with', 'for', 'by'), 'CmpOp', 'Num'], (d) => part({ k: 'cmp', col: at<ColM>(d, 0), op: opOf(d, 2), num: at<NumM>(d, 3) }));
 r('Part', ['MCol', kw('of', 'is', '=', 'at'), 'Num', 'OrMore'], (d) => part({ k: 'cmp', col: at<ColM>(d, 0), op: opOf(d, 3), num: at<NumM>(d, 2) }));
 r('Part', ['CmpOp', 'Num', 'MCol'], (d) => part({ k: 'cmp', col: at<ColM>(d, 2), op: opOf(d, 0), num: at<NumM>(d, 1), unitCol: at<ColM>(d, 2) }));

@@ -42,7 +42,7 @@ function groupShareFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: Result
   const ranked = [...rows].sort((a, b) => n(b[k + 2]) - n(a[k + 2]));
   const hi = ranked[0] as unknown[];
   const lo = ranked[ranked.length - 1] as unknown[];
-  const lead = `Within each group, the share of ${noun} where ${cond} is highest in **${label(hi)}** (${pct(n(hi[k + 2]))}) and lowest in **${label(lo)}** (${pct(n(lo[k + 2]))}); ${rows.length} groups in all.`;
+  const lead = `Within each group, the share of ${noun} where ${cond} is highest in **${label(hi)}** (${pct(n(hi[k + 2]))}) and lowest in **${label(lo)}** (${pct(n(lo[k + 2]))}); ${r.truncated ? 'at least ' : ''}${formatNumber(rows.length)} groups in all.`;
   const lines = rows.slice(0, 12).map((row) => `- ${label(row)}: ${pct(n(row[k + 2]))} (${fmtValue(row[k])} of ${fmtValue(row[k + 1])})`);
   return [lead, ...lines].join('\n');
 }
@@ -114,7 +114,11 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
     const share = plan.share ? `, ${pct(n(top[top.length - 1]))} of the total` : '';
     const dimName = plan.dims.map((d) => d.col.column.name).join(' / ');
     const tied = ranked.filter((row) => Number.isFinite(n(row[mi])) && n(row[mi]) === n(top[mi]));
-    if (plan.limit !== undefined && tied.length > 1 && tied.length > plan.limit - 1) {
+    if (!r.truncated && tied.length === r.rows.length && r.rows.length > 1 && first.agg === 'count' && first.col === undefined && plan.dims.length === 1) {
+      // "biggest city in 1950" over one row per city: counting rows tells the groups apart by nothing.
+      const many = `${plan.limit === undefined ? `**${formatNumber(r.rows.length)}**` : formatNumber(r.rows.length)} ${code(dimName)} values`;
+      lines.push(`Each of the ${many} has the same number of ${noun} (${fmtValue(top[mi])})${plan.limit !== undefined ? ', so counting rows ranks nothing: say which number to rank them by' : ''}.`);
+    } else if (plan.limit !== undefined && tied.length > 1 && tied.length > plan.limit - 1) {
       lines.push(`${tied.slice(0, 5).map((row) => `**${label(row)}**`).join(', ')} tie for the ${dir} ${what}: **${fmtValue(top[mi])}**${tied.length > 5 ? ` (${tied.length} in all)` : ''}.`);
     } else if (ranked.length === 1) lines.push(`**${label(top)}** has the ${dir} ${what}: **${fmtValue(top[mi])}**${share ? ` (${share.slice(2)})` : ''}.`);
     else {

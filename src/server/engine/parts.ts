@@ -54,7 +54,7 @@ export type PartBody =
   | { k: 'rank'; dir: Dir; word: string; aggs?: Agg[]; cols?: ColM[]; rows?: RowsM; attr?: AttrM; counted?: boolean; mode?: boolean; dim?: DimSpec; plain?: boolean; when?: boolean; grain?: Grain; show?: ColM }
   | { k: 'top'; dir: Dir; n: number; dim?: DimSpec; rows?: RowsM; by?: { aggs?: Agg[]; col?: ColM; counted?: boolean }; attr?: AttrM }
   | { k: 'order'; dir?: Dir; col?: ColM }
-  | { k: 'cmp'; col?: ColM; attr?: AttrM; op: CmpOp; num: NumM; hi?: NumM; unitCol?: ColM; rowsAfter?: boolean }
+  | { k: 'cmp'; col?: ColM; attr?: AttrM; op: CmpOp; num: NumM; hi?: NumM; unitCol?: ColM; rowsAfter?: boolean; /** "`Status` = 0 or 2": any of these. */ alts?: NumM[] }
   | { k: 'when'; when: When; op?: 'since' | 'after' | 'before' | 'until' }
   | { k: 'null'; col: ColM; isNull: boolean; none?: boolean }
   | { k: 'share' }

@@ -63,6 +63,8 @@ export function writeFilter(f: Filter, main: ColRef | undefined): string | undef
   const onMain = main !== undefined && f.col.column === main.column;
   switch (f.kind) {
     case 'in':
+      // Numbers of a numeric column are written as numbers ("`Status` = 0 or 2"), as the grammar reads them.
+      if (f.col.column.kind === 'numeric' && !f.negate && f.values.every((v) => /^-?\d+(\.\d+)?$/.test(v))) return `where ${c} = ${f.values.map((v) => num(Number(v))).join(' or ')}`;
       return `where ${c} is ${f.negate ? 'not ' : ''}${f.values.map(quote).join(' or ')}`;
     case 'contains':
       return `where ${c} ${f.negate ? 'does not contain' : 'contains'} ${f.texts.map(quote).join(' or ')}`;
