@@ -66,6 +66,8 @@ interface Ranking {
   /** Said with max/min/maximum/minimum: a figure, not the row behind it. */
   plain: boolean;
   dateOrder: boolean;
+  /** "fastest", "slowest": over a time rather than a speed, the order runs the other way. */
+  pace?: boolean;
   explicitAgg?: boolean;
   attr?: boolean;
   /** A column to show of the ranked row ("record sunspot year"). */
@@ -105,6 +107,7 @@ function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Rankin
   if (p.k === 'rank') {
     out.plain = /^(max|min|maximum|minimum)$/.test(p.word);
     out.dateOrder = /^(latest|newest|recent|earliest)$/.test(p.word);
+    out.pace = /^(fast|quick|slow)(est|er)?$/.test(p.word);
     if (p.mode === true) {
       const c = p.cols?.[0];
       const col = c !== undefined ? pickCol(ch, c, 'dim') : undefined;
@@ -363,6 +366,8 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
   if (ranked !== undefined && (ranked.column.unreadable ?? 0) > 0 && rank?.by?.agg !== 'count' && !knownOnly) {
     return fail(`${ranked.column.unreadable} values of ${ranked.column.name} are not numbers ("${ranked.column.unreadableExample ?? ''}"), and a ranking cannot place them`, d.ranks);
   }
+  // "fastest 100m", "who was fastest in the 400m" over times in seconds: the fastest is the shortest time.
+  if (rank?.pace === true && rank.by?.col !== undefined && !/(speed|velocity|mph|kph|kmh|km_?h|knots)/i.test(rank.by.col.column.name)) rank.dir = rank.dir === 'desc' ? 'asc' : 'desc';
   const plan = planOf(d, rank, show, live);
   if (typeof plan === 'string') return fail(plan, live.filter((p) => p.k === 'rank' || p.k === 'top' || p.k === 'compare' || p.k === 'share'));
   const checked = checkJoins(plan);
@@ -440,6 +445,13 @@ function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undefined, l
   if (rank !== undefined && plan.dims.length > 0) {
     plan.order = rank.dir;
     plan.limit = rank.n ?? 1;
+    // "which food has the most protein" over a name per row (two foods happen to share one): each
+    // row's own figure ranks, never the two added together.
+    const label = plan.dims[0]?.col.column;
+    const first = plan.measures[0];
+    if (plan.dims.length === 1 && label?.kind === 'text' && label.distinct >= 0.9 * label.nonNull && rank.explicitAgg !== true && first?.agg === 'sum' && first.col !== undefined && plan.measures.length === 1) {
+      plan.measures[0] = { agg: rank.dir === 'desc' ? 'max' : 'min', col: first.col };
+    }
     if (rank.grouped === true && rank.explicitAgg === true && !rank.plain && d.which === undefined && rank.n === undefined) {
       // "highest average revenue by region": every region, highest average first.
       delete plan.limit;

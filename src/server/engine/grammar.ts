@@ -88,7 +88,10 @@ const FREE_NOUN = tok((f) => f.t.kind === 'word' && f.t.pos === 'NOUN' && [...f.
 r('MCol', ['Col', FREE_NOUN, MEASURE_NOUN], (d) => (at<Feed>(d, 2).in.has('col') ? undefined : { alts: at<ColM>(d, 0).alts }), 0.4);
 r('MCol', ['Col', tok((f) => f.t.kind === 'word' && f.t.pos === 'NOUN' && f.in.size === 0 && !isKeyword(f.t.norm) && isActNoun(f.t.sing))], (d) => ({ alts: at<ColM>(d, 0).alts }), 0.4);
 // "river volume", "sea temperature": a noun nothing names before its column qualifies it.
-r('MCol', [tok((f) => f.t.kind === 'word' && f.t.pos === 'NOUN' && f.in.size === 0 && !f.t.stop && !isKeyword(f.t.norm)), 'Col'], (d) => ({ alts: at<ColM>(d, 1).alts }), 0.5);
+// (A name of one thing, "chicago retailers", "texas sales", is a condition the data must hold: WordNet
+// files it as an instance of a kind, not a kind.)
+const instanceName = (f: Feed): boolean => senses(f.t.sing, 'n', 1)[0]?.ptrs.some((p) => p.sym === '@i') === true;
+r('MCol', [tok((f) => f.t.kind === 'word' && f.t.pos === 'NOUN' && f.in.size === 0 && !f.t.stop && !isKeyword(f.t.norm) && !instanceName(f)), 'Col'], (d) => ({ alts: at<ColM>(d, 1).alts }), 0.5);
 // "order value", "car price": a column said of the rows it belongs to.
 r('MCol', ['Subject', 'Col'], (d) => {
   const alts = at<ColM>(d, 1).alts.filter((a) => a.ref.column.kind === 'numeric');

@@ -248,7 +248,9 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
     for (let j = i + 1; j <= Math.min(tokens.length, i + Math.max(v.longestValue, 3)); j++) {
       const span = tokens.slice(i, j);
       if (!span.every(wordish)) break;
-      const exact = v.values.get(span.map((x) => x.norm).join(' ')) ?? v.values.get(span.map((x) => x.sing).join(' '));
+      // ("babies" is no plural of the first name "Baby": names are matched as written.)
+      const pluralOfName = span.length === 1 && t.pos === 'NOUN' && t.norm !== t.sing && t.raw === t.raw.toLowerCase();
+      const exact = v.values.get(span.map((x) => x.norm).join(' ')) ?? v.values.get(span.map((x) => x.sing).join(' '))?.filter((e) => !(pluralOfName && isNameColumn(e.ref.column)));
       // A lower-case function word ("by", "in", "other") is a value only right after its column's name ("race other").
       // ("always", "often": adverbs are answers a survey column may hold.)
       const weak = span.length === 1 && t.stop && t.pos !== 'ADV' && t.raw === t.raw.toLowerCase();

@@ -68,7 +68,13 @@ export const timeNamed = (c: ColumnMeta): boolean => TIME_NAMED.test(c.name.trim
 
 /** The one column of a table of counts (`Freq`, `n`, `count`) beside categories: what a row stands for. */
 export function frequencyWeight(table: TableMeta): ColRef | undefined {
-  const counts = table.columns.filter((c) => /^(freq|frequency|n|count|counts|cnt|number|num|weight|wt|persons|people)$/i.test(c.name.trim()));
+  const named = table.columns.filter((c) => /^(freq|frequency|n|count|counts|cnt|number|num|weight|wt|persons|people)$/i.test(c.name.trim()));
+  // ... or the one whole-number column named by a plural noun (`deaths`, `arrivals`) in a table of
+  // categories whose rows name no one thing (no text column is unique): what the rows count.
+  const oneThingEach = table.columns.some((c) => c.kind === 'text' && c.unique);
+  const plural = oneThingEach ? [] : table.columns.filter((c) => c.kind === 'numeric' && /INT/i.test(c.type) && identifierWords(c.name).length === 1 && /^[a-z]{4,}$/.test(c.name.trim().toLowerCase())
+    && singular(c.name.trim().toLowerCase()) !== c.name.trim().toLowerCase());
+  const counts = named.length > 0 ? named : plural;
   const w = counts[0];
   if (counts.length !== 1 || w === undefined || w.kind !== 'numeric' || !Number.isInteger(w.min) || !Number.isInteger(w.max) || (w.min as number) < 0) return undefined;
   const categorical = table.columns.every((c) => c === w || c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal'

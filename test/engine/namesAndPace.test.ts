@@ -1,0 +1,60 @@
+/**
+ * Failure classes of first-sight probe D:
+ * - "fastest 100m" over times in seconds named the slowest athlete (highest time);
+ * - "how many chicago retailers" dropped "chicago" as a qualifier of `RETAILER` and counted all;
+ * - "which food has the most protein" added up two foods that share a name;
+ * - "percentage of boys among all births" counted rows where a `births` column holds the counts;
+ * - "babies" matched the first name "Baby".
+ */
+import { strict as assert } from 'node:assert';
+import { startRig, type EngineRig } from './engineHarness';
+
+const DECATHLON = ['Athlete,100m,Points'];
+for (let i = 0; i < 12; i++) DECATHLON.push(`A${i},${(10.5 + i * 0.1).toFixed(2)},${8000 - i * 10}`);
+
+// 60 retailers, "CITY - STORE": too many to read each one's words as values.
+const CHEESE = ['RETAILER,VOLUME'];
+for (let i = 0; i < 120; i++) CHEESE.push(`${['CHICAGO', 'BOSTON', 'DALLAS'][i % 3] as string} - STORE ${i % 60},${100 + i}`);
+
+const FOODS = ['food,protein'];
+for (let i = 0; i < 30; i++) FOODS.push(`${i === 3 || i === 4 ? 'Cat fish' : i === 7 ? 'Soya bean' : `Food ${i}`},${i === 7 ? 37.8 : i === 3 || i === 4 ? 19.0 : 5 + (i % 7)}`);
+
+const NAMES = ['state,sex,year,name,births'];
+for (let y = 2020; y <= 2023; y++) {
+  for (const [sex, name, n] of [['f', 'Emma', 30], ['f', 'Baby', 2], ['m', 'Liam', 40], ['m', 'Noah', 25]] as const) NAMES.push(`nh,${sex},${y},${name},${n + y - 2020}`);
+  // Many first names, each given once a year to 5 babies.
+  for (let k = 0; k < 60; k++) NAMES.push(`nh,${k % 2 === 0 ? 'f' : 'm'},${y},Name${k},5`);
+}
+
+describe('names of one thing, pace and counts held in a column', function () {
+  this.timeout(120_000);
+  let rig: EngineRig;
+  before(async () => {
+    rig = await startRig({ 'decathlon.csv': DECATHLON.join('\n'), 'cheese.csv': CHEESE.join('\n'), 'foods.csv': FOODS.join('\n'), 'names.csv': NAMES.join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('reads "fastest" over a time as the lowest time', async () => {
+    const a = await rig.ask('fastest 100m', ['decathlon.csv']);
+    assert.match(a.message, /lowest `100m`/, a.message);
+    assert.match(a.message, /10\.5\b/, a.message);
+  });
+
+  it('never drops a place name before a column as a mere qualifier', async () => {
+    const a = await rig.ask('how many chicago retailers', ['cheese.csv']);
+    assert.doesNotMatch(a.message, /Number of rows by `RETAILER`/, a.message);
+  });
+
+  it('ranks rows named alike by their own figures, never their sum', async () => {
+    const a = await rig.ask('which food has the most protein', ['foods.csv']);
+    assert.match(a.message, /\*\*Soya bean\*\*/, a.message);
+  });
+
+  it('counts people with the plural-named count column, and never reads "babies" as the name Baby', async () => {
+    // 2023: boys 43 + 28 + 30 × 5 = 221 of 221 + 33 + 5 + 150 = 409 → 54.0%.
+    const a = await rig.ask('percentage of boys among all births in 2023', ['names.csv']);
+    assert.match(a.message, /54(\.0)?%/, a.message);
+    const b = await rig.ask('how many babies in 2021', ['names.csv']);
+    assert.doesNotMatch(b.message, /"Baby"/, b.message);
+  });
+});
