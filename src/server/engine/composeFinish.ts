@@ -9,7 +9,7 @@ import { joinKey } from './joins';
 import { verbFile } from '../language/concepts';
 import type { Tok } from '../language/tokens';
 import type { Part } from './parts';
-import { aggIsSure, aggOfWords, dateColumnOf, defaultAgg, frequencyWeight, isFlag, isGroupable, isIdLike, isNumeric, isPercent, labelColumnOf, moneyColumn, soleMeasure, timeNamed } from './shape';
+import { aggIsSure, aggOfWords, dateColumnOf, defaultAgg, frequencyWeight, isFlag, isGroupable, isIdLike, isNumeric, isPercent, labelColumnOf, moneyColumn, soleMeasure, timeNamed, yearColumnOf } from './shape';
 import type { AggregatePlan, ChartPref, ColRef, Dim, Filter, Grain, Measure, Plan, RowsPlan, TableMeta } from './types';
 
 type Body<K extends Part['k']> = Extract<Part, { k: K }>;
@@ -133,7 +133,12 @@ function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Rankin
         out.rows = true;
         out.show = col;
       }
-      else out.by = measureOf(p.aggs, col);
+      else {
+        // "the highest failure rate" over `fails`: the question's words say it is a level.
+        const span = p.cols[0] as { from: number; to: number };
+        const said = aggOfWords((ch.tokens ?? []).slice(span.from, span.to).map((t) => t.norm).join(' '));
+        out.by = p.aggs === undefined && said !== undefined ? { agg: said, col } : measureOf(p.aggs, col);
+      }
       // "the most transplants" over a 0/1 `transplant`: no row is more of a yes than another.
       if (isFlag(col.column) && p.aggs === undefined && (out.rows || p.rows !== undefined || d.which?.dim?.d === 'rows' || (d.which?.dim === undefined && d.dims.length === 0))) return 'a yes/no column ranks no rows';
       out.explicitAgg = p.aggs !== undefined;
@@ -312,7 +317,10 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
       if (rank !== undefined && rank.dateOrder && rank.by === undefined && rank.show === undefined && !timeNamed(col.column) && dateColumnOf(d.table) !== undefined) {
         rank.rows = true;
         rank.show = col;
-      } else if (rank !== undefined && rank.by === undefined && rank.mode === undefined) rank.by = { agg: defaultAgg(col.column), col };
+      } else if (rank !== undefined && rank.by === undefined && rank.mode === undefined) {
+        // "the highest failure rate" over `fails`: the question's words say it is a level.
+        rank.by = { agg: aggOfWords((ch.tokens ?? []).slice(b.from, b.to).map((t) => t.norm).join(' ')) ?? defaultAgg(col.column), col };
+      }
       else if (!d.measures.some((m) => m.col?.column === col.column)) {
         // A number whose total and average are equally likely meant (`Bfat` men vs women): both.
         // The average leads for decimals, which are rarely amounts once their name says nothing.
@@ -370,6 +378,10 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
   if (rank?.pace === true && rank.by?.col !== undefined && !/(speed|velocity|mph|kph|kmh|km_?h|knots)/i.test(rank.by.col.column.name)) rank.dir = rank.dir === 'desc' ? 'asc' : 'desc';
   const plan = planOf(d, rank, show, live);
   if (typeof plan === 'string') return fail(plan, live.filter((p) => p.k === 'rank' || p.k === 'top' || p.k === 'compare' || p.k === 'share'));
+  // "when was hale-bopp discovered" in a table with no date of discovery: its row is not a when.
+  const asked = d.rowsTable ?? d.table;
+  const timed = asked.columns.some((c) => c.kind === 'temporal' || timeNamed(c)) || yearColumnOf(asked) !== undefined;
+  if (/^when$/i.test(d.tokens?.[0]?.norm ?? '') && !timed) return fail(`the question asks when, and ${asked.label} holds no dates or years`);
   const checked = checkJoins(plan);
   return typeof checked === 'string' ? fail(checked) : { ok: true, plan: checked, cost: ch.cost };
 }

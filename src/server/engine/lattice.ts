@@ -356,7 +356,10 @@ function attrHits(lat: Lattice, v: Vocabulary): void {
         const m = meet(conceptsOf(t.lemma, 'ADJ'), nameConcepts(w));
         // "coldest" with a `temp` column: the attribute (temperature) written short.
         const viaAbbr = abbreviates(w, [t.lemma]) || nouns.some((x) => x !== w && /^[a-z]+$/.test(x) && abbreviates(w, [x])) ? 0.8 : undefined;
-        const c = Math.min(m ?? 9, viaAbbr ?? 9);
+        // (A name of three letters or less is likelier short for something: `hum` is humidity, so
+        // "busiest" meeting "hum" through "humming" is no reading; `age` for "oldest" is direct.)
+        const loose = m !== undefined && m > 0.5 && w.length <= 3 && !nouns.includes(w);
+        const c = Math.min(loose ? 9 : m ?? 9, viaAbbr ?? 9);
         if (c < 9 && (best === undefined || c < best)) best = c;
       }
       if (best !== undefined && best <= 1.6) hits.push({ ref: { table, column }, dir, cost: 0.4 + best * 0.5, degree });

@@ -155,6 +155,10 @@ function readOne(question: string, tables: TableMeta[], glossary: readonly Gloss
   const byPlan = new Map<string, Reading>();
   // Only the cheapest parse and its other column choices are readings of one question: a dearer
   // parse is a worse reading, not a rival (ties keep the first).
+  // "only among cereals", "and the quietest day?": a change that leaves the answer as it was read
+  // nothing the question says; it is not an answer.
+  const same = prev !== undefined ? planKey(prev) : undefined;
+  for (const a of tried) if (a.result.ok && a.refined && planKey(a.result.plan) === same) tried[tried.indexOf(a)] = { ...a, result: { ok: false, why: 'the follow-up changes nothing in the answer before it', words: [], cost: a.result.cost } };
   const cheapest = tried.filter((a) => a.result.ok).sort((a, b) => a.result.cost - b.result.cost)[0];
   for (const a of tried) {
     if (!a.result.ok || (cheapest !== undefined && a.parts !== cheapest.parts)) continue;
