@@ -4,7 +4,8 @@
  * - "how many chicago retailers" dropped "chicago" as a qualifier of `RETAILER` and counted all;
  * - "which food has the most protein" added up two foods that share a name;
  * - "percentage of boys among all births" counted rows where a `births` column holds the counts;
- * - "babies" matched the first name "Baby".
+ * - "babies" matched the first name "Baby";
+ * - (and, from that fix: a crash on a day with its `fatalities` is one crash, never weighted by them).
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -26,11 +27,14 @@ for (let y = 2020; y <= 2023; y++) {
   for (let k = 0; k < 60; k++) NAMES.push(`nh,${k % 2 === 0 ? 'f' : 'm'},${y},Name${k},5`);
 }
 
+const CRASHES = ['Phase,Cause,date,Fatalities'];
+for (let i = 0; i < 40; i++) CRASHES.push(`${i % 2 === 0 ? 'landing' : 'en route'},${i % 4 === 0 ? 'weather' : 'human error'},2001-0${1 + (i % 9)}-1${i % 10},${10 + i}`);
+
 describe('names of one thing, pace and counts held in a column', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'decathlon.csv': DECATHLON.join('\n'), 'cheese.csv': CHEESE.join('\n'), 'foods.csv': FOODS.join('\n'), 'names.csv': NAMES.join('\n') });
+    rig = await startRig({ 'decathlon.csv': DECATHLON.join('\n'), 'cheese.csv': CHEESE.join('\n'), 'foods.csv': FOODS.join('\n'), 'names.csv': NAMES.join('\n'), 'air_crashes.csv': CRASHES.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -56,5 +60,10 @@ describe('names of one thing, pace and counts held in a column', function () {
     assert.match(a.message, /54(\.0)?%/, a.message);
     const b = await rig.ask('how many babies in 2021', ['names.csv']);
     assert.doesNotMatch(b.message, /"Baby"/, b.message);
+  });
+
+  it('counts events with a plural count column as rows ("how many crashes were caused by weather")', async () => {
+    const a = await rig.ask('how many crashes were caused by weather', ['air_crashes.csv']);
+    assert.match(a.message, /\*\*10\*\*/, a.message);
   });
 });

@@ -70,8 +70,9 @@ export const timeNamed = (c: ColumnMeta): boolean => TIME_NAMED.test(c.name.trim
 export function frequencyWeight(table: TableMeta): ColRef | undefined {
   const named = table.columns.filter((c) => /^(freq|frequency|n|count|counts|cnt|number|num|weight|wt|persons|people)$/i.test(c.name.trim()));
   // ... or the one whole-number column named by a plural noun (`deaths`, `arrivals`) in a table of
-  // categories whose rows name no one thing (no text column is unique): what the rows count.
-  const oneThingEach = table.columns.some((c) => c.kind === 'text' && c.unique);
+  // categories whose rows name no one thing (no text column is unique) and no one event (no dates:
+  // a crash on a day with its `fatalities` is one crash): what the rows count.
+  const oneThingEach = table.columns.some((c) => (c.kind === 'text' && c.unique) || (c.kind === 'temporal' && c.derived === undefined));
   const plural = oneThingEach ? [] : table.columns.filter((c) => c.kind === 'numeric' && /INT/i.test(c.type) && identifierWords(c.name).length === 1 && /^[a-z]{4,}$/.test(c.name.trim().toLowerCase())
     && singular(c.name.trim().toLowerCase()) !== c.name.trim().toLowerCase());
   const counts = named.length > 0 ? named : plural;
