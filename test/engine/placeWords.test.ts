@@ -2,7 +2,8 @@
  * Places said as words the data does not hold (probes B and C):
  * - "us employment 1990 vs 2017": "us" was read as the pronoun and the country filter was dropped;
  * - "chinese holidays", "german airlines", "japanese cities": an adjective of a country (WordNet's
- *   pertainym: "japanese" is of Japan) was not matched to the country's name or code.
+ *   pertainym: "japanese" is of Japan) was not matched to the country's name or code;
+ * - "and japan?" after a question about the US kept the US in `country` beside Japan's `isocode`.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -12,6 +13,7 @@ for (let y = 1990; y <= 1995; y++) {
   PWT.push(`United States of America,USA,${y},${100 + y - 1990}`);
   PWT.push(`Japan,JPN,${y},${60 + y - 1990}`);
   PWT.push(`Germany,DEU,${y},${40 + y - 1990}`);
+  for (const [name, code] of [['France', 'FRA'], ['Chile', 'CHL'], ['Peru', 'PER'], ['Spain', 'ESP'], ['Italy', 'ITA'], ['Brazil', 'BRA'], ['India', 'IND'], ['China', 'CHN'], ['Mexico', 'MEX'], ['Canada', 'CAN'], ['Norway', 'NOR'], ['Kenya', 'KEN']]) PWT.push(`${name},${code},${y},${10 + y - 1990}`);
 }
 
 // Countries held only as their ISO codes.
@@ -39,5 +41,12 @@ describe('places said as pronoun-like words and adjectives', function () {
     assert.match(a.message, /51,000/, a.message);
     const b = await rig.ask('how many german cities', ['cities.csv']);
     assert.match(b.message, /\*\*6\*\*/, b.message);
+  });
+
+  it('replaces the place of the answer before with the one a follow-up names, whichever column holds it', async () => {
+    const a = await rig.ask('and japan?', ['pwt.csv'], { history: ['us emp 1990 vs 1995'] });
+    assert.doesNotMatch(a.message, /more than one way/, a.message);
+    assert.doesNotMatch(a.message, /United States/, a.message);
+    assert.match(a.message, /\b65\b/, a.message);
   });
 });

@@ -461,7 +461,7 @@ function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undefined, l
     // row's own figure ranks, never the two added together.
     const label = plan.dims[0]?.col.column;
     const first = plan.measures[0];
-    if (plan.dims.length === 1 && label?.kind === 'text' && label.distinct >= 0.9 * label.nonNull && rank.explicitAgg !== true && first?.agg === 'sum' && first.col !== undefined && plan.measures.length === 1) {
+    if (plan.dims.length === 1 && label?.kind === 'text' && label.distinct >= 0.9 * label.nonNull && label.distinct < label.nonNull && rank.explicitAgg !== true && first?.agg === 'sum' && first.col !== undefined && plan.measures.length === 1) {
       plan.measures[0] = { agg: rank.dir === 'desc' ? 'max' : 'min', col: first.col };
     }
     if (rank.grouped === true && rank.explicitAgg === true && !rank.plain && d.which === undefined && rank.n === undefined) {

@@ -10,6 +10,7 @@ import { cmpFilter, valFilters, whenFilters } from './composeFilters';
 import type { Part } from './parts';
 import { defaultAgg, isFlag, isNumeric } from './shape';
 import type { Dim, Filter, Plan, TableMeta, ColRef } from './types';
+import { placesOfValue } from '../language/places';
 
 /** Words that make a question a change to the previous one. */
 export function looksLikeFollowUp(parts: readonly Part[], question: string): boolean {
@@ -19,6 +20,9 @@ export function looksLikeFollowUp(parts: readonly Part[], question: string): boo
 }
 
 const sameColumn = (a: Filter, b: Filter): boolean => a.col.column === b.col.column;
+/** "and japan?" after "us employment": a place in `isocode` replaces a place in `country` (both name nations). */
+const samePlaces = (a: Filter, b: Filter): boolean => a.kind === 'in' && b.kind === 'in' && !a.negate && !b.negate && a.col.table === b.col.table
+  && [...a.values, ...b.values].every((v) => placesOfValue(v).length > 0);
 
 /** The previous plan changed by the follow-up's parts, or why a part cannot change it. */
 export function refine(prev: Plan, parts: readonly Part[], ch: Chooser, question = ''): Composition {
@@ -33,7 +37,7 @@ export function refine(prev: Plan, parts: readonly Part[], ch: Chooser, question
   ch.prefer = table;
   let filters: Filter[] = [...prev.filters];
   const add = (fs: readonly Filter[]): void => {
-    filters = [...filters.filter((f) => !fs.some((n) => sameColumn(f, n))), ...fs];
+    filters = [...filters.filter((f) => !fs.some((n) => sameColumn(f, n) || samePlaces(f, n))), ...fs];
   };
   const additive = live.some((p) => p.k === 'edit' && p.edit === 'also') || /^\s*(and|also|plus)\b/i.test(question);
   const instead = live.some((p) => p.k === 'edit' && p.edit === 'instead');
