@@ -5,7 +5,9 @@
  * - "which food has the most protein" added up two foods that share a name;
  * - "percentage of boys among all births" counted rows where a `births` column holds the counts;
  * - "babies" matched the first name "Baby";
- * - (and, from that fix: a crash on a day with its `fatalities` is one crash, never weighted by them).
+ * - (and, from that fix: a crash on a day with its `fatalities` is one crash, never weighted by them);
+ * - "how many people died in 2001" over air_crashes.csv counted the crashes: "people" was guessed
+ *   to name the rows, because "crashes" (not "crashs") was not seen as the file's own noun.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -65,5 +67,10 @@ describe('names of one thing, pace and counts held in a column', function () {
   it('counts events with a plural count column as rows ("how many crashes were caused by weather")', async () => {
     const a = await rig.ask('how many crashes were caused by weather', ['air_crashes.csv']);
     assert.match(a.message, /\*\*10\*\*/, a.message);
+  });
+
+  it('never guesses another noun for the rows of a file named in the plural ("people" in air_crashes.csv)', async () => {
+    const a = await rig.ask('how many people died in 2001', ['air_crashes.csv']);
+    assert.doesNotMatch(a.message, /Number of rows/, a.message);
   });
 });

@@ -117,7 +117,9 @@ export function rowsHits(lat: Lattice, v: Vocabulary): void {
 export function guessRows(lat: Lattice, v: Vocabulary): void {
   if (v.tables.length !== 1) return;
   const table = v.tables[0] as TableMeta;
-  const named = (v.rowNouns.get(table) ?? []).some((w) => isPlural(w) || senses(w, 'n', 1).length > 0 && table.label.toLowerCase().includes(`${w}s`));
+  // (The file's name in the plural, "crashes" of air_crashes.csv, says what its rows are.)
+  const label = identifierWords(table.label.replace(/\.[a-z0-9]+$/i, ''));
+  const named = (v.rowNouns.get(table) ?? []).some((w) => isPlural(w) || (senses(w, 'n', 1).length > 0 && label.some((x) => x !== w && singular(x) === w)));
   const labelled = [...lat.col.values()].some((hs) => hs.some((h) => h.cost <= 0.1 && h.ref.column.unique && h.ref.column.kind === 'text'));
   if (named || labelled || entityColumn(table) !== undefined) return;
   lat.tokens.forEach((t, i) => {
