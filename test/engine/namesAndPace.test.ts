@@ -7,7 +7,9 @@
  * - "babies" matched the first name "Baby";
  * - (and, from that fix: a crash on a day with its `fatalities` is one crash, never weighted by them);
  * - "how many people died in 2001" over air_crashes.csv counted the crashes: "people" was guessed
- *   to name the rows, because "crashes" (not "crashs") was not seen as the file's own noun.
+ *   to name the rows, because "crashes" (not "crashs") was not seen as the file's own noun;
+ * - "how many birds" over cormorants.csv was refused (a cormorant is a bird: WordNet's hypernyms),
+ *   and, once "birds" was read, "were counted" grouped by the `count` column.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -32,11 +34,14 @@ for (let y = 2020; y <= 2023; y++) {
 const CRASHES = ['Phase,Cause,date,Fatalities'];
 for (let i = 0; i < 40; i++) CRASHES.push(`${i % 2 === 0 ? 'landing' : 'en route'},${i % 4 === 0 ? 'weather' : 'human error'},2001-0${1 + (i % 9)}-1${i % 10},${10 + i}`);
 
+const BIRDS = ['category,station,nest,count'];
+for (let i = 0; i < 30; i++) BIRDS.push(`${i % 2 === 0 ? 'Pre' : 'Post'},S${i % 5},${i % 3 === 0 ? 'yes' : 'no'},${1 + (i % 4)}`);
+
 describe('names of one thing, pace and counts held in a column', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'decathlon.csv': DECATHLON.join('\n'), 'cheese.csv': CHEESE.join('\n'), 'foods.csv': FOODS.join('\n'), 'names.csv': NAMES.join('\n'), 'air_crashes.csv': CRASHES.join('\n') });
+    rig = await startRig({ 'decathlon.csv': DECATHLON.join('\n'), 'cheese.csv': CHEESE.join('\n'), 'foods.csv': FOODS.join('\n'), 'names.csv': NAMES.join('\n'), 'air_crashes.csv': CRASHES.join('\n'), 'cormorants.csv': BIRDS.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -72,5 +77,13 @@ describe('names of one thing, pace and counts held in a column', function () {
   it('never guesses another noun for the rows of a file named in the plural ("people" in air_crashes.csv)', async () => {
     const a = await rig.ask('how many people died in 2001', ['air_crashes.csv']);
     assert.doesNotMatch(a.message, /Number of rows/, a.message);
+  });
+
+  it('reads "birds" as the rows of cormorants.csv, weighted by its count, and a verb never as a grouping', async () => {
+    // counts 1, 2, 3, 4 repeated: 30 rows → 7 full cycles (70) + 1 + 2 = 73.
+    const a = await rig.ask('how many birds', ['cormorants.csv']);
+    assert.match(a.message, /\*\*73\*\*/, a.message);
+    const b = await rig.ask('how many birds were counted', ['cormorants.csv']);
+    assert.doesNotMatch(b.message, /by `count`/, b.message);
   });
 });

@@ -3,7 +3,7 @@
  * people (WordNet's nouns of persons) over a table of people and the key that names them, and nouns
  * only guessed to name a table's rows. Split from lattice.ts, which reads columns and values.
  */
-import { conceptsOf, isPersonNoun, isSexedNoun, meet, nameConcepts } from '../language/concepts';
+import { conceptsOf, isKindOf, isPersonNoun, isSexedNoun, meet, nameConcepts } from '../language/concepts';
 import type { Tok } from '../language/tokens';
 import { senses } from '../language/wordnet';
 import { fold, identifierWords, isPlural, singular } from '../language/words';
@@ -103,6 +103,9 @@ export function rowsHits(lat: Lattice, v: Vocabulary): void {
       else {
         const m = t.sing.length >= 3 ? meet(conceptsOf(t.sing, 'NOUN'), nameConcepts(last)) : undefined;
         if (m !== undefined && m <= 1) add(lat.rows, spanKey(i, i + 1), { table, cost: 0.4 + m * 0.5 }, (a, b) => a.table === b.table);
+        // "birds" for cormorants.csv, "vehicles" for cars.csv: what the file's rows are a kind of,
+        // said in the plural (a "growth rate" names no row of a file of growth, though growth is a rate).
+        else if (t.pos === 'NOUN' && !t.stop && t.sing.length >= 3 && t.norm !== t.sing && !ROW_WORDS.test(t.sing) && isKindOf(last, t.sing, 6)) add(lat.rows, spanKey(i, i + 1), { table, cost: 0.5 }, (a, b) => a.table === b.table);
       }
     }
   }

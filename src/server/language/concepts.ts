@@ -171,3 +171,18 @@ export function antonyms(lemma: string): string[] {
   if (s === undefined) return [];
   return s.ptrs.filter((p) => p.sym === '!').flatMap((p) => synsetAt(p.pos, p.offset)?.words.slice(0, 1) ?? []);
 }
+
+/**
+ * Whether a noun names a kind of what another names, in WordNet's hypernym chain within `depth`
+ * steps ("cormorant" is a kind of "bird" in 4, "fatality" of "death" in 1). Only the commonest two
+ * senses of the specific noun are followed.
+ */
+export function isKindOf(specific: string, general: string, depth: number): boolean {
+  if (specific === general) return false;
+  let level = senses(specific, 'n', 2);
+  for (let d = 0; d < depth && level.length > 0; d++) {
+    level = level.flatMap((s) => [...follow(s, '@'), ...follow(s, '@i')]);
+    if (level.some((s) => s.words.includes(general))) return true;
+  }
+  return false;
+}
