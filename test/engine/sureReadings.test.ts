@@ -65,6 +65,9 @@ describe('numbers that would rest on a guess', function () {
   it('refuses "which players did it" when no answer came before', async () => {
     const a = await rig.ask('which players did it', ['survey.csv']);
     assert.match(a.message, /can't answer/, a.message);
+    // ("profile it" names the file, not an earlier answer.)
+    const b = await rig.ask('profile it', ['survey.csv']);
+    assert.doesNotMatch(b.message, /refers to an earlier answer/, b.message);
   });
 
   it('refuses "newest" in a table without dates, and counts "emojis" as the rows of emoji.csv', async () => {

@@ -8,7 +8,9 @@
  *   codes, not amounts);
  * - "avg cpi status 0 vs status 2" filtered `Status` = 0 AND `Status` = 2 (no rows);
  * - "biggest city in 1950" over one row per city and year ranked the cities by their one row each,
- *   and named five of them the biggest.
+ *   and named five of them the biggest;
+ * - "which country had the most manufacturing workers" over a long table whose `Variable` holds VA
+ *   (money) and EMP (persons) added both kinds of rows together.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -28,11 +30,14 @@ for (let i = 0; i < 30; i++) VOTES.push(`C${i},${i % 3},${i % 3 === 0 ? 4 : i % 
 const CITIES = ['city_code,year,pop'];
 for (let i = 0; i < 12; i++) for (const y of [1950, 1960]) CITIES.push(`${20000 + i * 7},${y},${100 + i * (y - 1940)}`);
 
+const SECTORS = ['Country,Variable,Year,MAN'];
+for (const c of ['BWA', 'CHN', 'IND']) for (const v of ['VA', 'EMP']) for (let y = 1999; y <= 2001; y++) SECTORS.push(`${c},${v},${y},${v === 'VA' ? (c === 'BWA' ? 900000 : 1000) : c === 'CHN' ? 500 : 100}`);
+
 describe('years beside dates, level words and numeric codes', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'dev.csv': DEV.join('\n'), 'us_zip_codes.csv': ZIPS.join('\n'), 'votes.csv': VOTES.join('\n'), 'cities.csv': CITIES.join('\n') });
+    rig = await startRig({ 'dev.csv': DEV.join('\n'), 'us_zip_codes.csv': ZIPS.join('\n'), 'votes.csv': VOTES.join('\n'), 'cities.csv': CITIES.join('\n'), 'sectors.csv': SECTORS.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -67,5 +72,12 @@ describe('years beside dates, level words and numeric codes', function () {
     const a = await rig.ask('biggest city_code in 1950', ['cities.csv']);
     assert.doesNotMatch(a.message, /tie for the highest/, a.message);
     if (!/can't answer/.test(a.message)) assert.match(a.message, /counting rows ranks nothing/, a.message);
+  });
+
+  it('never adds up rows whose `Variable` says they hold different things', async () => {
+    const a = await rig.ask('which Country has the most MAN in 2000', ['sectors.csv']);
+    assert.doesNotMatch(a.message, /\*\*BWA\*\*/, a.message);
+    const b = await rig.ask('which Country has the most MAN for EMP in 2000', ['sectors.csv']);
+    assert.match(b.message, /\*\*CHN\*\*/, b.message);
   });
 });

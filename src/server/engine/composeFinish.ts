@@ -9,7 +9,7 @@ import { joinKey } from './joins';
 import { verbFile } from '../language/concepts';
 import type { Tok } from '../language/tokens';
 import type { Part } from './parts';
-import { aggIsSure, aggOfWords, dateColumnOf, defaultAgg, frequencyWeight, isFlag, isGroupable, isIdLike, isNumeric, isPercent, labelColumnOf, moneyColumn, soleMeasure, timeNamed, yearColumnOf } from './shape';
+import { aggIsSure, aggOfWords, dateColumnOf, defaultAgg, frequencyWeight, isFlag, isGroupable, isIdLike, isNumeric, isPercent, labelColumnOf, measureKey, moneyColumn, soleMeasure, timeNamed, yearColumnOf } from './shape';
 import type { AggregatePlan, ChartPref, ColRef, Dim, Filter, Grain, Measure, Plan, RowsPlan, TableMeta } from './types';
 
 type Body<K extends Part['k']> = Extract<Part, { k: K }>;
@@ -380,6 +380,8 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
   if (rank?.pace === true && rank.by?.col !== undefined && !/(speed|velocity|mph|kph|kmh|km_?h|knots)/i.test(rank.by.col.column.name)) rank.dir = rank.dir === 'desc' ? 'asc' : 'desc';
   const plan = planOf(d, rank, show, live);
   if (typeof plan === 'string') return fail(plan, live.filter((p) => p.k === 'rank' || p.k === 'top' || p.k === 'compare' || p.k === 'share'));
+  const mixed = mixedMeasures(plan);
+  if (mixed !== undefined) return fail(mixed);
   // "when was hale-bopp discovered" in a table with no date of discovery: its row is not a when.
   const asked = d.rowsTable ?? d.table;
   const timed = asked.columns.some((c) => c.kind === 'temporal' || timeNamed(c)) || yearColumnOf(asked) !== undefined;
@@ -552,3 +554,18 @@ function dedupeDims(dims: readonly Dim[]): Dim[] {
   for (const x of dims) if (!out.some((y) => y.col.column === x.col.column && y.grain === x.grain)) out.push(x);
   return out;
 }
+
+/**
+ * "which country had the most manufacturing workers" over a long table whose `Variable` holds VA and
+ * EMP: `MAN` of both kinds of rows added or ranked together mixes money with persons.
+ */
+function mixedMeasures(plan: Plan): string | undefined {
+  const measured = plan.kind === 'aggregate' ? plan.measures.flatMap((m) => (m.col !== undefined ? [m.col] : [])) : plan.kind === 'rows' && plan.orderBy !== undefined ? [plan.orderBy.col] : [];
+  const table = measured[0]?.table;
+  const key = table !== undefined ? measureKey(table) : undefined;
+  if (key === undefined || !measured.some((c) => isNumeric(c.column) && c.column !== key.column) || (plan.kind !== 'aggregate' && plan.kind !== 'rows')) return undefined;
+  const one = plan.filters.some((f) => f.col.column === key.column && ((f.kind === 'in' && !f.negate && f.values.length === 1) || f.kind === 'contains'));
+  const split = plan.kind === 'aggregate' && plan.dims.some((x) => x.col.column === key.column);
+  return one || split ? undefined : `each row's numbers are one \`${key.column.name}\` (${(key.column.values ?? []).slice(0, 6).join(', ')}): the question does not say which`;
+}
+

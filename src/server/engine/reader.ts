@@ -119,7 +119,7 @@ function attempts(parse: { parts: Part[]; cost: number }, tables: TableMeta[], p
 /** Reads one question, standalone or as a change to `prev`. */
 /** Openings and words that only make sense as a change to an earlier answer. */
 // ("their" alone is a possessive a question may use about its own rows: "regions that missed their target".)
-const REFINES = /^\s*(and|now|also|what about|how about|same|but|then|instead)\b|\b(of|for|among) (those|them|these)\b|^\s*(what|how)\b.*\b(their|those)\b(?!.*\b(which|who|that)\b)|^\s*(\S+\s+){1,3}(it|them|those|these)\s*[?.!]*\s*$/i;
+const REFINES = /^\s*(and|now|also|what about|how about|same|but|then|instead)\b|\b(of|for|among) (those|them|these)\b|^\s*(what|how)\b.*\b(their|those)\b(?!.*\b(which|who|that)\b)|^\s*(which|who|what)\b.*\b(did|do|does|done)\s+(it|them|that)\s*[?.!]*\s*$/i;
 /**
  * A follow-up by its form ("and the lowest?", "remote workers only", "by month instead"): read as
  * a change to the previous answer or not at all; read alone, it answers a question nobody asked.

@@ -200,3 +200,15 @@ export function labelColumnOf(table: TableMeta): ColRef | undefined {
   const c = text.find((x) => /(^|[^a-z])(name|title|label)([^a-z]|$)/i.test(x.name)) ?? text[0];
   return c !== undefined ? { table, column: c } : undefined;
 }
+
+/**
+ * A key column that says what each row's numbers are, in a long table (`Variable` holding VA and
+ * EMP: value added in money, employment in persons): numbers of different rows are only added up
+ * or ranked together within one of its values.
+ */
+export function measureKey(table: TableMeta): ColRef | undefined {
+  const c = table.columns.find((x) => x.kind === 'text' && x.distinct >= 2 && x.distinct <= 30
+    && /^(variable|indicator|measure|metric|series|statistic|var)$/.test(identifierWords(x.name)[0] ?? ''));
+  return c !== undefined && table.columns.some((x) => isNumeric(x) && !isIdLike(x) && !timeNamed(x)) ? { table, column: c } : undefined;
+}
+
