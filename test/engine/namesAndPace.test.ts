@@ -9,7 +9,10 @@
  * - "how many people died in 2001" over air_crashes.csv counted the crashes: "people" was guessed
  *   to name the rows, because "crashes" (not "crashs") was not seen as the file's own noun;
  * - "how many birds" over cormorants.csv was refused (a cormorant is a bird: WordNet's hypernyms),
- *   and, once "birds" was read, "were counted" grouped by the `count` column.
+ *   and, once "birds" was read, "were counted" grouped by the `count` column (a verb still says what
+ *   to show of a ranked row: "oldest patient when accepted");
+ * - "which flight phase has the most crashes": "flight" before `Phase` broke the "which" and the
+ *   crash with the most fatalities was given.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -37,11 +40,14 @@ for (let i = 0; i < 40; i++) CRASHES.push(`${i % 2 === 0 ? 'landing' : 'en route
 const BIRDS = ['category,station,nest,count'];
 for (let i = 0; i < 30; i++) BIRDS.push(`${i % 2 === 0 ? 'Pre' : 'Post'},S${i % 5},${i % 3 === 0 ? 'yes' : 'no'},${1 + (i % 4)}`);
 
+const PATIENTS = ['accept_dt,age'];
+for (let i = 0; i < 20; i++) PATIENTS.push(`1968-0${1 + (i % 9)}-1${i % 10},${30 + i}`);
+
 describe('names of one thing, pace and counts held in a column', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'decathlon.csv': DECATHLON.join('\n'), 'cheese.csv': CHEESE.join('\n'), 'foods.csv': FOODS.join('\n'), 'names.csv': NAMES.join('\n'), 'air_crashes.csv': CRASHES.join('\n'), 'cormorants.csv': BIRDS.join('\n') });
+    rig = await startRig({ 'decathlon.csv': DECATHLON.join('\n'), 'cheese.csv': CHEESE.join('\n'), 'foods.csv': FOODS.join('\n'), 'names.csv': NAMES.join('\n'), 'air_crashes.csv': CRASHES.join('\n'), 'cormorants.csv': BIRDS.join('\n'), 'patients.csv': PATIENTS.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -85,5 +91,16 @@ describe('names of one thing, pace and counts held in a column', function () {
     assert.match(a.message, /\*\*73\*\*/, a.message);
     const b = await rig.ask('how many birds were counted', ['cormorants.csv']);
     assert.doesNotMatch(b.message, /by `count`/, b.message);
+  });
+
+  it('shows the date a verb names for a ranked row ("oldest patient when accepted")', async () => {
+    const a = await rig.ask('oldest patient when accepted', ['patients.csv']);
+    assert.match(a.message, /`accept_dt` of the row with the highest `age`/, a.message);
+  });
+
+  it('reads "which flight phase" as `Phase`, qualified by a noun nothing names', async () => {
+    // Landing: 20 of 40 crashes, en route 20; the 0th, 2nd... are landing.
+    const a = await rig.ask('which flight phase has the most crashes', ['air_crashes.csv']);
+    assert.match(a.message, /Which `Phase` has the highest number of rows/, a.message);
   });
 });

@@ -334,8 +334,9 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
       continue;
     }
     const dim = pickCol({ ...ch, cost: 0 }, b.col, 'dim');
-    // "how many birds were counted" meeting `count`: a verb is what happened to the rows, never a grouping.
-    const verb = b.to - b.from === 1 && ch.tokens?.[b.from]?.pos === 'VERB';
+    // "how many birds were counted" meeting `count`: a verb is what happened to the rows, never a
+    // grouping (it may still say what to show of a row: "oldest patient when accepted").
+    const verb = b.to - b.from === 1 && ch.tokens?.[b.from]?.pos === 'VERB' && !(rank?.rows === true || which?.who !== undefined);
     if (dim !== undefined && !verb && (isGroupable(dim.column) || dim.column.kind === 'text') && !d.dims.some((x) => x.col.column === dim.column)) {
       const col = pickCol(ch, b.col, 'dim') as ColRef;
       ch.cost += 0.5;

@@ -91,7 +91,8 @@ r('MCol', ['Col', tok((f) => f.t.kind === 'word' && f.t.pos === 'NOUN' && f.in.s
 // (A name of one thing, "chicago retailers", "texas sales", is a condition the data must hold: WordNet
 // files it as an instance of a kind, not a kind.)
 const instanceName = (f: Feed): boolean => senses(f.t.sing, 'n', 1)[0]?.ptrs.some((p) => p.sym === '@i') === true;
-r('MCol', [tok((f) => f.t.kind === 'word' && f.t.pos === 'NOUN' && f.in.size === 0 && !f.t.stop && !isKeyword(f.t.norm) && !instanceName(f)), 'Col'], (d) => ({ alts: at<ColM>(d, 1).alts }), 0.5);
+const QUALIFIER_NOUN = tok((f) => f.t.kind === 'word' && f.t.pos === 'NOUN' && f.in.size === 0 && !f.t.stop && !isKeyword(f.t.norm) && !instanceName(f));
+r('MCol', [QUALIFIER_NOUN, 'Col'], (d) => ({ alts: at<ColM>(d, 1).alts }), 0.5);
 // "order value", "car price": a column said of the rows it belongs to.
 r('MCol', ['Subject', 'Col'], (d) => {
   const alts = at<ColM>(d, 1).alts.filter((a) => a.ref.column.kind === 'numeric');
@@ -229,6 +230,8 @@ r('Part', [kw('change', 'changed', 'vary', 'varied', 'develop', 'developed', 'mo
 // --- Which / who / when ---------------------------------------------------------------------
 const WHICH = kw('which', 'what', 'whose');
 r('Part', [WHICH, 'Dim'], (d) => part({ k: 'which', dim: at<DimSpec>(d, 1) }));
+// "which flight phase": a noun nothing names before the column qualifies it, as in a measure's name.
+r('Part', [WHICH, QUALIFIER_NOUN, 'Col'], (d) => part({ k: 'which', dim: { d: 'col', col: at<ColM>(d, 2) } as DimSpec }), 0.5);
 r('Part', [WHICH, 'Dim', kw('and'), 'Dim'], (d) => part({ k: 'which', dim: at<DimSpec>(d, 1), also: at<DimSpec>(d, 3) }));
 // "peak GNP, and the year?", "lowest flow and when": the row behind the extreme is asked for.
 r('Part', [kw('and'), kw('when', 'year', 'date', 'day', 'month')], () => part({ k: 'which', who: 'when' }));
