@@ -12,7 +12,8 @@
  *   and, once "birds" was read, "were counted" grouped by the `count` column (a verb still says what
  *   to show of a ranked row: "oldest patient when accepted");
  * - "which flight phase has the most crashes": "flight" before `Phase` broke the "which" and the
- *   crash with the most fatalities was given.
+ *   crash with the most fatalities was given;
+ * - "dead vs healthy trees, how many birds" read "healthy trees" as the column and kept only "dead".
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -37,8 +38,8 @@ for (let y = 2020; y <= 2023; y++) {
 const CRASHES = ['Phase,Cause,date,Fatalities'];
 for (let i = 0; i < 40; i++) CRASHES.push(`${i % 2 === 0 ? 'landing' : 'en route'},${i % 4 === 0 ? 'weather' : 'human error'},2001-0${1 + (i % 9)}-1${i % 10},${10 + i}`);
 
-const BIRDS = ['category,station,nest,count'];
-for (let i = 0; i < 30; i++) BIRDS.push(`${i % 2 === 0 ? 'Pre' : 'Post'},S${i % 5},${i % 3 === 0 ? 'yes' : 'no'},${1 + (i % 4)}`);
+const BIRDS = ['category,station,nest,tree_health,count'];
+for (let i = 0; i < 30; i++) BIRDS.push(`${i % 2 === 0 ? 'Pre' : 'Post'},S${i % 5},${i % 3 === 0 ? 'yes' : 'no'},${['dead', 'healthy', 'weak'][i % 3] as string},${1 + (i % 4)}`);
 
 const PATIENTS = ['accept_dt,age'];
 for (let i = 0; i < 20; i++) PATIENTS.push(`1968-0${1 + (i % 9)}-1${i % 10},${30 + i}`);
@@ -102,5 +103,10 @@ describe('names of one thing, pace and counts held in a column', function () {
     // Landing: 20 of 40 crashes, en route 20; the 0th, 2nd... are landing.
     const a = await rig.ask('which flight phase has the most crashes', ['air_crashes.csv']);
     assert.match(a.message, /Which `Phase` has the highest number of rows/, a.message);
+  });
+
+  it('never answers one side of "dead vs healthy trees"', async () => {
+    const a = await rig.ask('dead vs healthy trees, how many birds', ['cormorants.csv']);
+    assert.doesNotMatch(a.message, /where `tree_health` is "dead":/, a.message);
   });
 });

@@ -383,6 +383,11 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
   if (typeof plan === 'string') return fail(plan, live.filter((p) => p.k === 'rank' || p.k === 'top' || p.k === 'compare' || p.k === 'share'));
   const mixed = mixedMeasures(plan);
   if (mixed !== undefined) return fail(mixed);
+  // "dead vs healthy trees" read as "dead" by `tree_health`: one side of the comparison is lost.
+  const vs = live.find((p) => p.k === 'compare');
+  if (vs !== undefined && plan.kind === 'aggregate' && plan.dims.some((x) => plan.filters.some((f) => f.kind === 'in' && !f.negate && f.values.length === 1 && f.col.column === x.col.column))) {
+    return fail('one side of the comparison names no value', [vs]);
+  }
   // "when was hale-bopp discovered" in a table with no date of discovery: its row is not a when.
   const asked = d.rowsTable ?? d.table;
   const timed = asked.columns.some((c) => c.kind === 'temporal' || timeNamed(c)) || yearColumnOf(asked) !== undefined;
