@@ -179,10 +179,18 @@ export function antonyms(lemma: string): string[] {
  */
 export function isKindOf(specific: string, general: string, depth: number): boolean {
   if (specific === general) return false;
-  let level = senses(specific, 'n', 2);
-  for (let d = 0; d < depth && level.length > 0; d++) {
-    level = level.flatMap((s) => [...follow(s, '@'), ...follow(s, '@i')]);
-    if (level.some((s) => s.words.includes(general))) return true;
+  const key = `${specific}|${general}|${depth}`;
+  let found = kindCache.get(key);
+  if (found === undefined) {
+    found = false;
+    let level = senses(specific, 'n', 2);
+    for (let d = 0; d < depth && level.length > 0 && !found; d++) {
+      level = level.flatMap((s) => [...follow(s, '@'), ...follow(s, '@i')]);
+      found = level.some((s) => s.words.includes(general));
+    }
+    if (kindCache.size > 20_000) kindCache.clear();
+    kindCache.set(key, found);
   }
-  return false;
+  return found;
 }
+const kindCache = new Map<string, boolean>();
