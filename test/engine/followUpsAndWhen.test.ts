@@ -4,7 +4,9 @@
  *   the answer before them, as if they had been read;
  * - "busiest day" ranked by `hum` (humidity), met through WordNet's "humming";
  * - "when was hale-bopp discovered" over a table with no dates gave the comet's row;
- * - "which state has the highest unemployment rate" added up the yearly rates of each state.
+ * - "which state has the highest unemployment rate" added up the yearly rates of each state;
+ * - "by how much % did the population grow between 1960 and 2019" gave a share of the total;
+ * - "median employment across states in 1975" gave each state's median, not the one asked.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -51,5 +53,15 @@ describe('follow-ups that change nothing, weak adjectives, "when" and level word
     const a = await rig.ask('which state has the highest failure rate', ['states.csv']);
     assert.match(a.message, /ALABAMA/, a.message);
     assert.doesNotMatch(a.message, /\*\*IOWA\*\*/, a.message);
+  });
+
+  it('never answers a growth in percent with a share of the total', async () => {
+    const a = await rig.ask('by how much % did ALABAMA fails grow between 1970 and 1979', ['states.csv']);
+    assert.doesNotMatch(a.message, /Share of total/, a.message);
+  });
+
+  it('asks whether "across states" means over all of them or for each', async () => {
+    const a = await rig.ask('median fails across states in 1975', ['states.csv']);
+    assert.match(a.message, /more than one way/, a.message);
   });
 });

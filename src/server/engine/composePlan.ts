@@ -4,6 +4,7 @@
  * parts on the draft and checks the plan.
  */
 import type { Part } from './parts';
+import { isChangeOfAmount } from '../language/concepts';
 import type { Draft, Ranking } from './composeFinish';
 import { dateColumnOf, frequencyWeight, isIdLike, isPercent } from './shape';
 import type { AggregatePlan, ColRef, Dim, Filter, Plan, RowsPlan } from './types';
@@ -111,6 +112,8 @@ export function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undef
     const whole = plan.filters.map((f, i) => (f.col.column === rateOf.column || f.kind === 'dateRange' || f.kind === 'datePart' ? -1 : i)).filter((i) => i >= 0);
     if (whole.length > 0) plan.shareScope = whole;
   } else if (d.share !== undefined && !ofPercents) {
+    // "by how much % did the population grow between 1960 and 2019": a change, not a share of a whole.
+    if ((d.tokens ?? []).some((t) => isChangeOfAmount(t.lemma, t.pos))) return 'a change between two times is no share of a whole, and I do not compute changes in percent';
     // A share of averages or extremes adds up nothing: "percent change of co2" is not a share.
     if (plan.measures.some((m) => m.agg !== 'sum' && m.agg !== 'count' && m.agg !== 'count_distinct')) return 'a share of something that does not add up';
     if (plan.dims.length > 0 && d.within === true) {

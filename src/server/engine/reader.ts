@@ -205,6 +205,14 @@ function otherMeanings(best: Reading, tables: TableMeta[], prev: Plan | undefine
     delete within.order;
     out.push({ ...best, plan: within, cost: best.cost + 0.01 });
   }
+  // "median employment across states": over all the states (one figure), or for each of them.
+  const words = tokenize(question);
+  const across = best.parts.find((x) => x.k === 'group' && words[x.from]?.norm === 'across');
+  if (across !== undefined && p.kind === 'aggregate' && p.dims.length === 1 && p.limit === undefined && p.share !== true && p.shareOfFiltered !== true && p.contrast === undefined && p.dims[0]?.grain === undefined) {
+    const overall: Plan = { ...p, dims: [] };
+    delete overall.order;
+    out.push({ ...best, plan: overall, cost: best.cost + 0.01 });
+  }
   const m = p.kind === 'aggregate' ? p.measures[0] : undefined;
   const d = p.kind === 'aggregate' ? p.dims[0] : undefined;
   // A `month` column beside a date made of parts is that date's month.

@@ -194,3 +194,17 @@ export function isKindOf(specific: string, general: string, depth: number): bool
   return found;
 }
 const kindCache = new Map<string, boolean>();
+
+/**
+ * Whether a verb or noun says an amount changed ("grow", "increase", "growth", "decline"): WordNet
+ * puts "change magnitude" within three steps above the verb (or the verb a noun derives from).
+ */
+export function isChangeOfAmount(lemma: string, tag: string): boolean {
+  const verbs = tag === 'VERB' ? senses(lemma, 'v', 2) : tag === 'NOUN' ? senses(lemma, 'n', 2).flatMap((s) => follow(s, '+')).filter((s) => s.pos === 'v').slice(0, 4) : [];
+  let level = verbs;
+  for (let d = 0; d < 3 && level.length > 0; d++) {
+    level = level.flatMap((s) => follow(s, '@'));
+    if (level.some((s) => s.words.includes('change magnitude'))) return true;
+  }
+  return false;
+}
