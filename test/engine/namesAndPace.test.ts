@@ -13,7 +13,9 @@
  *   to show of a ranked row: "oldest patient when accepted");
  * - "which flight phase has the most crashes": "flight" before `Phase` broke the "which" and the
  *   crash with the most fatalities was given;
- * - "dead vs healthy trees, how many birds" read "healthy trees" as the column and kept only "dead".
+ * - "dead vs healthy trees, how many birds" read "healthy trees" as the column and kept only "dead";
+ * - "how many babies named emma" counted the distinct names (1), not the babies (the `births` counts),
+ *   while "how many names" must still count the names.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -48,7 +50,7 @@ describe('names of one thing, pace and counts held in a column', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'decathlon.csv': DECATHLON.join('\n'), 'cheese.csv': CHEESE.join('\n'), 'foods.csv': FOODS.join('\n'), 'names.csv': NAMES.join('\n'), 'air_crashes.csv': CRASHES.join('\n'), 'cormorants.csv': BIRDS.join('\n'), 'patients.csv': PATIENTS.join('\n') });
+    rig = await startRig({ 'decathlon.csv': DECATHLON.join('\n'), 'cheese.csv': CHEESE.join('\n'), 'foods.csv': FOODS.join('\n'), 'names.csv': NAMES.join('\n'), 'air_crashes.csv': CRASHES.join('\n'), 'cormorants.csv': BIRDS.join('\n'), 'patients.csv': PATIENTS.join('\n'), 'baby_names.csv': NAMES.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -108,5 +110,13 @@ describe('names of one thing, pace and counts held in a column', function () {
   it('never answers one side of "dead vs healthy trees"', async () => {
     const a = await rig.ask('dead vs healthy trees, how many birds', ['cormorants.csv']);
     assert.doesNotMatch(a.message, /where `tree_health` is "dead":/, a.message);
+  });
+
+  it('adds up the counts for "how many babies named emma", and counts the names for "how many names"', async () => {
+    // Emma: 30 + 31 + 32 + 33 = 126 over 2020-2023.
+    const a = await rig.ask('how many babies named Emma', ['baby_names.csv']);
+    assert.match(a.message, /\*\*126\*\*/, a.message);
+    const b = await rig.ask('how many names', ['baby_names.csv']);
+    assert.match(b.message, /Number of distinct `name`/, b.message);
   });
 });

@@ -15,7 +15,7 @@ import { stemOf } from '../language/similar';
 import type { Tok } from '../language/tokens';
 import { joinKey } from './joins';
 import type { DimSpec, Part } from './parts';
-import { dateColumnOf, defaultAgg, isFlag, isGroupable, isIdLike, isNumeric, partColumnOf, timeNamed, yearColumnOf } from './shape';
+import { dateColumnOf, defaultAgg, frequencyWeight, isFlag, isGroupable, isIdLike, isNumeric, partColumnOf, timeNamed, yearColumnOf } from './shape';
 import type { ColRef, ColumnMeta, Dim, Filter, Grain, Measure, Plan, TableMeta } from './types';
 
 export type Composition =
@@ -158,10 +158,16 @@ function countMeasure(ch: Chooser, p: Body<'count'>, table: TableMeta, draft: Dr
       const ws = identifierWords(c.name).map(singular).filter((w) => !/^(id|key|code|no|nr|num|number)$/.test(w));
       return ws.length === 1 ? ws[0] : undefined;
     };
-    const named = hit.generic === true ? undefined : hit.table.columns.find((c) => (c.kind === 'text' || isIdLike(c)) && c.distinct <= hit.table.rowCount / 1.5 && hit.table.tokens.includes(nameOnly(c) ?? '\u0000'));
+    // (In a table of counts the rows are cells: "how many babies" adds up the counts, while "how many
+    // names", the column's own noun, still counts its values.)
+    const counted = ch.tokens?.[(t as { to: number }).to - 1]?.sing;
+    const weighted = frequencyWeight(hit.table) !== undefined;
+    const named = hit.generic === true ? undefined : hit.table.columns.find((c) => (c.kind === 'text' || isIdLike(c)) && c.distinct <= hit.table.rowCount / 1.5 && hit.table.tokens.includes(nameOnly(c) ?? '\u0000')
+      && (!weighted || nameOnly(c) === counted));
     if (named !== undefined) return { agg: 'count_distinct', col: { table: hit.table, column: named } };
-    // Rows that are observations of something counted: the things, by their key.
-    return hit.entity !== undefined ? { agg: 'count_distinct', col: hit.entity } : { agg: 'count' };
+    // Rows that are observations of something counted: the things, by their key. (In a table of
+    // counts, "how many babies named emma", a row is a cell whose count column says how many.)
+    return hit.entity !== undefined && (!weighted || nameOnly(hit.entity.column) === counted) ? { agg: 'count_distinct', col: hit.entity } : { agg: 'count' };
   }
   const col = pickCol(ch, t as Extract<typeof t, { alts: Array<{ ref: ColRef }> }>, 'count');
   if (col === undefined) return 'nothing to count';
