@@ -137,7 +137,7 @@ function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Rankin
       else {
         // "the highest failure rate" over `fails`: the question's words say it is a level.
         const span = p.cols[0] as { from: number; to: number };
-        const said = aggOfWords((ch.tokens ?? []).slice(span.from, span.to).map((t) => t.norm).join(' '));
+        const said = aggOfWords(wordsOf(ch, span));
         out.by = p.aggs === undefined && said !== undefined ? { agg: said, col } : measureOf(p.aggs, col);
       }
       // "the most transplants" over a 0/1 `transplant`: no row is more of a yes than another.
@@ -320,12 +320,12 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
         rank.show = col;
       } else if (rank !== undefined && rank.by === undefined && rank.mode === undefined) {
         // "the highest failure rate" over `fails`: the question's words say it is a level.
-        rank.by = { agg: aggOfWords((ch.tokens ?? []).slice(b.from, b.to).map((t) => t.norm).join(' ')) ?? defaultAgg(col.column), col };
+        rank.by = { agg: aggOfWords(wordsOf(ch, b)) ?? defaultAgg(col.column), col };
       }
       else if (!d.measures.some((m) => m.col?.column === col.column)) {
         // A number whose total and average are equally likely meant (`Bfat` men vs women): both.
         // The average leads for decimals, which are rarely amounts once their name says nothing.
-        const said = (ch.tokens ?? []).slice(b.from, b.to).map((t) => t.norm).join(' ');
+        const said = wordsOf(ch, b);
         const sure = aggIsSure(col.column, said) || d.adverbAgg !== undefined || live.some((p) => p.k === 'share');
         const agg = aggOfWords(said) ?? (sure ? defaultAgg(col.column) : /INT/i.test(col.column.type) ? 'sum' : 'avg');
         d.measures.push({ agg, col });
@@ -412,3 +412,7 @@ function mixedMeasures(plan: Plan): string | undefined {
   return one || split ? undefined : `each row's numbers are one \`${key.column.name}\` (${(key.column.values ?? []).slice(0, 6).join(', ')}): the question does not say which`;
 }
 
+/** The question's own words for a mention, folded ("life expectancy"): they may say how to combine it. */
+function wordsOf(ch: Chooser, span: { from: number; to: number }): string {
+  return (ch.tokens ?? []).slice(span.from, span.to).map((t) => t.norm).join(' ');
+}

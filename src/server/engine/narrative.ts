@@ -32,11 +32,16 @@ function convertedNote(plan: Plan): string {
   return `\n\n_Note: ${cols.map((c) => code(c.name)).join(', ')} ${cols.length === 1 ? 'is' : 'are'} stored as text; values that are not ${cols[0]?.kind === 'temporal' ? 'dates' : 'numbers'} were left out._`;
 }
 
+/** How a result row's groups are named in the text ("North / 2024-03"). */
+function groupLabel(plan: Extract<Plan, { kind: 'aggregate' }>): (row: unknown[]) => string {
+  return (row) => plan.dims.map((d, i) => md(d.grain !== undefined ? timeLabel(row[i], d.grain) : fmtLabel(row[i]))).join(' / ');
+}
+
 /** A share inside each group: the highest and lowest groups, then every group's share and counts. */
 function groupShareFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultData, noun: string): string {
   const k = plan.dims.length;
   const cond = plan.filters.filter((f, i) => !isScope(f, i, plan)).map((f) => md(filterPhrase(f))).join(' and ');
-  const label = (row: unknown[]): string => plan.dims.map((d, i) => md(d.grain !== undefined ? timeLabel(row[i], d.grain) : fmtLabel(row[i]))).join(' / ');
+  const label = groupLabel(plan);
   const rows = r.rows.filter((row) => Number.isFinite(n(row[k + 2])));
   if (rows.length === 0) return `No group has ${noun} to take a share of.`;
   const ranked = [...rows].sort((a, b) => n(b[k + 2]) - n(a[k + 2]));
@@ -79,7 +84,7 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
   }
   if (r.rows.length === 0) return `No rows match: ${md(describePlan(plan))}.`;
   const mi = dimCount;
-  const label = (row: unknown[]): string => plan.dims.map((d, i) => md(d.grain !== undefined ? timeLabel(row[i], d.grain) : fmtLabel(row[i]))).join(' / ');
+  const label = groupLabel(plan);
   const lines: string[] = [];
   // (A ranking of periods, "the warmest year", is told as a ranking, not as a series.)
   const isTime = plan.dims[0]?.grain !== undefined && dimCount === 1 && plan.order === undefined;

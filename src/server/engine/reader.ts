@@ -172,7 +172,7 @@ function readOne(question: string, tables: TableMeta[], glossary: readonly Gloss
   const best = ok[0];
   if (best !== undefined) {
     const rivals = ok.slice(1).filter((r) => r.cost - best.cost < CLOSE);
-    for (const r of otherMeanings(best, tables, prev, question)) if (!rivals.some((x) => planKey(x.plan) === planKey(r.plan))) rivals.push(r);
+    for (const r of otherMeanings(best, tables, prev, question, tokens)) if (!rivals.some((x) => planKey(x.plan) === planKey(r.plan))) rivals.push(r);
     return { kind: 'answer', reading: best, rivals };
   }
   return refusal(tokens, lat, tried);
@@ -183,7 +183,7 @@ function readOne(question: string, tables: TableMeta[], glossary: readonly Gloss
  * the century, and "average trips per month" over daily rows may be the average day of each month
  * or the average of the monthly totals. Returned as rivals: the engine asks when they differ.
  */
-function otherMeanings(best: Reading, tables: TableMeta[], prev: Plan | undefined, question: string): Reading[] {
+function otherMeanings(best: Reading, tables: TableMeta[], prev: Plan | undefined, question: string, words: readonly Tok[]): Reading[] {
   const out: Reading[] = [];
   const w = best.parts.find((p): p is Extract<Part, { k: 'when' }> => p.k === 'when' && p.when.alsoCentury !== undefined);
   const unitSaid = best.parts.some((p) => p.k === 'measure' && p.unit !== undefined);
@@ -206,7 +206,6 @@ function otherMeanings(best: Reading, tables: TableMeta[], prev: Plan | undefine
     out.push({ ...best, plan: within, cost: best.cost + 0.01 });
   }
   // "median employment across states": over all the states (one figure), or for each of them.
-  const words = tokenize(question);
   const across = best.parts.find((x) => x.k === 'group' && words[x.from]?.norm === 'across');
   if (across !== undefined && p.kind === 'aggregate' && p.dims.length === 1 && p.limit === undefined && p.share !== true && p.shareOfFiltered !== true && p.contrast === undefined && p.dims[0]?.grain === undefined) {
     const overall: Plan = { ...p, dims: [] };
