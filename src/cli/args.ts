@@ -14,8 +14,10 @@ export class UsageError extends Error {
 
 export const USAGE = `Usage:
   team-data serve [--port N] [--host 127.0.0.1] [--data-dir DIR] [--api-key KEY] [--read-root DIR]...
-                  [--api-versions v1,v2]
-      Start the embedded local service; prints its base URL and key.
+                  [--api-versions v1,v2] [--shared]
+      Start the embedded local service; prints its base URL and key. With --shared it is the data
+      folder's one service that ask, mcp and VS Code windows attach to (they start it themselves
+      when needed); it stops a few minutes after its last client.
   team-data ask [FILE ...] --question TEXT [options]
       Upload FILEs as data sources, ask a question and print the streamed answer.
       --dataset ID        use (and, with FILEs, add to) this dataset
@@ -50,6 +52,8 @@ export interface ServeArgs {
   readRoots: string[];
   /** The API versions served (`--api-versions v2` behaves like a service that dropped v1). */
   apiVersions?: ApiVersion[];
+  /** Run as the data folder's one shared service (clients attach through its discovery file). */
+  shared: boolean;
 }
 
 export interface AskArgs {
@@ -117,7 +121,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   if (command === 'serve') {
     const { values, positionals } = parse(rest, {
       port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'api-key': { type: 'string' },
-      'read-root': { type: 'string', multiple: true }, 'api-versions': { type: 'string' },
+      'read-root': { type: 'string', multiple: true }, 'api-versions': { type: 'string' }, shared: { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals[0]})`);
     const port = values.port === undefined ? 0 : Number(values.port);
@@ -125,7 +129,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     // Only the command line names read roots (no environment variable): whoever starts the service
     // decides which folders it may read in place, never a caller of its API.
     const readRoots = (values['read-root'] ?? []).filter((r): r is string => typeof r === 'string' && r !== '');
-    const out: ServeArgs = { command: 'serve', port, host: typeof values.host === 'string' ? values.host : '127.0.0.1', readRoots };
+    const out: ServeArgs = { command: 'serve', port, host: typeof values.host === 'string' ? values.host : '127.0.0.1', readRoots, shared: values.shared === true };
     const dataDir = values['data-dir'] ?? env['TEAM_DATA_DATA_DIR'];
     if (typeof dataDir === 'string') out.dataDir = dataDir;
     const apiKey = values['api-key'] ?? env['TEAM_DATA_LOCAL_API_KEY'];

@@ -35,6 +35,12 @@ import { removeLeftovers } from './state/leftovers';
 import { HistoryStore } from './state/historyStore';
 import { MetaStore, type Logger } from './state/metaStore';
 import { StartupPhases } from './startupPhases';
+import { join } from 'node:path';
+import { JobJournal } from './jobs/jobJournal';
+import { DATA_FORMAT } from './daemon/discovery';
+import { Leases } from './daemon/leases';
+import { registerLeaseRoutes } from './daemon/leaseRoutes';
+import { rememberedRoots } from './daemon/sharedRoots';
 
 export type { Logger };
 
@@ -77,6 +83,12 @@ export interface LocalServiceOptions {
   readRoots?: readonly string[];
   /** The API versions served; default both. Serving one behaves like a service that has dropped the other. */
   apiVersions?: ReadonlyArray<'v1' | 'v2'>;
+  /**
+   * One service shared by every client of the data folder (see daemon/): clients hold leases, may
+   * read in place only under their own folders, and the service calls `onIdle` once it has had no
+   * lease and no work for `idleMs`. Remembered folders join `readRoots` (daemon/sharedRoots.ts).
+   */
+  shared?: { version: string; ttlMs: number; idleMs: number; onIdle(why: string): void };
 }
 
 export interface LocalService {
@@ -86,6 +98,8 @@ export interface LocalService {
   port: number;
   /** Stops listening, aborts running work (interrupted sources resume on next start), flushes metadata. */
   close(): Promise<void>;
+  /** The folders DuckDB may read files in place from (fixed for this process). */
+  readRoots: readonly string[];
 }
 
 const DEFAULT_MAX_UPLOAD_BYTES = 8 * 1024 ** 3;
@@ -131,9 +145,13 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   await removeLeftovers(paths, meta);
   const history = new HistoryStore(paths.historyDir, log);
   await history.init();
+  const journal = new JobJournal(join(paths.historyDir, 'running'));
+  await journal.recover(history, (id) => meta.sessions.has(id), log);
   const vault = await FileVault.open(paths.filesDir, paths.secretFile, opts.fileUrlTtlMs ?? DEFAULT_FILE_URL_TTL_MS);
   phases.mark('sweeps');
-  const readRoots = await resolveRoots(opts.readRoots ?? []);
+  const inPlacePaths = [...meta.sources.values()].flatMap((r) => (r.origin.kind === 'path' ? [r.origin.path] : []));
+  const remembered = opts.shared ? await rememberedRoots(opts.dataDir, inPlacePaths) : [];
+  const readRoots = await resolveRoots([...(opts.readRoots ?? []), ...remembered]);
   const { store, engine, owned } = await defaultBackends(opts.dataDir, opts, readRoots);
   phases.mark('DuckDB');
   const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
@@ -141,10 +159,14 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
     ...(opts.ingestBudgetMs !== undefined ? { budgetMs: opts.ingestBudgetMs } : {}),
     ...(opts.allowPrivateNetworks === true ? { allowPrivateNetworks: true } : {}) };
   const ingest = new IngestQueue(ingestOpts);
-  const jobs = new JobRunner({ meta, history, vault, engine, log });
+  const jobs = new JobRunner({ meta, history, vault, engine, log, journal });
+  const leases = opts.shared ? new Leases({
+    ttlMs: opts.shared.ttlMs, idleMs: opts.shared.idleMs, busy: () => jobs.busy || ingest.busy, onIdle: opts.shared.onIdle,
+  }) : undefined;
   const deps: ServiceDeps = {
     meta, history, vault, store, engine, ingest, jobs, paths, log, maxUploadBytes, readRoots,
     keepAliveMs: opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+    ...(leases ? { inPlaceRoots: () => leases.roots() } : {}),
   };
 
   const multipart = await MultipartUploads.open({
@@ -165,6 +187,12 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
     registerUploadRoutes(router, deps, spelling);
   }
   if (served.includes('v2')) registerMultipartRoutes(router, deps, multipart);
+  if (leases && opts.shared) {
+    registerLeaseRoutes(router, {
+      leases, dataDir: opts.dataDir, sandboxRoots: readRoots, version: opts.shared.version, dataFormat: DATA_FORMAT, ttlMs: opts.shared.ttlMs,
+      busy: () => ({ jobs: jobs.busy, ingest: ingest.busy }),
+    });
+  }
   const publicRouter = new Router();
   registerFileRoutes(publicRouter, deps);
   registerPartRoute(publicRouter, multipart);
@@ -196,10 +224,12 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   await ingest.recover();
   phases.mark('recover');
   log('info', `local service listening on ${baseUrl} (started in ${phases.summary()})`);
+  leases?.start();
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      leases?.stop();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await jobs.close();
@@ -213,5 +243,5 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
     })();
     return closing;
   };
-  return { baseUrl, apiKey: opts.apiKey, port, close };
+  return { baseUrl, apiKey: opts.apiKey, port, close, readRoots };
 }

@@ -20,5 +20,10 @@ export interface ServiceDeps {
   maxUploadBytes: number;
   /** Real paths of the folders whose files may be read in place (see readRoots.ts). */
   readRoots: readonly string[];
+  /**
+   * Where new in-place sources may be made now: a shared service allows only folders of its live
+   * clients (each registers its own with its lease); without leases, every read root.
+   */
+  inPlaceRoots?: () => readonly string[];
   keepAliveMs: number;
 }

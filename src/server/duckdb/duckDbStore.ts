@@ -132,7 +132,7 @@ export class DuckDbStore implements DataStore {
     } catch (err) {
       const m = err instanceof Error ? err.message : String(err);
       throw new Error(/lock/i.test(m)
-        ? `the database ${databasePath} is in use by another process (is another local service running on this data directory?)`
+        ? `the database ${databasePath} is in use by another process (is another local service running on this data directory?)${/lock is held in [^\n]*/i.exec(m)?.[0].replace(/^/, '; DuckDB says: ') ?? ''}`
         : `could not open the database ${databasePath}: ${m.split('\n')[0] ?? m}`);
     }
     // Only once the database lock is ours: another service on this directory keeps its scratch files.

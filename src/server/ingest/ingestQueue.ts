@@ -63,6 +63,11 @@ export class IngestQueue {
   }
 
   /** How far the running read of a source has got, if one is running and DuckDB has reported. */
+  /** Whether a source is being read or waits to be (a shared service does not stop then). */
+  get busy(): boolean {
+    return this.running.size > 0 || this.waiting.length > 0;
+  }
+
   progressOf(id: string): ReadProgress | undefined {
     const p = this.progress.get(id);
     return p === undefined ? undefined : { ...p };

@@ -13,6 +13,7 @@ import { FileVault } from '../files/fileVault';
 import { newId } from '../ids';
 import { withEntry } from '../../shared/glossary';
 import type { HistoryStore } from '../state/historyStore';
+import type { JobJournal } from './jobJournal';
 import type { DatasetRecord } from '../state/records';
 import type { Logger, MetaStore } from '../state/metaStore';
 import type { JobPlan } from './jobPlan';
@@ -31,6 +32,8 @@ export interface JobRunnerOptions {
   vault: FileVault;
   engine: AnalysisEngine;
   log: Logger;
+  /** Where jobs in flight are noted, so a kill mid-job leaves a trace (see jobJournal.ts). */
+  journal?: JobJournal;
 }
 
 /** The reason a job's controller is aborted with when its client cancelled it. */
@@ -60,6 +63,11 @@ export class JobRunner {
     this.running.add(p);
     void p.finally(() => this.running.delete(p));
     return p;
+  }
+
+  /** Whether a job is running (a shared service never stops for idleness while one does). */
+  get busy(): boolean {
+    return this.running.size > 0;
   }
 
   /** Aborts running jobs and waits for them to settle. */
@@ -103,6 +111,8 @@ export class JobRunner {
     if (cancel?.aborted === true) onCancel();
     else cancel?.addEventListener('abort', onCancel, { once: true });
     let ok = true;
+    const journal = this.o.journal;
+    await journal?.begin(jobId, sid, plan.question, createdAt).catch((e: unknown) => log('warn', `could not note a job in flight: ${String(e)}`));
     try {
       emit({ kind: 'JOB_ID', jobId });
       if (firstJob) {
@@ -172,6 +182,8 @@ export class JobRunner {
         log('error', `could not store a finished job in history: ${String(err)}`);
       }
     }
+    // A job cut short by shutdown stays noted: the next start records it as interrupted.
+    if (!abort.signal.aborted || cancelled) await journal?.end(jobId);
     emit({ kind: 'END', ok });
     return { jobId, answer: builder.snapshot(), blocks, ok };
   }

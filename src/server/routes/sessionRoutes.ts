@@ -97,7 +97,7 @@ export function registerSessionRoutes(router: Router, deps: ServiceDeps, spellin
     const out: HistoryRecord[] = page.records.map((r) => ({
       jobId: r.jobId,
       question: { blocks: [{ type: 'MESSAGE', content: r.question }] },
-      answer: { blocks: vault.fresh(r.blocks), ...(r.cancelled === true ? { state: 'cancelled' as const } : !r.ok ? { state: 'error' as const } : {}) },
+      answer: { blocks: vault.fresh(r.blocks), ...(r.cancelled === true ? { state: 'cancelled' as const } : !r.ok || r.interrupted === true ? { state: 'error' as const } : {}) },
     }));
     return { data: wire.encodePage({ ...page, records: out }, wire.encodeHistoryRecord) };
   });

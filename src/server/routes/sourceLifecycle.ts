@@ -18,6 +18,7 @@ import { toDataSource, type FileStamp, type SourceRecord } from '../state/record
 import { IN_PLACE_KINDS } from '../duckdb/duckDbStore';
 import { fileFormatOf, type FileFormat } from '../duckdb/fileKinds';
 import { checkInPlacePath } from '../ingest/readRoots';
+import { within } from '../daemon/sharedRoots';
 import type { DataSource } from '../../shared/domain';
 
 function urlExtension(url: string): string {
@@ -54,7 +55,15 @@ function formatOrUndefined(name: string): FileFormat | undefined {
  * (symlinks resolved), a regular file. Anything else is a 400 saying why; the path is never read.
  */
 async function inPlaceFile(deps: ServiceDeps, path: string): Promise<{ real: string; stamp: FileStamp }> {
-  const check = await checkInPlacePath(path, deps.readRoots);
+  const live = deps.inPlaceRoots?.();
+  const roots = live === undefined ? deps.readRoots : deps.readRoots.filter((r) => live.some((l) => within(l, r) || within(r, l)));
+  if (live !== undefined && roots.length === 0) {
+    throw new ApiError(ErrorCode.INVALID_PARAMS, `path: no client of this service has registered a folder it may read in place (open the folder in VS Code, or upload the file)`);
+  }
+  const check = await checkInPlacePath(path, roots);
+  if (check.ok && live !== undefined && !live.some((l) => within(check.real, l))) {
+    throw new ApiError(ErrorCode.INVALID_PARAMS, `path: ${path} is not in a folder a client of this service has open; only files in those folders can be read in place`);
+  }
   // HTTP 400 (the envelope's parameter error), so plain HTTP callers see the refusal as one.
   if (!check.ok) throw new ApiError(ErrorCode.INVALID_PARAMS, `path: ${check.reason}`);
   return check;

@@ -20,6 +20,8 @@ export interface JobRecord {
   ok: boolean;
   /** The client cancelled the job; `blocks` are what it had produced by then. */
   cancelled?: boolean;
+  /** The service stopped while the job ran (see jobJournal.ts). */
+  interrupted?: boolean;
   /** Answer blocks; TABLE/IMAGE urls are internal references (see fileVault). */
   blocks: Block[];
 }
@@ -36,11 +38,12 @@ function readRecord(raw: unknown, sessionId: string): JobRecord | undefined {
   }
   const rec: JobRecord = { jobId, sessionId, question, createdAt, ok: ok !== false, blocks: decoded };
   if (raw['cancelled'] === true) rec.cancelled = true;
+  if (raw['interrupted'] === true) rec.interrupted = true;
   return rec;
 }
 
 function encodeRecord(r: JobRecord): JsonObject {
-  return { jobId: r.jobId, question: r.question, createdAt: r.createdAt, ok: r.ok, ...(r.cancelled === true ? { cancelled: true } : {}), blocks: r.blocks.map(encodeBlock) };
+  return { jobId: r.jobId, question: r.question, createdAt: r.createdAt, ok: r.ok, ...(r.cancelled === true ? { cancelled: true } : {}), ...(r.interrupted === true ? { interrupted: true } : {}), blocks: r.blocks.map(encodeBlock) };
 }
 
 export class HistoryStore {
