@@ -10,10 +10,10 @@ import { TeamDataClient } from '../api/index';
 import { answerBlocks } from '../shared/answerFold';
 import { LANGUAGE_TYPES, SUPPORTED_EXTENSIONS, type Answer, type JobRequest, type LanguageType } from '../shared/domain';
 import { fileExtension } from '../shared/fileNames';
-import { startLocalService } from '../server/localService';
+import { attachLocal } from './localAttach';
 import { UsageError, type AskArgs } from './args';
 import { AnswerPrinter } from './answerPrinter';
-import { defaultDataDir, randomApiKey } from './dataDir';
+import { defaultDataDir } from './dataDir';
 import { formatBytes } from '../shared/byteSize';
 import { ProgressLine } from './progress';
 
@@ -148,7 +148,7 @@ export async function ask(args: AskArgs, io: Io): Promise<number> {
     const client = new TeamDataClient({ baseUrl: args.baseUrl, apiKey: args.apiKey ?? '', apiVersion: args.apiVersion, ...(args.userId ? { userId: args.userId } : {}) });
     return runAsk(client, args, io);
   }
-  const service = await startLocalService({ dataDir: args.dataDir ?? defaultDataDir(io.env), apiKey: randomApiKey(), port: 0 });
+  const service = await attachLocal(args.dataDir ?? defaultDataDir(io.env), io.env, 'cli', (line) => io.err.write(`${line}\n`));
   try {
     const client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, apiVersion: args.apiVersion, userId: args.userId ?? localUserId(io.env) });
     return await runAsk(client, args, io);

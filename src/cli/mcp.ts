@@ -11,9 +11,10 @@ import { z } from 'zod';
 import { AnalysisTools, ToolInputError, type ToolAnswer } from '../api/analysisTools';
 import { TeamDataClient } from '../api/index';
 import { answerText, datasetsText } from '../api/toolText';
-import { startLocalService, type LocalService } from '../server/localService';
+import { attachLocal, type LocalConnection } from './localAttach';
 import type { McpArgs } from './args';
-import { defaultDataDir, randomApiKey } from './dataDir';
+import { defaultDataDir } from './dataDir';
+import { localUserId } from './localUser';
 import { describeFailure } from './failure';
 
 declare const TEAM_DATA_VERSION: string | undefined;
@@ -86,13 +87,15 @@ export function createMcpServer(client: TeamDataClient, opts: { local: boolean; 
 
 /** `team-data mcp`: serves until the client closes stdin. */
 export async function mcp(args: McpArgs, env: NodeJS.ProcessEnv): Promise<number> {
-  let service: LocalService | undefined;
+  let service: LocalConnection | undefined;
   let client: TeamDataClient;
   if (args.baseUrl !== undefined) {
     client = new TeamDataClient({ baseUrl: args.baseUrl, apiKey: args.apiKey ?? '', apiVersion: args.apiVersion, ...(args.userId ? { userId: args.userId } : {}) });
   } else {
-    service = await startLocalService({ dataDir: args.dataDir ?? defaultDataDir(env), apiKey: randomApiKey(), port: 0 });
-    client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, apiVersion: args.apiVersion, userId: args.userId ?? 'mcp' });
+    // The data folder's shared service, as the same user as the CLI and VS Code: the agent sees
+    // their datasets and sessions, and they see its.
+    service = await attachLocal(args.dataDir ?? defaultDataDir(env), env, 'mcp', (line) => process.stderr.write(`${line}\n`));
+    client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, apiVersion: args.apiVersion, userId: args.userId ?? localUserId(env) });
   }
   const server = createMcpServer(client, { local: service !== undefined, root: process.cwd() });
   const transport = new StdioServerTransport();

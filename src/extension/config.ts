@@ -2,6 +2,8 @@
  * The extension's settings, read in one place and validated, so a hand-edited settings.json with
  * a wrong type degrades to the default instead of reaching the service.
  */
+import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
 import { JOB_MODES, LANGUAGE_TYPES, type JobMode, type LanguageType } from '../shared/domain';
 
@@ -20,6 +22,8 @@ export interface Settings {
   jobMode: JobMode;
   maxMessagesInContext: number;
   requestTimeoutSeconds: number;
+  /** The local service's data folder; empty: the folder shared with the CLI and MCP. */
+  localDataFolder: string;
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
@@ -28,6 +32,13 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback
 
 function intIn(value: unknown, min: number, max: number, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.round(value))) : fallback;
+}
+
+/** An absolute folder (a leading `~` is the home folder); anything else means the default. */
+function folderSetting(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  const v = value.trim().replace(/^~(?=$|[\\/])/, homedir());
+  return isAbsolute(v) ? v : '';
 }
 
 export function readSettings(): Settings {
@@ -42,6 +53,7 @@ export function readSettings(): Settings {
     jobMode: oneOf(c.get('jobMode'), JOB_MODES, 'AUTO'),
     maxMessagesInContext: intIn(c.get('maxMessagesInContext'), 0, 10, 10),
     requestTimeoutSeconds: intIn(c.get('requestTimeoutSeconds'), 1, 3600, 30),
+    localDataFolder: folderSetting(c.get('localDataFolder')),
   };
 }
 

@@ -13,6 +13,7 @@ import { readSettings } from './config';
 import { FileReuseCache } from './flows/fileReuse';
 import { RunningJobs } from './jobs/runningJobs';
 import { LocalServiceSupervisor } from './localService/supervisor';
+import { adoptOldFolder, chosenDataFolder } from './localService/dataFolder';
 import { Log } from './log';
 import { PanelManager } from './panel/panelManager';
 import { DATASETS_VIEW, DatasetsTreeProvider } from './trees/datasetsTree';
@@ -52,7 +53,13 @@ export function createServices(context: vscode.ExtensionContext): Services {
   const keys = own(context, new KeyStore(context.secrets, process.env, (m) => notifier.warn(m)));
   const supervisor = new LocalServiceSupervisor({
     cliPath: join(context.extensionPath, 'dist', 'cli.js'),
-    dataDir: join(context.globalStorageUri.fsPath, 'local-service'),
+    dataDir: () => chosenDataFolder(readSettings().localDataFolder),
+    version: String((context.extension.packageJSON as { version?: unknown }).version ?? 'dev'),
+    prepare: async () => {
+      if (readSettings().localDataFolder !== '') return;
+      const moved = await adoptOldFolder(join(context.globalStorageUri.fsPath, 'local-service'), chosenDataFolder(''));
+      if (moved) log.write('info', moved);
+    },
     readRoots: workspaceReadRoots,
     log: (level, message) => log.write(level, message),
     healthCheck: async (endpoint, signal) => {
@@ -62,11 +69,16 @@ export function createServices(context: vscode.ExtensionContext): Services {
     },
   });
   own(context, { dispose: () => void supervisor.stop() });
-  // The service locks its read roots in at start (sandbox.ts): new workspace folders need a new one.
+  // New workspace folders go to the service with this window's lease; a service that cannot read
+  // them yet (its sandbox is fixed at start) restarts once no job runs.
   own(context, vscode.workspace.onDidChangeWorkspaceFolders(() => {
     if (supervisor.endpoint === undefined || !supervisor.readRootsChanged()) return;
-    log.write('info', 'The workspace folders changed: restarting the local service so it may read files in the new ones in place');
-    supervisor.restart().catch((e: unknown) => log.write('warn', `restarting the local service failed: ${String(e)}`));
+    supervisor.updateReadRoots().catch((e: unknown) => log.write('warn', `telling the local service about the new folders failed: ${String(e)}`));
+  }));
+  own(context, vscode.workspace.onDidChangeConfiguration((e) => {
+    if (!e.affectsConfiguration('teamData.localDataFolder') || supervisor.endpoint === undefined) return;
+    log.write('info', `The local data folder is now ${supervisor.dataDir}`);
+    supervisor.reattach().catch((err: unknown) => log.write('warn', `using the new local data folder failed: ${String(err)}`));
   }));
   const connection: ConnectionManager = own(context, new ConnectionManager(keys, supervisor, log));
   const jobs = own(context, new RunningJobs());

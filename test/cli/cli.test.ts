@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { TeamDataClient, TeamDataError } from '../../src/api/index';
+import { BUILT_CLI, builtCli, sharedEnv, stopShared } from '../helpers/sharedCli';
 
 const MAIN = join(__dirname, '..', '..', 'src', 'cli', 'main.ts');
 const TSX = require.resolve('tsx/cjs');
@@ -22,7 +23,7 @@ interface Run {
 
 function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const child = spawn(process.execPath, ['-r', TSX, MAIN, ...args], {
-    cwd, env: { ...process.env, TEAM_DATA_BASE_URL: '', TEAM_DATA_API_KEY: '', TEAM_DATA_API_VERSION: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd, env: { ...process.env, TEAM_DATA_BASE_URL: '', TEAM_DATA_API_KEY: '', TEAM_DATA_API_VERSION: '', ...sharedEnv(BUILT_CLI), ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
@@ -36,10 +37,14 @@ describe('team-data CLI', function () {
   let dir: string;
 
   before(async () => {
+    await builtCli();
     dir = await mkdtemp(join(tmpdir(), 'cli-'));
     await writeFile(join(dir, 'sales.csv'), 'order_id,region,revenue\n1,Europe,100\n2,Asia,50\n3,Europe,25\n');
   });
-  after(() => rm(dir, { recursive: true, force: true }));
+  after(async () => {
+    await stopShared(join(dir, 'data'));
+    await rm(dir, { recursive: true, force: true });
+  });
 
   const versions: Array<[string, string[], NodeJS.ProcessEnv, 'job_id' | 'jobId']> = [
     ['v2 by default', [], {}, 'job_id'],
@@ -71,7 +76,7 @@ describe('team-data CLI', function () {
 
   it('ends quietly with 0 when the reader of stdout goes away early (| head)', async () => {
     const child = spawn(process.execPath, ['-r', TSX, MAIN, 'ask', 'sales.csv', '--question', 'overview', '--data-dir', join(dir, 'data'), '--out', 'out-head'], {
-      cwd: dir, env: { ...process.env, TEAM_DATA_BASE_URL: '', TEAM_DATA_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: dir, env: { ...process.env, TEAM_DATA_BASE_URL: '', TEAM_DATA_API_KEY: '', ...sharedEnv(BUILT_CLI) }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

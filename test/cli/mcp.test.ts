@@ -5,6 +5,7 @@
  * wrong (missing file, unsupported type, a question the data cannot answer, an unknown dataset).
  */
 import { strict as assert } from 'node:assert';
+import { builtCli, sharedEnv, stopShared } from '../helpers/sharedCli';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ describe('team-data mcp (MCP SDK client over stdio)', function () {
       command: process.execPath,
       args: ['-r', TSX, MAIN, 'mcp', '--data-dir', join(dir, 'data')],
       cwd: dir,
-      env: { PATH: process.env['PATH'] ?? '', HOME: dir },
+      env: { PATH: process.env['PATH'] ?? '', HOME: dir, ...sharedEnv(await builtCli()) } as Record<string, string>,
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
@@ -44,6 +45,7 @@ describe('team-data mcp (MCP SDK client over stdio)', function () {
 
   after(async () => {
     await client?.close();
+    await stopShared(join(dir, 'data'));
     rmSync(dir, { recursive: true, force: true });
   });
 

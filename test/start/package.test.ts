@@ -161,11 +161,11 @@ describe('npm run package (.vsix for this platform)', function () {
     const log: string[] = [];
     const supervisor = new LocalServiceSupervisor({
       cliPath: join(hidden, 'dist', 'cli.js'),
-      dataDir: join(scratch, 'hidden-data'),
+      dataDir: () => join(scratch, 'hidden-data'),
+      version: 'test',
       nodePath: process.execPath,
       log: (level, message) => log.push(`${level} ${message}`),
       healthCheck,
-      healthIntervalMs: 0,
       backoff: { baseMs: 20, maxMs: 50 },
     });
     try {

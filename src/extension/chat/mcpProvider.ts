@@ -23,12 +23,13 @@ export function registerMcpProvider(s: Services): boolean {
   const Definition = (vscode as unknown as { McpStdioServerDefinition?: StdioDefinition }).McpStdioServerDefinition;
   if (typeof lm?.registerMcpServerDefinitionProvider !== 'function' || typeof Definition !== 'function') return false;
   const cli = join(s.context.extensionPath, 'dist', 'cli.js');
-  const dataDir = join(s.context.globalStorageUri.fsPath, 'mcp-service');
+  // The windows' own data folder: the agent sees the datasets the panel made, through one service.
+  const dataDir = (): string => s.supervisor.dataDir;
   const version = String(s.context.extension.packageJSON?.version ?? '0.0.0');
   try {
     s.context.subscriptions.push(
       lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
-        provideMcpServerDefinitions: () => [new Definition('Team Data Analysis (local files, offline)', process.execPath, [cli, 'mcp', '--data-dir', dataDir], { ELECTRON_RUN_AS_NODE: 1 }, version)],
+        provideMcpServerDefinitions: () => [new Definition('Team Data Analysis (local files, offline)', process.execPath, [cli, 'mcp', '--data-dir', dataDir()], { ELECTRON_RUN_AS_NODE: 1 }, version)],
       }),
     );
     return true;

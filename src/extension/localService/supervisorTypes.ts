@@ -16,13 +16,17 @@ export type SupervisorLogLevel = 'debug' | 'info' | 'warn' | 'error';
 export interface SupervisorOptions {
   /** The built CLI bundle (`dist/cli.js`). */
   cliPath: string;
-  /** Where the service keeps its data (the extension's global storage). */
-  dataDir: string;
+  /** The data folder, read at each attach (the setting, else the folder shared with the CLI). */
+  dataDir: () => string;
+  /** Runs once before the first attach (the extension moves an old data folder there). */
+  prepare?(): Promise<void>;
+  /** This build's version: a running service of another version is used, with a note in the log. */
+  version: string;
   /** The Node to run it with (default `process.execPath`, the editor's own). */
   nodePath?: string;
   /**
-   * Folders whose files the service may read in place (the workspace folders), read at each start;
-   * the service locks them in, so a change needs {@link LocalServiceSupervisor.restart}.
+   * Folders whose files the service may read in place (the workspace folders), registered with
+   * the window's lease; a change goes through {@link LocalServiceSupervisor.updateReadRoots}.
    */
   readRoots?: () => readonly string[];
   /** Base environment of the child (default `process.env`). */
@@ -31,16 +35,12 @@ export interface SupervisorOptions {
   log(level: SupervisorLogLevel, message: string): void;
   /** Proves a fresh child answers real requests; rejects when it does not. */
   healthCheck(endpoint: LocalEndpoint, signal: AbortSignal): Promise<void>;
-  /** How long a start may take until the health check passed (default 60 s: DuckDB's first open). */
+  /** How long a start may take (default 60 s: DuckDB's first open). */
   startTimeoutMs?: number;
-  /** Period of the liveness check while running (default 60 s; 0 disables it). */
-  healthIntervalMs?: number;
-  /** Backoff between restarts after a crash. */
+  /** Backoff between attempts to attach again after the service went away. */
   backoff?: BackoffOptions;
-  /** Consecutive failed starts before giving up until the next explicit use (default 5). */
+  /** Consecutive failed attaches before giving up until the next explicit use (default 5). */
   maxConsecutiveFailures?: number;
-  /** A run this long counts as healthy and resets the failure count (default 60 s). */
-  stableAfterMs?: number;
 }
 
 /** Why the local service cannot run; `kind` lets the UI pick the right advice. */

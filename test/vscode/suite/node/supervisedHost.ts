@@ -1,6 +1,6 @@
 /**
  * A stand-in for the extension host in the supervisor test: starts the local service through the
- * supervisor, prints the child's pid, then waits to be killed (as an editor crash would).
+ * supervisor, prints the service's pid, then waits to be killed (as an editor crash would).
  */
 import { TeamDataClient } from '../../../../src/api/index';
 import { LocalServiceSupervisor } from '../../../../src/extension/localService/supervisor';
@@ -8,9 +8,9 @@ import { LocalServiceSupervisor } from '../../../../src/extension/localService/s
 const [cliPath, dataDir] = process.argv.slice(2);
 const supervisor = new LocalServiceSupervisor({
   cliPath: cliPath as string,
-  dataDir: dataDir as string,
+  dataDir: () => dataDir as string,
+  version: 'test',
   log: () => undefined,
-  healthIntervalMs: 0,
   healthCheck: async (e, signal) => {
     await new TeamDataClient({ baseUrl: e.baseUrl, apiKey: e.apiKey, userId: 'host' }).datasets.list({ pageSize: 1 }, { signal });
   },

@@ -1,8 +1,8 @@
 /**
- * The local-service supervisor in plain Node, against the real CLI (`team-data serve`) built into
- * out/test: start, health check through the real client, the key never in argv or the log,
- * restart with backoff after a crash, hung-process detection, clean stop, and the clear errors
- * for a missing build and a DuckDB binding that cannot load.
+ * The local-service supervisor in plain Node, against the real CLI (`team-data serve --shared`)
+ * built into out/test: start, health check through the real client, the key never in argv or the
+ * log, attaching again after a crash, hung-process detection, the lease given back on stop, and
+ * the clear errors for a missing build and a DuckDB binding that cannot load.
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
@@ -14,6 +14,7 @@ import { TeamDataClient } from '../../../../src/api/index';
 import { LocalServiceError, LocalServiceSupervisor, type LocalEndpoint, type SupervisorOptions, type SupervisorState } from '../../../../src/extension/localService/supervisor';
 import { classifyServeLine, looksLikeNativeLoadFailure } from '../../../../src/extension/localService/serveOutput';
 import { StartGate } from '../../../../src/extension/trees/startGate';
+import { stopShared } from '../../../helpers/sharedCli';
 
 const repo = resolve(__dirname, '../../../..');
 const cliPath = join(repo, 'out', 'test', 'cli.js');
@@ -45,15 +46,19 @@ describe('local service supervisor (real child process)', function () {
   let dir: string;
   const lines: string[] = [];
   const supervisors: LocalServiceSupervisor[] = [];
+  const dataDirs: string[] = [];
 
   function make(extra: Partial<SupervisorOptions> = {}): LocalServiceSupervisor {
+    const data = join(dir, `data-${supervisors.length}`);
+    dataDirs.push(data);
     const s = new LocalServiceSupervisor({
       cliPath,
-      dataDir: join(dir, `data-${supervisors.length}`),
+      dataDir: () => data,
+      version: 'test',
       nodePath: process.execPath,
+      env: { ...process.env, TEAM_DATA_IDLE_MS: '1000', TEAM_DATA_LEASE_TTL_MS: '1500' },
       log: (level, message) => lines.push(`${level} ${message}`),
       healthCheck,
-      healthIntervalMs: 0,
       backoff: { baseMs: 50, maxMs: 200 },
       ...extra,
     });
@@ -78,6 +83,7 @@ describe('local service supervisor (real child process)', function () {
 
   afterEach(async () => {
     await Promise.all(supervisors.splice(0).map((s) => s.stop()));
+    for (const d of dataDirs.splice(0)) await stopShared(d);
   });
 
   after(() => {
@@ -106,7 +112,7 @@ describe('local service supervisor (real child process)', function () {
     assert.ok(!lines.some((l) => l.includes('TEAM_DATA_API_KEY')), 'the key line reached the log');
   });
 
-  it('hands the service its read roots at start, and restarts with new ones when they change', async () => {
+  it('registers its read roots with its lease; the service restarts to read new ones once idle', async () => {
     const first = join(dir, 'root-a');
     const second = join(dir, 'root-b');
     mkdirSync(first);
@@ -121,16 +127,19 @@ describe('local service supervisor (real child process)', function () {
     assert.equal((await client.dataSources.waitUntilSynched(a.datasetId, a.id, { intervalMs: 50 })).status, 'synched');
     await assert.rejects(client.dataSources.createWithoutDataset({ fileName: 'b.csv', path: join(second, 'b.csv') }), /outside the folders this service may read/);
     assert.equal(s.readRootsChanged(), false);
+    const before = s.pid as number;
     roots = [first, second];
     assert.equal(s.readRootsChanged(), true);
-    ep = await s.restart();
+    await s.updateReadRoots();
+    await until('the service to restart with the new folder', () => s.state === 'running' && s.pid !== before && s.pid !== undefined).catch((e: unknown) => { throw new Error(`${String(e)}\n${lines.join('\n')}`); });
+    ep = s.endpoint as LocalEndpoint;
     assert.deepEqual(s.readRoots, [first, second]);
     client = new TeamDataClient({ baseUrl: ep.baseUrl, apiKey: ep.apiKey, userId: 'u1' });
     const b = await client.dataSources.createWithoutDataset({ fileName: 'b.csv', path: join(second, 'b.csv') });
     assert.equal((await client.dataSources.waitUntilSynched(b.datasetId, b.id, { intervalMs: 50 })).status, 'synched');
   });
 
-  it('restarts with backoff after the child dies, with a fresh port and key', async () => {
+  it('attaches again after the service dies, starting a new one with a fresh port and key', async () => {
     const s = make();
     const states: SupervisorState[] = [];
     s.onDidChangeState((st) => states.push(st));
@@ -142,24 +151,17 @@ describe('local service supervisor (real child process)', function () {
     assert.notEqual(second.apiKey, first.apiKey);
     assert.ok(states.includes('restarting'), states.join(','));
     await healthCheck(second, new AbortController().signal);
-    assert.ok(lines.some((l) => /killed by SIGKILL; restarting/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => /stopped answering; attaching again/.test(l)), lines.join('\n'));
   });
 
-  it('kills and replaces a child that stops answering its health checks', async () => {
-    let failing = false;
-    const s = make({
-      healthIntervalMs: 100,
-      healthCheck: async (e, signal) => {
-        if (failing) throw new Error('simulated hang');
-        await healthCheck(e, signal);
-      },
-    });
+  it('kills and replaces a service that hangs (stops answering while its process lives)', async () => {
+    const s = make();
     await s.ensureStarted();
     const pid = s.pid as number;
-    failing = true;
-    await until('the hung child to be killed', () => !alive(pid));
-    failing = false;
-    await until('a replacement', () => s.state === 'running' && s.pid !== undefined && s.pid !== pid);
+    process.kill(pid, 'SIGSTOP');
+    await until('the hung service to be killed', () => !alive(pid), 45_000);
+    await until('a replacement', () => s.state === 'running' && s.pid !== undefined && s.pid !== pid, 30_000);
+    assert.ok(lines.some((l) => /does not answer; stopping it/.test(l)), lines.join('\n'));
   });
 
   it('a use during a restart joins the new child instead of racing it for the database', async () => {
@@ -176,23 +178,21 @@ describe('local service supervisor (real child process)', function () {
     assert.equal(s.state, 'running');
     await healthCheck(a, new AbortController().signal);
     assert.ok(!lines.some((l) => /in use by another process/.test(l)), lines.join('\n'));
-    // Never two children over one data folder: the new one starts only once the old one is gone.
-    const stopped = lines.findIndex((l) => /Local service stopped/.test(l));
+    // Never two services over one data folder: the new one starts only once the old one is gone.
+    const stopped = lines.findIndex((l) => /Waiting for the local service .* to finish its jobs and restart/.test(l));
     const started = lines.findIndex((l) => /Starting the local service/.test(l));
     assert.ok(stopped >= 0 && started > stopped, lines.join('\n'));
     assert.equal(lines.filter((l) => /Starting the local service/.test(l)).length, 1, lines.join('\n'));
   });
 
-  it('stops the child on stop() and refuses later use', async () => {
+  it('gives its lease back on stop(), refuses later use, and the service ends once idle', async () => {
     const s = make();
     await s.ensureStarted();
     const pid = s.pid as number;
-    lines.length = 0;
     await s.stop();
-    assert.equal(alive(pid), false);
-    assert.ok(lines.some((l) => /Stopping/.test(l)), `the service shut down gracefully (its own "Stopping…"):\n${lines.join('\n')}`);
     assert.equal(s.state, 'stopped');
     await assert.rejects(s.ensureStarted(), (e: unknown) => e instanceof LocalServiceError && e.kind === 'stopped');
+    await until('the service without clients to stop by itself', () => !alive(pid), 20_000);
   });
 
   it('a stop() during a restart leaves no service running afterwards', async () => {
@@ -202,13 +202,14 @@ describe('local service supervisor (real child process)', function () {
     const restarting = s.restart();
     await s.stop();
     await assert.rejects(restarting, (e: unknown) => e instanceof LocalServiceError && e.kind === 'stopped');
-    assert.equal(alive(first), false);
-    assert.equal(s.pid, undefined, 'no new child after the shutdown');
+    await until('the old service to end', () => !alive(first), 20_000);
     assert.equal(s.state, 'stopped');
+    assert.equal(s.pid, undefined, 'no new service after the shutdown');
   });
 
-  it('stops the service when the editor process dies without stopping it (no orphan)', async () => {
-    const host = spawn(process.execPath, ['-r', 'tsx/cjs', join(__dirname, 'supervisedHost.ts'), cliPath, join(dir, 'orphan-data')], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+  it('the service ends by itself when the editor that held it dies without a goodbye (no orphan)', async () => {
+    const env = { ...process.env, TEAM_DATA_IDLE_MS: '1000', TEAM_DATA_LEASE_TTL_MS: '1500' };
+    const host = spawn(process.execPath, ['-r', 'tsx/cjs', join(__dirname, 'supervisedHost.ts'), cliPath, join(dir, 'orphan-data')], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     host.stdout.on('data', (c: Buffer) => (out += c.toString()));
     host.stderr.on('data', (c: Buffer) => (out += c.toString()));

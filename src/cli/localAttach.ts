@@ -1,0 +1,42 @@
+/**
+ * The CLI's way to the embedded local service: attach to the data folder's shared service (or
+ * start it, detached, for every later client too) and hold a lease until done. `team-data ask`
+ * and `team-data mcp` therefore share datasets and sessions with every VS Code window on the same
+ * data folder, and never collide on its database.
+ */
+import { resolve } from 'node:path';
+import { attachOrStart } from './serviceAttach';
+import { BUILD_VERSION } from './serveShared';
+
+export interface LocalConnection {
+  baseUrl: string;
+  apiKey: string;
+  /** Gives the lease back (the service outlives this command; it stops after its last client). */
+  close(): Promise<void>;
+}
+
+/** The built CLI that runs `serve --shared`: this bundle, or `TEAM_DATA_CLI_PATH` (tests, tools). */
+export function ownCliPath(env: NodeJS.ProcessEnv): string {
+  const fromEnv = env['TEAM_DATA_CLI_PATH'];
+  if (fromEnv) return resolve(fromEnv);
+  if (/\.c?js$/.test(__filename)) return __filename;
+  const script = process.argv[1];
+  if (script && /\.c?js$/.test(script)) return resolve(script);
+  throw new Error('cannot tell where the team-data program is to start the local service; set TEAM_DATA_CLI_PATH to dist/cli.js');
+}
+
+export async function attachLocal(dataDir: string, env: NodeJS.ProcessEnv, client: 'cli' | 'mcp', note: (line: string) => void): Promise<LocalConnection> {
+  const attached = await attachOrStart({
+    dataDir,
+    cliPath: ownCliPath(env),
+    env,
+    version: BUILD_VERSION,
+    client,
+    onNote: (m) => note(`team-data: note: ${m}`),
+    log: (level, message) => {
+      if (level === 'warn' || level === 'error' || env['TEAM_DATA_DEBUG']) note(`team-data: ${message}`);
+    },
+  });
+  const { baseUrl, apiKey } = attached.discovery;
+  return { baseUrl, apiKey, close: () => attached.lease.release() };
+}
