@@ -22,6 +22,7 @@ const suites: Suite[] = [
     ...await (require('./understandBench') as typeof import('./understandBench')).runUnderstandBench(),
   ] },
   { name: 'history', run: () => (require('./historyBench') as typeof import('./historyBench')).runHistoryBench() },
+  { name: 'shared', run: () => (require('./sharedBench') as typeof import('./sharedBench')).runSharedBench() },
   { name: 'understand', run: () => (require('./understandBench') as typeof import('./understandBench')).runUnderstandBench() },
 ];
 
