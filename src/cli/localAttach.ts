@@ -32,7 +32,7 @@ export async function attachLocal(dataDir: string, env: NodeJS.ProcessEnv, clien
     env,
     version: BUILD_VERSION,
     client,
-    onNote: (m) => note(`team-data: note: ${m}`),
+    onNote: (m) => note(`team-data: note: ${m} To restart it with this version now (once no job runs): team-data service stop`),
     log: (level, message) => {
       if (level === 'warn' || level === 'error' || env['TEAM_DATA_DEBUG']) note(`team-data: ${message}`);
     },

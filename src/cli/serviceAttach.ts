@@ -75,7 +75,7 @@ async function existing(o: AttachOptions): Promise<Discovery | undefined> {
   let p = await probe(d);
   if (p.kind === 'hung') p = await probe(d, 5000);
   if (p.kind === 'ok') {
-    if (d.version !== o.version) o.onNote?.(`The local service already running is version ${d.version}; this client is ${o.version}. It is used as it is; it restarts with the newer version once all its clients are closed (or run "team-data service stop").`);
+    if (d.version !== o.version) o.onNote?.(`The local service already running on ${o.dataDir} is version ${d.version}; this client is version ${o.version}. It is used as it is until it restarts, which it does by itself a few minutes after its last client closes.`);
     return d;
   }
   if (p.kind === 'refused' && processAlive(d.pid)) {

@@ -62,6 +62,9 @@ export function createServices(context: vscode.ExtensionContext): Services {
     },
     readRoots: workspaceReadRoots,
     log: (level, message) => log.write(level, message),
+    onNote: (message) => void prompts.choose(message, ['Restart Local Service'] as const, { level: 'info' }).then((choice) => {
+      if (choice) void vscode.commands.executeCommand('teamData.restartLocalService');
+    }, () => undefined),
     healthCheck: async (endpoint, signal) => {
       // A real request through the real client: proves the key, the codec and DuckDB-backed state.
       const probe = new TeamDataClient({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, userId: 'health-check', timeoutMs: 15_000, retry: { attempts: 1 } });

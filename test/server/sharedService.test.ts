@@ -157,7 +157,7 @@ describe('one shared local service per data folder (real processes)', function (
     const notes: string[] = [];
     const other = await attach(data, { version: 'other', onNote: (m) => notes.push(m) });
     assert.equal(other.discovery.pid, first.discovery.pid);
-    assert.match(notes.join('\n'), /already running is version test; this client is other/);
+    assert.match(notes.join('\n'), /already running on .* is version test; this client is version other/);
     chmodSync(discoveryFile(data), 0o644);
     const read = await readDiscovery(data);
     assert.ok(read && !read.ok && /can be read by others/.test(read.why));

@@ -6,11 +6,13 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { defaultDataDir } from '../../cli/dataDir';
 
+/** The setting, else TEAM_DATA_DATA_DIR (as the CLI reads it), else the CLI's default folder. */
 export function chosenDataFolder(setting: string, env: NodeJS.ProcessEnv = process.env): string {
-  return setting !== '' ? setting : defaultDataDir(env);
+  const fromEnv = env['TEAM_DATA_DATA_DIR'];
+  return setting !== '' ? setting : fromEnv && isAbsolute(fromEnv) ? fromEnv : defaultDataDir(env);
 }
 
 const stateOf = (dir: string): string => join(dir, 'meta', 'state.json');

@@ -178,7 +178,10 @@ export class LocalServiceSupervisor {
         // Live: a later updateReadRoots sends the folders of that moment.
         roots: () => [...(this.opts.readRoots?.() ?? [])],
         log: (level, message) => this.opts.log(level, message),
-        onNote: (m) => this.opts.log('warn', m),
+        onNote: (m) => {
+          this.opts.log('warn', m);
+          this.opts.onNote?.(m);
+        },
         onLost: () => this.lost(attached),
         onMissingRoots: (missing) => this.rootsNeedRestart(attached, missing),
       });

@@ -18,6 +18,8 @@ export interface SupervisorOptions {
   cliPath: string;
   /** The data folder, read at each attach (the setting, else the folder shared with the CLI). */
   dataDir: () => string;
+  /** A notice for the user (the running service is of another version). */
+  onNote?(message: string): void;
   /** Runs once before the first attach (the extension moves an old data folder there). */
   prepare?(): Promise<void>;
   /** This build's version: a running service of another version is used, with a note in the log. */
