@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { runExtensionTests } from '../harness/runExtensionTests';
+import { readDiscovery } from '../../../src/server/daemon/discovery';
+import { stopShared, waitGone } from '../../helpers/sharedCli';
 
 const repo = resolve(__dirname, '../../..');
 const suiteOut = join(repo, 'out', 'test', 'vscode-suite');
@@ -83,5 +85,62 @@ describe('extension in a real VS Code (extension-host suite)', function () {
     assert.deepEqual(result.failed.map((f) => `${f.title}: ${f.error}`), [], log.slice(-6000));
     for (const t of REQUIRED) assert.ok(result.passed.includes(t), `did not pass: ${t}\npassed: ${result.passed.join('\n')}`);
     assert.equal(code, 0, log.slice(-6000));
+  });
+
+  it('two windows and the CLI share one local service and its data; closing the window that started it leaves the other working', async () => {
+    const data = join(scratch, 'shared-data');
+    const sync = join(scratch, 'sync');
+    const tmp = join(scratch, 'shared-tmp');
+    const cliFolder = join(scratch, 'made by the CLI');
+    for (const d of [sync, tmp, cliFolder]) mkdirSync(d, { recursive: true });
+    copyFileSync(join(repo, 'samples', 'sales.csv'), join(cliFolder, 'sales.csv'));
+    const cli = (args: string[], idleMs: string): string => execFileSync(process.execPath, [join(repo, 'dist', 'cli.js'), ...args, '--data-dir', data], {
+      cwd: cliFolder, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TEAM_DATA_IDLE_MS: idleMs, TEAM_DATA_BASE_URL: '', TEAM_DATA_API_KEY: '' },
+    });
+    try {
+      // The CLI first: its dataset must show in both windows. Its service is stopped, so window A starts the next one.
+      assert.match(cli(['ask', 'sales.csv', '--question', 'total revenue by region'], '500'), /Europe/);
+      await stopShared(data);
+      // A shared TMPDIR: closing a window's code-server must not take the service with it (a real window's close does not).
+      const run = (w: 'A' | 'B'): Promise<{ code: number; result: { passed: string[]; failed: Array<{ title: string; error: string }> }; log: string }> => {
+        const workspace = join(scratch, `window-${w}`);
+        mkdirSync(workspace, { recursive: true });
+        const resultFile = join(scratch, `result-window-${w}.json`);
+        const logFile = join(scratch, `suite-window-${w}.log`);
+        return runExtensionTests({
+          extensionDevelopmentPath: repo, extensionTestsPath: join(suiteOut, 'index.js'), workspace, logFile, timeoutMs: 10 * 60_000,
+          env: { TEAM_DATA_SUITE_RESULT: resultFile, TEAM_DATA_SUITE_WINDOW: w, TEAM_DATA_SUITE_SYNC: sync, TEAM_DATA_DATA_DIR: data, TMPDIR: tmp, TEAM_DATA_IDLE_MS: '4000' },
+        }).then((code) => ({
+          code,
+          result: existsSync(resultFile) ? JSON.parse(readFileSync(resultFile, 'utf8')) as { passed: string[]; failed: Array<{ title: string; error: string }> } : { passed: [], failed: [{ title: 'no result', error: '' }] },
+          log: existsSync(logFile) ? readFileSync(logFile, 'utf8') : '(no log)',
+        }));
+      };
+      const a = run('A').then((r) => {
+        writeFileSync(join(sync, 'A-closed'), '');
+        return r;
+      });
+      const b = run('B');
+      // The CLI asks while both windows hold the service: it attaches to the same one.
+      const both = Date.now();
+      while (!(existsSync(join(sync, 'A-attached')) && existsSync(join(sync, 'B-attached')))) {
+        if (Date.now() - both > 8 * 60_000) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const servicePid = readFileSync(join(sync, 'A-attached'), 'utf8');
+      assert.match(cli(['ask', 'sales.csv', '--question', 'total revenue by channel'], '4000'), /Online|Retail|Partner/i);
+      const read = await readDiscovery(data);
+      assert.ok(read?.ok && String(read.discovery.pid) === servicePid, 'the CLI used the windows\' service');
+      for (const r of [await a, await b]) {
+        assert.deepEqual(r.result.failed.map((f) => `${f.title}: ${f.error}`), [], r.log.slice(-6000));
+        assert.equal(r.code, 0, r.log.slice(-6000));
+      }
+      assert.equal((await a).result.passed.length, 1);
+      assert.equal((await b).result.passed.length, 2, (await b).log.slice(-3000));
+      // B checked the service outlived A; once B closed too, it ends by itself (no orphan).
+      assert.ok(await waitGone(Number(servicePid), 60_000), 'the service ended after its last window closed');
+    } finally {
+      await stopShared(data);
+    }
   });
 });

@@ -13,6 +13,13 @@ export function run(): Promise<void> {
   // Install describe/it on the global object, then load the suites (in this order: startup needs
   // a window where nothing activated the extension yet; later ones use what Analyze created).
   mocha.suite.emit('pre-require', globalThis, 'extension-host-suite', mocha);
+  // The two-window test runs only its own suite, in each of its two windows.
+  if (process.env['TEAM_DATA_SUITE_WINDOW']) require('./twoWindows.suite');
+  else loadSuites();
+  return runMocha(mocha);
+}
+
+function loadSuites(): void {
   require('./startup.suite');
   require('./activation.suite');
   require('./trees.suite');
@@ -24,6 +31,9 @@ export function run(): Promise<void> {
   require('./restart.suite');
   require('./signIn.suite');
   require('./deletes.suite');
+}
+
+function runMocha(mocha: Mocha): Promise<void> {
   return new Promise((resolve, reject) => {
     const passed: string[] = [];
     const failed: Array<{ title: string; error: string }> = [];
