@@ -51,7 +51,7 @@ describe('a workspace CSV read in place', function () {
     assert.equal(ds.status, 'synched');
     assert.equal(ds.path, uri.fsPath, 'the source reads the workspace file where it is');
     // No upload: the service's data folder holds no copy of the file.
-    const dataDir = join(a.services.context.globalStorageUri.fsPath, 'local-service');
+    const dataDir = a.services.supervisor.dataDir;
     assert.equal(existsSync(join(dataDir, 'sources', `${id}.csv`)), false, 'the file was copied into the sources folder');
     assert.deepEqual((await readdir(join(dataDir, 'uploads'))).filter((f) => f.includes('inplace')), []);
 
