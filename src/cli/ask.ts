@@ -10,10 +10,9 @@ import { TeamDataClient } from '../api/index';
 import { answerBlocks } from '../shared/answerFold';
 import { LANGUAGE_TYPES, SUPPORTED_EXTENSIONS, type Answer, type JobRequest, type LanguageType } from '../shared/domain';
 import { fileExtension } from '../shared/fileNames';
-import { startLocalService } from '../server/localService';
 import { UsageError, type AskArgs } from './args';
 import { AnswerPrinter } from './answerPrinter';
-import { defaultDataDir, randomApiKey } from './dataDir';
+import { connectionOf, withClient } from './connect';
 import { formatBytes } from '../shared/byteSize';
 import { ProgressLine } from './progress';
 
@@ -144,15 +143,9 @@ async function runAsk(client: TeamDataClient, args: AskArgs, io: Io): Promise<nu
 }
 
 export async function ask(args: AskArgs, io: Io): Promise<number> {
-  if (args.baseUrl !== undefined) {
-    const client = new TeamDataClient({ baseUrl: args.baseUrl, apiKey: args.apiKey ?? '', apiVersion: args.apiVersion, ...(args.userId ? { userId: args.userId } : {}) });
-    return runAsk(client, args, io);
-  }
-  const service = await startLocalService({ dataDir: args.dataDir ?? defaultDataDir(io.env), apiKey: randomApiKey(), port: 0 });
-  try {
-    const client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, apiVersion: args.apiVersion, userId: args.userId ?? localUserId(io.env) });
-    return await runAsk(client, args, io);
-  } finally {
-    await service.close();
-  }
+  // On the embedded service the sessions `ask` opens belong to the local user; a hosted service
+  // gets the user id it was given, or none.
+  const conn = connectionOf(args);
+  if (conn.userId === undefined && conn.baseUrl === undefined) conn.userId = localUserId(io.env);
+  return withClient(conn, io.env, (client) => runAsk(client, args, io));
 }

@@ -1,0 +1,44 @@
+/**
+ * Where a command's requests go: the hosted service named by `--base-url`, or else the embedded
+ * local service started in-process on the data folder and stopped again when the command is done.
+ * Every command that talks to a service (ask, sessions, datasets) goes through `withClient`, so how
+ * the local service is reached is decided in this one place.
+ */
+import { TeamDataClient } from '../api/index';
+import type { ApiVersion } from '../api/options';
+import { startLocalService } from '../server/localService';
+import { defaultDataDir, randomApiKey } from './dataDir';
+
+/** The connection options every service command takes (flags and environment already merged). */
+export interface Connection {
+  baseUrl?: string;
+  apiKey?: string;
+  /** Sent as the caller's user id; none means "no user" (on the local service: every user's records). */
+  userId?: string;
+  dataDir?: string;
+  apiVersion: ApiVersion;
+}
+
+/** The connection options of parsed arguments (the rest of the arguments left out). */
+export function connectionOf(args: Connection): Connection {
+  const out: Connection = { apiVersion: args.apiVersion };
+  if (args.baseUrl !== undefined) out.baseUrl = args.baseUrl;
+  if (args.apiKey !== undefined) out.apiKey = args.apiKey;
+  if (args.userId !== undefined) out.userId = args.userId;
+  if (args.dataDir !== undefined) out.dataDir = args.dataDir;
+  return out;
+}
+
+/** Runs `fn` with a client of the hosted or the embedded local service, then releases the service. */
+export async function withClient<T>(conn: Connection, env: NodeJS.ProcessEnv, fn: (client: TeamDataClient) => Promise<T>): Promise<T> {
+  const user = conn.userId !== undefined && conn.userId !== '' ? { userId: conn.userId } : {};
+  if (conn.baseUrl !== undefined) {
+    return fn(new TeamDataClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey ?? '', apiVersion: conn.apiVersion, ...user }));
+  }
+  const service = await startLocalService({ dataDir: conn.dataDir ?? defaultDataDir(env), apiKey: randomApiKey(), port: 0 });
+  try {
+    return await fn(new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, apiVersion: conn.apiVersion, ...user }));
+  } finally {
+    await service.close();
+  }
+}
