@@ -5,19 +5,15 @@
  * the local service is reached is decided in this one place.
  */
 import { TeamDataClient } from '../api/index';
-import type { ApiVersion } from '../api/options';
 import { startLocalService } from '../server/localService';
+import type { ConnectionArgs } from './args';
 import { defaultDataDir, randomApiKey } from './dataDir';
 
-/** The connection options every service command takes (flags and environment already merged). */
-export interface Connection {
-  baseUrl?: string;
-  apiKey?: string;
-  /** Sent as the caller's user id; none means "no user" (on the local service: every user's records). */
-  userId?: string;
-  dataDir?: string;
-  apiVersion: ApiVersion;
-}
+/**
+ * The connection options every service command takes (flags and environment already merged). A
+ * missing user id is sent as none: on the local service that means every user's records.
+ */
+export type Connection = ConnectionArgs;
 
 /** The connection options of parsed arguments (the rest of the arguments left out). */
 export function connectionOf(args: Connection): Connection {
