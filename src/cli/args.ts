@@ -20,7 +20,8 @@ export const USAGE = `Usage:
   team-data ask [FILE ...] --question TEXT [options]
       Upload FILEs as data sources, ask a question and print the streamed answer.
       --dataset ID        use (and, with FILEs, add to) this dataset
-      --session ID        ask in this session (default: a new session)
+      --session ID        ask in this session (default: the dataset's CLI session "CLI: NAME",
+                          made on first use; it keeps no earlier question as context)
       --no-stream         ask for the whole answer at once
       --json              print the service's non-stream shape ({"job_id", "blocks"} in v2,
                           {"jobId", "blocks"} in v1)
