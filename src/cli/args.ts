@@ -174,7 +174,8 @@ function parseManage(command: 'sessions' | 'datasets', rest: string[], env: Node
   }
   if (values.json === true) throw new UsageError(`${command} delete does not take --json`);
   if (command === 'datasets') {
-    if (sessionFlags.length > 0) throw new UsageError(`datasets delete does not take ${sessionFlags[0]}; name the datasets by id`);
+    const picks = sessionFlags.filter((f) => f !== '--yes');
+    if (picks.length > 0) throw new UsageError(`datasets delete does not take ${picks[0]}; name the datasets by id`);
     if (positionals.length === 0) throw new UsageError('datasets delete needs the id of at least one dataset (see "team-data datasets list")');
     return { ...conn, command, action, ids: positionals };
   }
@@ -183,7 +184,6 @@ function parseManage(command: 'sessions' | 'datasets', rest: string[], env: Node
   if (values.oldest !== undefined) {
     const n = Number(values.oldest);
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`--oldest takes a whole number of sessions from 1 (got "${values.oldest}")`);
-    if (values.yes === true) throw new UsageError('--yes goes with --all only');
     return { ...conn, command, action, pick: { oldest: n } };
   }
   if (values.all === true) {
@@ -191,7 +191,7 @@ function parseManage(command: 'sessions' | 'datasets', rest: string[], env: Node
     if (values.yes !== true) throw new UsageError('sessions delete --all deletes every session with its history: add --yes to confirm');
     return { ...conn, command, action, pick: { all: true } };
   }
-  if (values.yes === true) throw new UsageError('--yes goes with --all only');
+  // --yes is only needed with --all, and harmless elsewhere (a script may always pass it).
   return { ...conn, command, action, pick: { ids: positionals } };
 }
 

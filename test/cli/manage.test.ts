@@ -56,7 +56,6 @@ describe('team-data sessions / datasets', function () {
       [['sessions', 'delete', '--all'], /^sessions delete --all deletes every session with its history: add --yes to confirm$/],
       [['sessions', 'delete', '--oldest', '0'], /^--oldest takes a whole number of sessions from 1 \(got "0"\)$/],
       [['sessions', 'delete', '--oldest', 'ten'], /got "ten"/],
-      [['sessions', 'delete', 'a', '--yes'], /^--yes goes with --all only$/],
       [['sessions', 'list', 'extra'], /^sessions list takes no arguments \(got extra\)$/],
       [['sessions', 'list', '--oldest', '3'], /^sessions list does not take --oldest$/],
       [['sessions', 'delete', 'a', '--json'], /^sessions delete does not take --json$/],
@@ -71,6 +70,7 @@ describe('team-data sessions / datasets', function () {
     }
     const oldest: SessionsArgs = { command: 'sessions', action: 'delete', pick: { oldest: 20 }, apiVersion: 'v2', dataDir: '/d', userId: 'u' };
     assert.deepEqual(parseCli(['sessions', 'delete', '--oldest', '20', '--data-dir', '/d'], { TEAM_DATA_USER_ID: 'u' }), oldest);
+    assert.deepEqual(parseCli(['sessions', 'delete', 'a', '--yes'], {}), { command: 'sessions', action: 'delete', pick: { ids: ['a'] }, apiVersion: 'v2' }, '--yes is harmless without --all');
     assert.deepEqual(parseCli(['sessions', 'delete', '--all', '--yes'], {}), { command: 'sessions', action: 'delete', pick: { all: true }, apiVersion: 'v2' });
     assert.deepEqual(parseCli(['datasets', 'delete', 'a', 'b', '--api-version', 'v1'], {}), { command: 'datasets', action: 'delete', ids: ['a', 'b'], apiVersion: 'v1' });
     assert.deepEqual(parseCli(['datasets', 'list', '--json'], { TEAM_DATA_BASE_URL: 'http://127.0.0.1:9', TEAM_DATA_API_KEY: 'k' }), {
