@@ -4,6 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { API_VERSIONS, type ApiVersion } from '../api/options';
+import { MAX_SESSIONS } from '../shared/domain';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -21,7 +22,8 @@ export const USAGE = `Usage:
   team-data ask [FILE ...] --question TEXT [options]
       Upload FILEs as data sources, ask a question and print the streamed answer.
       --dataset ID        use (and, with FILEs, add to) this dataset
-      --session ID        ask in this session (default: a new session)
+      --session ID        ask in this session (default: the dataset's CLI session "CLI: NAME",
+                          made on first use; it keeps no earlier question as context)
       --no-stream         ask for the whole answer at once
       --json              print the service's non-stream shape ({"job_id", "blocks"} in v2,
                           {"jobId", "blocks"} in v1)
@@ -37,10 +39,31 @@ export const USAGE = `Usage:
       Serve the analysis tools to MCP clients over stdio (analyze files, ask a dataset,
       list datasets); on the embedded local service unless --base-url is given.
       --base-url URL, --api-key KEY, --user-id ID, --data-dir DIR, --api-version V   as for ask
+  team-data sessions list [--json] [options]
+      The sessions, newest first: id, title, questions asked and owner, then a count on stderr
+      (the service keeps at most ${MAX_SESSIONS}). --json prints them as a JSON array.
+  team-data sessions delete ID [ID ...] | --oldest N | --all --yes [options]
+      Delete sessions with their history: by id, the N oldest, or all of them.
+  team-data datasets list [--json] [options]
+      The datasets: id, name and number of data sources. --json prints a JSON array.
+  team-data datasets delete ID [ID ...] [options]
+      Delete datasets with their data sources.
+      --base-url URL, --api-key KEY, --user-id ID, --data-dir DIR, --api-version V   as for ask;
+      on the embedded service without a user id, sessions of every user are included (the
+      ${MAX_SESSIONS} count them all)
   team-data convert FILE --out FILE.csv
       Convert a Parquet, JSON Lines or gzip-compressed file to CSV with DuckDB (for services
       that accept only CSV); prints progress as JSON lines.
   team-data --version | --help`;
+
+/** The connection options of every command that talks to a service (see connect.ts). */
+export interface ConnectionArgs {
+  apiVersion: ApiVersion;
+  baseUrl?: string;
+  apiKey?: string;
+  userId?: string;
+  dataDir?: string;
+}
 
 export interface ServeArgs {
   command: 'serve';
@@ -56,7 +79,7 @@ export interface ServeArgs {
   shared: boolean;
 }
 
-export interface AskArgs {
+export interface AskArgs extends ConnectionArgs {
   command: 'ask';
   files: string[];
   question: string;
@@ -66,21 +89,11 @@ export interface AskArgs {
   json: boolean;
   out: string;
   language?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  userId?: string;
-  dataDir?: string;
-  apiVersion: ApiVersion;
 }
 
 /** `team-data mcp`: where the tools run (the same settings and environment as `ask`). */
-export interface McpArgs {
+export interface McpArgs extends ConnectionArgs {
   command: 'mcp';
-  apiVersion: ApiVersion;
-  baseUrl?: string;
-  apiKey?: string;
-  userId?: string;
-  dataDir?: string;
 }
 
 /** `team-data convert`: one file to CSV (the extension runs it for hosted services). */
@@ -90,7 +103,16 @@ export interface ConvertArgs {
   out: string;
 }
 
-export type CliArgs = ServeArgs | AskArgs | McpArgs | ConvertArgs | { command: 'help' } | { command: 'version' };
+/** Which sessions `team-data sessions delete` deletes. */
+export type SessionPick = { ids: string[] } | { oldest: number } | { all: true };
+
+/** `team-data sessions list|delete`: room under the service's session limit. */
+export type SessionsArgs = ConnectionArgs & { command: 'sessions' } & ({ action: 'list'; json: boolean } | { action: 'delete'; pick: SessionPick });
+
+/** `team-data datasets list|delete`. */
+export type DatasetsArgs = ConnectionArgs & { command: 'datasets' } & ({ action: 'list'; json: boolean } | { action: 'delete'; ids: string[] });
+
+export type CliArgs = ServeArgs | AskArgs | McpArgs | ConvertArgs | SessionsArgs | DatasetsArgs | { command: 'help' } | { command: 'version' };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -112,6 +134,69 @@ function apiVersionOf(flag: unknown, env: NodeJS.ProcessEnv): ApiVersion {
   const v = raw.trim().toLowerCase();
   if (!(API_VERSIONS as readonly string[]).includes(v)) throw new UsageError(`--api-version must be ${API_VERSIONS.join(' or ')} (got "${raw}")`);
   return v as ApiVersion;
+}
+
+const CONNECTION_OPTIONS = {
+  'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'user-id': { type: 'string' }, 'data-dir': { type: 'string' },
+  'api-version': { type: 'string' },
+} as const;
+
+/** The connection flags, each falling back to its environment variable. */
+function connectionArgs(values: Record<string, unknown>, env: NodeJS.ProcessEnv): ConnectionArgs {
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+  const out: ConnectionArgs = { apiVersion: apiVersionOf(values['api-version'], env) };
+  const baseUrl = str(values['base-url']) ?? str(env['TEAM_DATA_BASE_URL']);
+  const apiKey = str(values['api-key']) ?? str(env['TEAM_DATA_API_KEY']);
+  const userId = str(values['user-id']) ?? str(env['TEAM_DATA_USER_ID']);
+  const dataDir = str(values['data-dir']) ?? str(env['TEAM_DATA_DATA_DIR']);
+  if (baseUrl !== undefined) out.baseUrl = baseUrl;
+  if (apiKey !== undefined) out.apiKey = apiKey;
+  if (userId !== undefined) out.userId = userId;
+  if (dataDir !== undefined) out.dataDir = dataDir;
+  if (out.baseUrl !== undefined && out.apiKey === undefined) {
+    throw new UsageError('--base-url needs an API key: pass --api-key or set TEAM_DATA_API_KEY');
+  }
+  return out;
+}
+
+/** `sessions ...` and `datasets ...`: an action word, then its ids and flags. */
+function parseManage(command: 'sessions' | 'datasets', rest: string[], env: NodeJS.ProcessEnv): SessionsArgs | DatasetsArgs {
+  const [action, ...more] = rest;
+  if (action !== 'list' && action !== 'delete') {
+    throw new UsageError(action === undefined ? `${command} needs list or delete` : `unknown ${command} action "${action}" (list or delete)`);
+  }
+  const { values, positionals } = parse(more, {
+    ...CONNECTION_OPTIONS, json: { type: 'boolean' }, oldest: { type: 'string' }, all: { type: 'boolean' }, yes: { type: 'boolean' },
+  });
+  const conn = connectionArgs(values, env);
+  const sessionFlags = [values.oldest !== undefined ? '--oldest' : '', values.all === true ? '--all' : '', values.yes === true ? '--yes' : ''].filter(Boolean);
+  if (action === 'list') {
+    if (positionals.length > 0) throw new UsageError(`${command} list takes no arguments (got ${positionals[0]})`);
+    if (sessionFlags.length > 0) throw new UsageError(`${command} list does not take ${sessionFlags[0]}`);
+    const json = values.json === true;
+    return command === 'sessions' ? { ...conn, command, action, json } : { ...conn, command, action, json };
+  }
+  if (values.json === true) throw new UsageError(`${command} delete does not take --json`);
+  if (command === 'datasets') {
+    const picks = sessionFlags.filter((f) => f !== '--yes');
+    if (picks.length > 0) throw new UsageError(`datasets delete does not take ${picks[0]}; name the datasets by id`);
+    if (positionals.length === 0) throw new UsageError('datasets delete needs the id of at least one dataset (see "team-data datasets list")');
+    return { ...conn, command, action, ids: positionals };
+  }
+  const ways = (positionals.length > 0 ? 1 : 0) + (values.oldest !== undefined ? 1 : 0) + (values.all === true ? 1 : 0);
+  if (ways !== 1) throw new UsageError('sessions delete takes session ids, or --oldest N, or --all --yes (one of them)');
+  if (values.oldest !== undefined) {
+    const n = Number(values.oldest);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--oldest takes a whole number of sessions from 1 (got "${values.oldest}")`);
+    return { ...conn, command, action, pick: { oldest: n } };
+  }
+  if (values.all === true) {
+    // Every session and its history, in one go: only when the user says so twice.
+    if (values.yes !== true) throw new UsageError('sessions delete --all deletes every session with its history: add --yes to confirm');
+    return { ...conn, command, action, pick: { all: true } };
+  }
+  // --yes is only needed with --all, and harmless elsewhere (a script may always pass it).
+  return { ...conn, command, action, pick: { ids: positionals } };
 }
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
@@ -145,15 +230,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     const { values, positionals } = parse(rest, {
       question: { type: 'string', short: 'q' }, dataset: { type: 'string' }, session: { type: 'string' },
       'no-stream': { type: 'boolean' }, json: { type: 'boolean' }, out: { type: 'string' },
-      language: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' },
-      'user-id': { type: 'string' }, 'data-dir': { type: 'string' }, 'api-version': { type: 'string' },
+      language: { type: 'string' }, ...CONNECTION_OPTIONS,
     });
     const question = values.question;
     if (typeof question !== 'string' || question.trim() === '') throw new UsageError('ask needs --question "..."');
     const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
     const out: AskArgs = {
       command: 'ask', files: positionals, question, stream: values['no-stream'] !== true, json: values.json === true,
-      out: str(values.out) ?? 'team-data-output', apiVersion: apiVersionOf(values['api-version'], env),
+      out: str(values.out) ?? 'team-data-output', ...connectionArgs(values, env),
     };
     const set = <K extends keyof AskArgs>(k: K, v: AskArgs[K] | undefined): void => {
       if (v !== undefined) out[k] = v;
@@ -161,36 +245,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     set('dataset', str(values.dataset));
     set('session', str(values.session));
     set('language', str(values.language)?.toUpperCase());
-    set('baseUrl', str(values['base-url']) ?? str(env['TEAM_DATA_BASE_URL']));
-    set('apiKey', str(values['api-key']) ?? str(env['TEAM_DATA_API_KEY']));
-    set('userId', str(values['user-id']) ?? str(env['TEAM_DATA_USER_ID']));
-    set('dataDir', str(values['data-dir']) ?? str(env['TEAM_DATA_DATA_DIR']));
-    if (out.baseUrl !== undefined && out.apiKey === undefined) {
-      throw new UsageError('--base-url needs an API key: pass --api-key or set TEAM_DATA_API_KEY');
-    }
     return out;
   }
   if (command === 'mcp') {
-    const { values, positionals } = parse(rest, {
-      'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'user-id': { type: 'string' }, 'data-dir': { type: 'string' },
-      'api-version': { type: 'string' },
-    });
+    const { values, positionals } = parse(rest, CONNECTION_OPTIONS);
     if (positionals.length > 0) throw new UsageError(`mcp takes no arguments (got ${positionals[0]})`);
-    const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-    const out: McpArgs = { command: 'mcp', apiVersion: apiVersionOf(values['api-version'], env) };
-    const baseUrl = str(values['base-url']) ?? str(env['TEAM_DATA_BASE_URL']);
-    const apiKey = str(values['api-key']) ?? str(env['TEAM_DATA_API_KEY']);
-    const userId = str(values['user-id']) ?? str(env['TEAM_DATA_USER_ID']);
-    const dataDir = str(values['data-dir']) ?? str(env['TEAM_DATA_DATA_DIR']);
-    if (baseUrl !== undefined) out.baseUrl = baseUrl;
-    if (apiKey !== undefined) out.apiKey = apiKey;
-    if (userId !== undefined) out.userId = userId;
-    if (dataDir !== undefined) out.dataDir = dataDir;
-    if (out.baseUrl !== undefined && out.apiKey === undefined) {
-      throw new UsageError('--base-url needs an API key: pass --api-key or set TEAM_DATA_API_KEY');
-    }
-    return out;
+    return { command: 'mcp', ...connectionArgs(values, env) };
   }
+  if (command === 'sessions' || command === 'datasets') return parseManage(command, rest, env);
   if (command === 'convert') {
     const { values, positionals } = parse(rest, { out: { type: 'string' } });
     if (positionals.length !== 1) throw new UsageError('convert takes one file');

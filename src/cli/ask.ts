@@ -5,15 +5,15 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { userInfo } from 'node:os';
 import { TeamDataClient } from '../api/index';
 import { answerBlocks } from '../shared/answerFold';
-import { LANGUAGE_TYPES, SUPPORTED_EXTENSIONS, type Answer, type JobRequest, type LanguageType } from '../shared/domain';
+import { LANGUAGE_TYPES, SUPPORTED_EXTENSIONS, type Answer, type Dataset, type JobRequest, type LanguageType } from '../shared/domain';
 import { fileExtension } from '../shared/fileNames';
-import { attachLocal } from './localAttach';
 import { UsageError, type AskArgs } from './args';
 import { AnswerPrinter } from './answerPrinter';
-import { defaultDataDir } from './dataDir';
+import { cliSession } from './cliSession';
+import { connectionOf, withClient } from './connect';
+import { localUserId } from './localUser';
 import { formatBytes } from '../shared/byteSize';
 import { ProgressLine } from './progress';
 
@@ -22,14 +22,6 @@ interface Io {
   err: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
-}
-
-function localUserId(env: NodeJS.ProcessEnv): string {
-  try {
-    return env['TEAM_DATA_USER_ID'] ?? userInfo().username;
-  } catch {
-    return 'local-user';
-  }
 }
 
 async function checkFiles(files: string[]): Promise<string[]> {
@@ -50,13 +42,19 @@ async function checkFiles(files: string[]): Promise<string[]> {
 }
 
 /** The dataset named after the current folder, created on first use (like the extension does). */
-async function defaultDataset(client: TeamDataClient, signal: AbortSignal): Promise<string> {
+async function defaultDataset(client: TeamDataClient, signal: AbortSignal): Promise<Pick<Dataset, 'id' | 'name'>> {
   const name = basename(process.cwd()) || 'team-data';
   for await (const d of client.datasets.iterate({ keyword: name, pageSize: 100 }, { signal })) {
-    if (d.name === name) return d.id;
+    if (d.name === name) return d;
   }
   const created = await client.datasets.create({ name, description: 'Files analyzed with the team-data CLI' }, { signal });
-  return created.id;
+  return { id: created.id, name };
+}
+
+/** The name of the dataset `--dataset` names (its CLI session is titled after it). */
+async function datasetName(client: TeamDataClient, id: string, signal: AbortSignal): Promise<string> {
+  for await (const d of client.datasets.iterate({ pageSize: 100 }, { signal })) if (d.id === id) return d.name;
+  return id;
 }
 
 async function uploadAll(client: TeamDataClient, datasetId: string, paths: string[], io: Io): Promise<string[]> {
@@ -102,21 +100,13 @@ async function runAsk(client: TeamDataClient, args: AskArgs, io: Io): Promise<nu
   const language = languageOf(args.language);
   const paths = await checkFiles(args.files);
   let datasetId = args.dataset;
+  let name: string | undefined;
+  if (datasetId === undefined && paths.length > 0) ({ id: datasetId, name } = await defaultDataset(client, io.signal));
   let sourceIds: string[] | undefined;
-  if (paths.length > 0) {
-    datasetId ??= await defaultDataset(client, io.signal);
-    sourceIds = await uploadAll(client, datasetId, paths, io);
-  } else if (datasetId !== undefined) {
-    sourceIds = await synchedSources(client, datasetId, io.signal);
-  }
-  let sessionId = args.session;
-  if (sessionId === undefined) {
-    const created = await client.sessions.create(
-      { title: args.question.slice(0, 30), ...(language ? { languageType: language } : {}) },
-      { signal: io.signal },
-    );
-    sessionId = created.id;
-  }
+  if (datasetId !== undefined) sourceIds = paths.length > 0 ? await uploadAll(client, datasetId, paths, io) : await synchedSources(client, datasetId, io.signal);
+  if (name === undefined && datasetId !== undefined && args.session === undefined) name = await datasetName(client, datasetId, io.signal);
+  // Not a new session per ask: the service keeps at most 150 (see cliSession.ts).
+  const sessionId = args.session ?? (await cliSession(client, name, io));
   const req: JobRequest = { sessionId, question: args.question };
   if (datasetId !== undefined) req.datasetId = datasetId;
   if (sourceIds !== undefined) req.datasourceIdList = sourceIds;
@@ -144,15 +134,9 @@ async function runAsk(client: TeamDataClient, args: AskArgs, io: Io): Promise<nu
 }
 
 export async function ask(args: AskArgs, io: Io): Promise<number> {
-  if (args.baseUrl !== undefined) {
-    const client = new TeamDataClient({ baseUrl: args.baseUrl, apiKey: args.apiKey ?? '', apiVersion: args.apiVersion, ...(args.userId ? { userId: args.userId } : {}) });
-    return runAsk(client, args, io);
-  }
-  const service = await attachLocal(args.dataDir ?? defaultDataDir(io.env), io.env, 'cli', (line) => io.err.write(`${line}\n`));
-  try {
-    const client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, apiVersion: args.apiVersion, userId: args.userId ?? localUserId(io.env) });
-    return await runAsk(client, args, io);
-  } finally {
-    await service.close();
-  }
+  // On the embedded service the sessions `ask` opens belong to the local user; a hosted service
+  // gets the user id it was given, or none.
+  const conn = connectionOf(args);
+  if (conn.userId === undefined && conn.baseUrl === undefined) conn.userId = localUserId(io.env);
+  return withClient(conn, io.env, (client) => runAsk(client, args, io));
 }

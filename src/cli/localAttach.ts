@@ -25,7 +25,9 @@ export function ownCliPath(env: NodeJS.ProcessEnv): string {
   throw new Error('cannot tell where the team-data program is to start the local service; set TEAM_DATA_CLI_PATH to dist/cli.js');
 }
 
-export async function attachLocal(dataDir: string, env: NodeJS.ProcessEnv, client: 'cli' | 'mcp', note: (line: string) => void): Promise<LocalConnection> {
+export async function attachLocal(dataDir: string, given: NodeJS.ProcessEnv, client: 'cli' | 'mcp', note: (line: string) => void): Promise<LocalConnection> {
+  // The command's environment over the process's (a caller may pass only what it changes).
+  const env = given === process.env ? given : { ...process.env, ...given };
   const attached = await attachOrStart({
     dataDir,
     cliPath: ownCliPath(env),

@@ -6,6 +6,7 @@
 import { parseCli, USAGE, UsageError } from './args';
 import { ask } from './ask';
 import { convert } from './convert';
+import { datasetsCommand, sessionsCommand } from './manage';
 import { mcp } from './mcp';
 import { serve } from './serve';
 import { describeFailure } from './failure';
@@ -46,6 +47,13 @@ async function main(argv: string[]): Promise<number> {
         process.on('SIGINT', onSigint);
         process.stdout.on('error', onStdoutError);
         return await ask(args, { out: process.stdout, err: process.stderr, env, signal: controller.signal });
+      case 'sessions':
+      case 'datasets': {
+        process.on('SIGINT', onSigint);
+        process.stdout.on('error', onStdoutError);
+        const io = { out: process.stdout, err: process.stderr, env, signal: controller.signal };
+        return await (args.command === 'sessions' ? sessionsCommand(args, io) : datasetsCommand(args, io));
+      }
     }
   } catch (err) {
     if (stdoutFailure?.code === 'EPIPE') return 0;

@@ -25,13 +25,16 @@ function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-/** Runs a tool; mistakes and failures become tool errors the model can read and act on. */
-async function guarded(what: string, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+/**
+ * Runs a tool; mistakes and failures become tool errors the model can read and act on. `sameAs`:
+ * how to reach this server's service from the command line (the session limit's way out).
+ */
+async function guarded(what: string, sameAs: string, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await run();
   } catch (err) {
     if (err instanceof ToolInputError) return errorResult(`Could not ${what}: ${err.message}`);
-    return errorResult(`Could not ${what}: ${describeFailure(err)}`);
+    return errorResult(`Could not ${what}: ${describeFailure(err, sameAs)}`);
   }
 }
 
@@ -46,6 +49,9 @@ async function answerResult(r: ToolAnswer, local: boolean, signal: AbortSignal):
 export function createMcpServer(client: TeamDataClient, opts: { local: boolean; root?: string }): McpServer {
   const tools = new AnalysisTools(client, opts.root, !opts.local);
   const server = new McpServer({ name: 'team-data', version: typeof TEAM_DATA_VERSION === 'string' ? TEAM_DATA_VERSION : 'dev' });
+  // A tool opens one session per dataset and server run (for follow-ups); at the session limit the
+  // model needs to tell its user how to make room on this very service.
+  const sameAs = `the same ${opts.local ? '--data-dir' : '--base-url, --api-key and --user-id'} as this MCP server ("team-data mcp")`;
   const where = opts.local ? 'on this machine (nothing is uploaded anywhere)' : 'by the configured Team Data Analysis service (the files are uploaded to it)';
   server.registerTool(
     TOOL_NAMES.analyzeFiles,
@@ -58,7 +64,7 @@ export function createMcpServer(client: TeamDataClient, opts: { local: boolean; 
       },
       annotations: { readOnlyHint: false, openWorldHint: !opts.local },
     },
-    ({ paths, question }, extra) => guarded('analyze the files', async () => answerResult(await tools.analyzeFiles(paths, question, { signal: extra.signal }), opts.local, extra.signal)),
+    ({ paths, question }, extra) => guarded('analyze the files', sameAs, async () => answerResult(await tools.analyzeFiles(paths, question, { signal: extra.signal }), opts.local, extra.signal)),
   );
   server.registerTool(
     TOOL_NAMES.askDataset,
@@ -71,7 +77,7 @@ export function createMcpServer(client: TeamDataClient, opts: { local: boolean; 
       },
       annotations: { readOnlyHint: true, openWorldHint: !opts.local },
     },
-    ({ dataset, question }, extra) => guarded('answer the question', async () => answerResult(await tools.askDataset(dataset, question, { signal: extra.signal }), opts.local, extra.signal)),
+    ({ dataset, question }, extra) => guarded('answer the question', sameAs, async () => answerResult(await tools.askDataset(dataset, question, { signal: extra.signal }), opts.local, extra.signal)),
   );
   server.registerTool(
     TOOL_NAMES.listDatasets,
@@ -80,7 +86,7 @@ export function createMcpServer(client: TeamDataClient, opts: { local: boolean; 
       description: 'Lists the datasets on the service with their files and whether each is ready.',
       annotations: { readOnlyHint: true, openWorldHint: !opts.local },
     },
-    (extra) => guarded('list the datasets', async () => ({ content: [{ type: 'text', text: datasetsText(await tools.listDatasets({ signal: extra.signal })) }] })),
+    (extra) => guarded('list the datasets', sameAs, async () => ({ content: [{ type: 'text', text: datasetsText(await tools.listDatasets({ signal: extra.signal })) }] })),
   );
   return server;
 }

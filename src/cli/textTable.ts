@@ -16,8 +16,13 @@ export function displayWidth(s: string): number {
   return w;
 }
 
+/** Service text made safe for one terminal line: line breaks become spaces, control characters go. */
+export function oneLine(s: string): string {
+  return s.replace(/[\r\n\t]+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '');
+}
+
 function clip(s: string, max: number): string {
-  const clean = s.replace(/[\r\n\t]+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '');
+  const clean = oneLine(s);
   if (displayWidth(clean) <= max) return clean;
   let out = '';
   for (const ch of clean) {

@@ -108,6 +108,31 @@ describe('team-data CLI', function () {
     assert.ok(!/\n\s+at /.test(unreachable.stderr), 'no stack trace');
   });
 
+  it('sessions and datasets list and delete through the real command; usage mistakes exit with 2', async () => {
+    const data = join(dir, 'manage-data');
+    const asked = await cli(['ask', 'sales.csv', '--question', 'total revenue by region', '--data-dir', data, '--out', 'out-manage'], dir);
+    assert.equal(asked.code, 0, asked.stderr);
+    const session = /in session (\S+)/.exec(asked.stderr)?.[1] as string;
+    const list = await cli(['sessions', 'list', '--data-dir', data], dir);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, new RegExp(`^${session}\\s+CLI: \\S+\\s+1\\s`, 'm'));
+    assert.match(list.stderr, /^1 session, newest first/m);
+    const datasets = JSON.parse((await cli(['datasets', 'list', '--json', '--data-dir', data], dir)).stdout) as Array<{ id: string; sources: number }>;
+    assert.equal(datasets.length, 1);
+    assert.equal(datasets[0]?.sources, 1);
+    const noYes = await cli(['sessions', 'delete', '--all', '--data-dir', data], dir);
+    assert.equal(noYes.code, 2);
+    assert.match(noYes.stderr, /^team-data: sessions delete --all deletes every session with its history: add --yes to confirm\nRun "team-data --help"/);
+    const gone = await cli(['sessions', 'delete', '--oldest', '1', '--data-dir', data], dir);
+    assert.equal(gone.code, 0, gone.stderr);
+    assert.match(gone.stdout, new RegExp(`^Deleted session ${session}  CLI: `));
+    const dropped = await cli(['datasets', 'delete', datasets[0]?.id as string, '--data-dir', data], dir);
+    assert.equal(dropped.code, 0, dropped.stderr);
+    assert.match(dropped.stderr, /Deleted 1 dataset\n/);
+    const help = await cli(['--help'], dir);
+    assert.match(help.stdout, /team-data sessions delete ID \[ID \.\.\.\] \| --oldest N \| --all --yes/);
+  });
+
   it('serve prints its base URL and key, answers the real client, reads files in place only under --read-root, and stops cleanly on SIGTERM', async () => {
     const root = join(dir, 'read-root');
     await mkdir(root, { recursive: true });

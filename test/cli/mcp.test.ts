@@ -5,13 +5,18 @@
  * wrong (missing file, unsupported type, a question the data cannot answer, an unknown dataset).
  */
 import { strict as assert } from 'node:assert';
-import { builtCli, sharedEnv, stopShared } from '../helpers/sharedCli';
+import { BUILT_CLI, builtCli, sharedEnv, stopShared } from '../helpers/sharedCli';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { TeamDataClient } from '../../src/api/index';
+import { createMcpServer } from '../../src/cli/mcp';
+import { MAX_SESSIONS } from '../../src/shared/domain';
+import { attachOrStart } from '../../src/cli/serviceAttach';
 
 const ROOT = join(__dirname, '..', '..');
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
@@ -97,5 +102,43 @@ describe('team-data mcp (MCP SDK client over stdio)', function () {
     const mars = await call('teamData_analyzeFiles', { paths: ['sales.csv'], question: 'what will the weather be on mars tomorrow' });
     assert.equal(mars.isError, true);
     assert.match(textOf(mars), /could not be answered from the data/);
+  });
+});
+
+describe('team-data mcp at the session limit', function () {
+  this.timeout(120_000);
+
+  it('a tool that needs a new session says the limit is reached and how to make room on this service', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'team-data-mcp-limit-'));
+    copyFileSync(join(ROOT, 'samples', 'sales.csv'), join(dir, 'sales.csv'));
+    // The data folder's shared service, as `team-data mcp` reaches it.
+    const attached = await attachOrStart({ dataDir: join(dir, 'data'), cliPath: await builtCli(), version: 'test', client: 'test', env: { ...process.env, ...sharedEnv(BUILT_CLI) } });
+    const service = attached.discovery;
+    const clients: Client[] = [];
+    try {
+      // Someone else's sessions fill the limit up (the service counts every user's).
+      const filler = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, userId: 'someone' });
+      for (let i = 0; i < MAX_SESSIONS; i++) await filler.sessions.create({ title: `old ${i}` });
+      for (const local of [true, false]) {
+        const server = createMcpServer(new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, userId: 'mcp' }), { local, root: dir });
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await server.connect(serverSide);
+        const client = new Client({ name: 'team-data-test', version: '1.0.0' });
+        clients.push(client);
+        await client.connect(clientSide);
+        const r = (await client.callTool({ name: 'teamData_analyzeFiles', arguments: { paths: ['sales.csv'], question: 'total revenue by region' } })) as CallToolResult;
+        const text = textOf(r);
+        assert.equal(r.isError, true, text);
+        assert.match(text, /^Could not analyze the files: session limit reached: delete sessions first( \(trace id \w+\))?\. The service keeps at most 150 sessions\. /);
+        assert.match(text, /"team-data sessions delete --oldest 20" deletes the 20 oldest/);
+        assert.match(text, local ? /run it with the same --data-dir as this MCP server \("team-data mcp"\)\./ : /run it with the same --base-url, --api-key and --user-id as this MCP server/);
+        assert.match(text, /Sessions view of VS Code's Team Data Analysis panel/);
+      }
+    } finally {
+      for (const c of clients) await c.close();
+      await attached.lease.release();
+      await stopShared(join(dir, 'data'));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
