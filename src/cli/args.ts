@@ -51,6 +51,10 @@ export const USAGE = `Usage:
       --base-url URL, --api-key KEY, --user-id ID, --data-dir DIR, --api-version V   as for ask;
       on the embedded service without a user id, sessions of every user are included (the
       ${MAX_SESSIONS} count them all)
+  team-data service status|stop [--json] [--data-dir DIR]
+      The data folder's shared local service (the one ask, mcp and VS Code windows use): status
+      prints its pid, version, address and clients; stop asks it to stop as soon as no job runs
+      and waits until it has (the next client starts a new one, of its own version).
   team-data convert FILE --out FILE.csv
       Convert a Parquet, JSON Lines or gzip-compressed file to CSV with DuckDB (for services
       that accept only CSV); prints progress as JSON lines.
@@ -112,7 +116,15 @@ export type SessionsArgs = ConnectionArgs & { command: 'sessions' } & ({ action:
 /** `team-data datasets list|delete`. */
 export type DatasetsArgs = ConnectionArgs & { command: 'datasets' } & ({ action: 'list'; json: boolean } | { action: 'delete'; ids: string[] });
 
-export type CliArgs = ServeArgs | AskArgs | McpArgs | ConvertArgs | SessionsArgs | DatasetsArgs | { command: 'help' } | { command: 'version' };
+/** `team-data service status|stop`: the data folder's shared local service itself. */
+export interface ServiceArgs {
+  command: 'service';
+  action: 'status' | 'stop';
+  json: boolean;
+  dataDir?: string;
+}
+
+export type CliArgs = ServeArgs | AskArgs | McpArgs | ConvertArgs | SessionsArgs | DatasetsArgs | ServiceArgs | { command: 'help' } | { command: 'version' };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -253,6 +265,16 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     return { command: 'mcp', ...connectionArgs(values, env) };
   }
   if (command === 'sessions' || command === 'datasets') return parseManage(command, rest, env);
+  if (command === 'service') {
+    const { values, positionals } = parse(rest, { json: { type: 'boolean' }, 'data-dir': { type: 'string' } });
+    const [action, ...extra] = positionals;
+    if (action !== 'status' && action !== 'stop') throw new UsageError('service takes status or stop');
+    if (extra.length > 0) throw new UsageError(`service ${action} takes no arguments (got ${extra[0]})`);
+    const out: ServiceArgs = { command: 'service', action, json: values.json === true };
+    const dataDir = typeof values['data-dir'] === 'string' && values['data-dir'] !== '' ? values['data-dir'] : env['TEAM_DATA_DATA_DIR'];
+    if (dataDir) out.dataDir = dataDir;
+    return out;
+  }
   if (command === 'convert') {
     const { values, positionals } = parse(rest, { out: { type: 'string' } });
     if (positionals.length !== 1) throw new UsageError('convert takes one file');

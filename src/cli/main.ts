@@ -9,6 +9,7 @@ import { convert } from './convert';
 import { datasetsCommand, sessionsCommand } from './manage';
 import { mcp } from './mcp';
 import { serve } from './serve';
+import { serviceCommand } from './serviceCommand';
 import { describeFailure } from './failure';
 
 declare const TEAM_DATA_VERSION: string | undefined;
@@ -47,6 +48,9 @@ async function main(argv: string[]): Promise<number> {
         process.on('SIGINT', onSigint);
         process.stdout.on('error', onStdoutError);
         return await ask(args, { out: process.stdout, err: process.stderr, env, signal: controller.signal });
+      case 'service':
+        process.on('SIGINT', onSigint);
+        return await serviceCommand(args, { out: process.stdout, err: process.stderr, env, signal: controller.signal });
       case 'sessions':
       case 'datasets': {
         process.on('SIGINT', onSigint);
