@@ -59,6 +59,12 @@ export interface TeamDataClientOptions {
   logger?: Logger;
   /** An undici Dispatcher (Agent, Pool, ProxyAgent, MockAgent...); default undici's global one. */
   dispatcher?: Dispatcher;
+  /**
+   * This client's lease on a shared local service, read at each call (it is renewed under a new id
+   * after a restart); sent as `x-team-data-lease`, so the service knows whose folders a file read
+   * in place must lie in. Local service only: the hosted service has no such header.
+   */
+  localLease?: () => string | undefined;
 }
 
 /** The last, optional argument of every call. */
@@ -86,6 +92,7 @@ export interface ResolvedOptions {
   retry: Required<RetryOptions>;
   logger: Logger;
   dispatcher: Dispatcher | undefined;
+  localLease: (() => string | undefined) | undefined;
 }
 
 const noLog: Logger = () => undefined;
@@ -139,6 +146,7 @@ export function resolveOptions(o: TeamDataClientOptions): ResolvedOptions {
     },
     logger: o.logger ?? noLog,
     dispatcher: o.dispatcher,
+    localLease: o.localLease,
   };
 }
 

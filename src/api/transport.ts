@@ -77,6 +77,9 @@ export interface Attempt {
   release(): void;
 }
 
+/** A client's lease on a shared local service (see TeamDataClientOptions.localLease). */
+export const HEADER_LOCAL_LEASE = 'x-team-data-lease';
+
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
@@ -232,6 +235,8 @@ export class Transport {
       'user-agent': 'team-data-client/0.1',
     };
     if (spec.agentHeader) headers[HEADER_AGENT_ID] = GENERAL_AGENT;
+    const lease = this.o.localLease?.();
+    if (lease !== undefined && /^[\w-]{1,64}$/.test(lease)) headers[HEADER_LOCAL_LEASE] = lease;
     const timeoutMs = spec.headersTimeoutMs ?? this.o.timeoutMs;
     const att = this.startAttempt(signal, timeoutMs);
     let body: RawBody['body'] | undefined;

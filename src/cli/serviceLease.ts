@@ -46,6 +46,11 @@ export class ServiceLease {
     return lease;
   }
 
+  /** The lease's id (it changes when the lease is taken again after the service forgot it). */
+  get leaseId(): string {
+    return this.id;
+  }
+
   get discovery(): Discovery {
     return this.o.discovery;
   }

@@ -166,7 +166,7 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   const deps: ServiceDeps = {
     meta, history, vault, store, engine, ingest, jobs, paths, log, maxUploadBytes, readRoots,
     keepAliveMs: opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
-    ...(leases ? { inPlaceRoots: () => leases.roots() } : {}),
+    ...(leases ? { inPlaceRoots: (id: string | undefined) => (id === undefined ? undefined : leases.rootsOf(id)) } : {}),
   };
 
   const multipart = await MultipartUploads.open({

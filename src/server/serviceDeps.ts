@@ -21,9 +21,9 @@ export interface ServiceDeps {
   /** Real paths of the folders whose files may be read in place (see readRoots.ts). */
   readRoots: readonly string[];
   /**
-   * Where new in-place sources may be made now: a shared service allows only folders of its live
-   * clients (each registers its own with its lease); without leases, every read root.
+   * Where the client holding `leaseId` may make new in-place sources (a shared service: the
+   * folders it registered with that lease; none without a live lease). Absent: every read root.
    */
-  inPlaceRoots?: () => readonly string[];
+  inPlaceRoots?: (leaseId: string | undefined) => readonly string[] | undefined;
   keepAliveMs: number;
 }

@@ -34,6 +34,19 @@ describe('api headers and secrecy', function () {
   });
   afterEach(() => server.close());
 
+  it('sends a local lease only when one is given, read at each call, and never a malformed one', async () => {
+    let lease: string | undefined = 'lease-1';
+    const local = new TeamDataClient({ baseUrl: server.baseUrl, apiKey: API_KEY, userId: USER_ID, localLease: () => lease, retry: { baseDelayMs: 1 } });
+    server.enqueue(ok({ id: 'd1' }), ok({ id: 'd2' }), ok({ id: 'd3' }), ok({ id: 'd4' }));
+    await local.datasets.create({ name: 'n', description: 'd' });
+    lease = 'lease-2';
+    await local.datasets.create({ name: 'n', description: 'd' });
+    lease = 'bad\r\nx-injected: 1';
+    await local.datasets.create({ name: 'n', description: 'd' });
+    await client.datasets.create({ name: 'n', description: 'd' });
+    assert.deepEqual(server.requests.map((r) => r.headers['x-team-data-lease']), ['lease-1', 'lease-2', undefined, undefined]);
+  });
+
   it('sends the key and a fresh UUID trace id on every kind of call, never the key in the URL', async () => {
     server.enqueue(
       ok({ id: 'd1' }),

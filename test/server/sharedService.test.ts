@@ -89,7 +89,7 @@ describe('one shared local service per data folder (real processes)', function (
     mkdirSync(files);
     await writeBigCsv(join(files, 'big.csv'), 120);
     const first = await attach(data, { roots: () => [files] });
-    const client = clientOf(first);
+    const client = new TeamDataClient({ baseUrl: first.discovery.baseUrl, apiKey: first.discovery.apiKey, userId: 'u', retry: { attempts: 1 }, localLease: () => first.lease.leaseId });
     const src = await client.dataSources.createWithoutDataset({ fileName: 'big.csv', path: join(files, 'big.csv') });
     assert.equal((await client.dataSources.waitUntilSynched(src.datasetId, src.id, { intervalMs: 100 })).status, 'synched');
     const session = await client.sessions.create({ title: 'before the crash' });

@@ -119,7 +119,7 @@ export class ConnectionManager implements vscode.Disposable {
         { location: vscode.ProgressLocation.Window, title: 'Team Data: starting the local service…' },
         () => this.supervisor.ensureStarted(),
       ));
-      return this.clientFor(settings, endpoint.baseUrl, endpoint.apiKey, localUserId(settings.userId));
+      return this.clientFor(settings, endpoint.baseUrl, endpoint.apiKey, localUserId(settings.userId), true);
     }
     if (hostedHost(settings.baseUrl) === undefined) {
       throw new ConnectionError('badBaseUrl', `the setting teamData.baseUrl is not an http(s) URL`);
@@ -138,8 +138,10 @@ export class ConnectionManager implements vscode.Disposable {
     return this.newClient(baseUrl, apiKey, userId, settings.requestTimeoutSeconds, apiVersion ?? settings.apiVersion);
   }
 
-  private newClient(baseUrl: string, apiKey: string, userId: string, timeoutSeconds: number, apiVersion: ApiVersion): TeamDataClient {
+  private newClient(baseUrl: string, apiKey: string, userId: string, timeoutSeconds: number, apiVersion: ApiVersion, local = false): TeamDataClient {
     return new TeamDataClient({
+      // The window's lease on the shared local service: files read in place must be in its folders.
+      ...(local ? { localLease: () => this.supervisor.leaseId } : {}),
       baseUrl,
       apiKey,
       userId,
@@ -149,12 +151,12 @@ export class ConnectionManager implements vscode.Disposable {
     });
   }
 
-  private clientFor(settings: Settings, baseUrl: string, apiKey: string, userId: string): TeamDataClient {
-    const signature = JSON.stringify([baseUrl, apiKey, userId, settings.requestTimeoutSeconds, settings.apiVersion]);
+  private clientFor(settings: Settings, baseUrl: string, apiKey: string, userId: string, local = false): TeamDataClient {
+    const signature = JSON.stringify([baseUrl, apiKey, userId, settings.requestTimeoutSeconds, settings.apiVersion, local]);
     if (this.cached?.signature === signature) return this.cached.client;
     this.secretRegistration?.dispose();
     this.secretRegistration = this.log.addSecret(apiKey);
-    const client = this.newClient(baseUrl, apiKey, userId, settings.requestTimeoutSeconds, settings.apiVersion);
+    const client = this.newClient(baseUrl, apiKey, userId, settings.requestTimeoutSeconds, settings.apiVersion, local);
     this.cached = { signature, client };
     return client;
   }

@@ -51,6 +51,11 @@ export class LocalServiceSupervisor {
     return this.stateValue === 'running' && d ? { baseUrl: d.baseUrl, apiKey: d.apiKey } : undefined;
   }
 
+  /** This window's lease, sent with its requests so in-place reads are checked against its folders. */
+  get leaseId(): string | undefined {
+    return this.stateValue === 'running' ? this.attached?.lease.leaseId : undefined;
+  }
+
   /** The service's process id, for diagnostics and tests. */
   get pid(): number | undefined {
     return this.attached?.discovery.pid;

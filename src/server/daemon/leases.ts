@@ -83,6 +83,12 @@ export class Leases {
     return [...this.leases.values()];
   }
 
+  /** The roots of one live lease; undefined when it is not (or no longer) live. */
+  rootsOf(id: string): string[] | undefined {
+    this.expire();
+    return this.leases.get(id)?.roots;
+  }
+
   /** The union of the live leases' roots. */
   roots(): string[] {
     return [...new Set(this.list().flatMap((l) => l.roots))];

@@ -42,7 +42,7 @@ export function registerDataSourceRoutes(router: Router, deps: ServiceDeps, spel
     const body = decode(() => req.decodeDataSourceBody(raw));
     const userId = queryUser ?? body.userId;
     if (userId === undefined) throw badRequest(`${wire.userIdParam}: required`);
-    return { data: wire.encodeDataSource(await createSource(deps, d.id, body, userId)) };
+    return { data: wire.encodeDataSource(await createSource(deps, d.id, body, userId, leaseOf(ctx))) };
   });
 
   router.add('POST', P.datasourcesWithoutDataset, async (ctx) => {
@@ -50,7 +50,7 @@ export function registerDataSourceRoutes(router: Router, deps: ServiceDeps, spel
     const raw = await readJsonBody(ctx.req);
     const body = decode(() => req.decodeDataSourceBody(raw));
     const d = defaultDataset(deps);
-    return { data: wire.encodeDataSource(await createSource(deps, d.id, body, queryUser ?? body.userId)) };
+    return { data: wire.encodeDataSource(await createSource(deps, d.id, body, queryUser ?? body.userId, leaseOf(ctx))) };
   });
 
   router.add('GET', patternOf(P.datasources(':datasetId')), async (ctx) => {
@@ -89,4 +89,10 @@ export function registerDataSourceRoutes(router: Router, deps: ServiceDeps, spel
 /** A source as callers see it, with how far a running read has got. */
 function liveSource(deps: ServiceDeps, r: SourceRecord): DataSource {
   return toDataSource(r, deps.ingest.progressOf(r.id));
+}
+
+/** The lease a client of a shared service names (see TeamDataClientOptions.localLease). */
+function leaseOf(ctx: RequestContext): string | undefined {
+  const v = ctx.req.headers['x-team-data-lease'];
+  return typeof v === 'string' && v.length <= 64 ? v : undefined;
 }

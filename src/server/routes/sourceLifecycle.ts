@@ -54,16 +54,24 @@ function formatOrUndefined(name: string): FileFormat | undefined {
  * The file a `path` body names, when the service may read it in place: under one of its read roots
  * (symlinks resolved), a regular file. Anything else is a 400 saying why; the path is never read.
  */
-async function inPlaceFile(deps: ServiceDeps, path: string): Promise<{ real: string; stamp: FileStamp }> {
-  const live = deps.inPlaceRoots?.();
-  const roots = live === undefined ? deps.readRoots : deps.readRoots.filter((r) => live.some((l) => within(l, r) || within(r, l)));
-  if (live !== undefined && roots.length === 0) {
-    throw new ApiError(ErrorCode.INVALID_PARAMS, `path: no client of this service has registered a folder it may read in place (open the folder in VS Code, or upload the file)`);
+async function inPlaceFile(deps: ServiceDeps, path: string, leaseId: string | undefined): Promise<{ real: string; stamp: FileStamp }> {
+  if (deps.inPlaceRoots) {
+    // A shared service: only under the folders of the client asking (its lease names them).
+    const own = deps.inPlaceRoots(leaseId);
+    if (own === undefined || own.length === 0) {
+      throw new ApiError(ErrorCode.INVALID_PARAMS, own === undefined
+        ? 'path: reading a file in place needs a client that registered its folders with this service (a VS Code window, or team-data); upload the file instead'
+        : 'path: this client registered no folder whose files may be read in place; upload the file instead');
+    }
+    const mine = await checkInPlacePath(path, own);
+    if (!mine.ok) throw new ApiError(ErrorCode.INVALID_PARAMS, `path: ${mine.reason}`);
+    if (!deps.readRoots.some((r) => within(mine.real, r))) {
+      throw new ApiError(ErrorCode.INVALID_PARAMS, `path: this service cannot read ${path} in place until it restarts, which it does once no job runs; try again in a moment`);
+    }
+    return mine;
   }
+  const roots = deps.readRoots;
   const check = await checkInPlacePath(path, roots);
-  if (check.ok && live !== undefined && !live.some((l) => within(check.real, l))) {
-    throw new ApiError(ErrorCode.INVALID_PARAMS, `path: ${path} is not in a folder a client of this service has open; only files in those folders can be read in place`);
-  }
   // HTTP 400 (the envelope's parameter error), so plain HTTP callers see the refusal as one.
   if (!check.ok) throw new ApiError(ErrorCode.INVALID_PARAMS, `path: ${check.reason}`);
   return check;
@@ -74,7 +82,7 @@ async function inPlaceFile(deps: ServiceDeps, path: string): Promise<{ real: str
  * awaiting processing), before the queue moves it on.
  */
 export async function createSource(
-  deps: ServiceDeps, datasetId: string, body: DecodedDataSourceBody, userId: string | undefined,
+  deps: ServiceDeps, datasetId: string, body: DecodedDataSourceBody, userId: string | undefined, leaseId?: string,
 ): Promise<DataSource> {
   const upload = body.fileKey !== undefined ? deps.meta.uploads.get(body.fileKey) : undefined;
   if (body.fileKey !== undefined && upload === undefined) {
@@ -87,7 +95,7 @@ export async function createSource(
       throw badRequest(`${field}: must not contain control characters (line breaks, NUL) or invisible text-direction marks`);
     }
   }
-  const inPlace = body.path !== undefined ? await inPlaceFile(deps, body.path) : undefined;
+  const inPlace = body.path !== undefined ? await inPlaceFile(deps, body.path, leaseId) : undefined;
   const fileName = baseName(body.fileName);
   if (fileName === '' || fileName === '.' || fileName === '..') throw badRequest('fileName: must name a file, not a folder');
   let ext = fileExtension(fileName);

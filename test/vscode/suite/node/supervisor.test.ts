@@ -15,6 +15,7 @@ import { LocalServiceError, LocalServiceSupervisor, type LocalEndpoint, type Sup
 import { classifyServeLine, looksLikeNativeLoadFailure } from '../../../../src/extension/localService/serveOutput';
 import { StartGate } from '../../../../src/extension/trees/startGate';
 import { stopShared } from '../../../helpers/sharedCli';
+import { attachOrStart } from '../../../../src/cli/serviceAttach';
 
 const repo = resolve(__dirname, '../../../..');
 const cliPath = join(repo, 'out', 'test', 'cli.js');
@@ -122,7 +123,10 @@ describe('local service supervisor (real child process)', function () {
     let roots = [first];
     const s = make({ readRoots: () => roots });
     let ep = await s.ensureStarted();
-    let client = new TeamDataClient({ baseUrl: ep.baseUrl, apiKey: ep.apiKey, userId: 'u1' });
+    let client = new TeamDataClient({ baseUrl: ep.baseUrl, apiKey: ep.apiKey, userId: 'u1', localLease: () => s.leaseId });
+    // Without the window's lease the service does not know whose folders count: no read in place.
+    const leaseless = new TeamDataClient({ baseUrl: ep.baseUrl, apiKey: ep.apiKey, userId: 'u1' });
+    await assert.rejects(leaseless.dataSources.createWithoutDataset({ fileName: 'a.csv', path: join(first, 'a.csv') }), /needs a client that registered its folders/);
     const a = await client.dataSources.createWithoutDataset({ fileName: 'a.csv', path: join(first, 'a.csv') });
     assert.equal((await client.dataSources.waitUntilSynched(a.datasetId, a.id, { intervalMs: 50 })).status, 'synched');
     await assert.rejects(client.dataSources.createWithoutDataset({ fileName: 'b.csv', path: join(second, 'b.csv') }), /outside the folders this service may read/);
@@ -134,9 +138,17 @@ describe('local service supervisor (real child process)', function () {
     await until('the service to restart with the new folder', () => s.state === 'running' && s.pid !== before && s.pid !== undefined).catch((e: unknown) => { throw new Error(`${String(e)}\n${lines.join('\n')}`); });
     ep = s.endpoint as LocalEndpoint;
     assert.deepEqual(s.readRoots, [first, second]);
-    client = new TeamDataClient({ baseUrl: ep.baseUrl, apiKey: ep.apiKey, userId: 'u1' });
+    client = new TeamDataClient({ baseUrl: ep.baseUrl, apiKey: ep.apiKey, userId: 'u1', localLease: () => s.leaseId });
     const b = await client.dataSources.createWithoutDataset({ fileName: 'b.csv', path: join(second, 'b.csv') });
     assert.equal((await client.dataSources.waitUntilSynched(b.datasetId, b.id, { intervalMs: 50 })).status, 'synched');
+    // Another client's folder is not this one's, even on the same service.
+    const other = await attachOrStart({ dataDir: s.dataDir, cliPath, version: 'test', client: 'mcp', roots: () => [second], onMissingRoots: () => assert.fail('both folders are in the sandbox now') });
+    try {
+      const theirs = new TeamDataClient({ baseUrl: ep.baseUrl, apiKey: ep.apiKey, userId: 'u1', localLease: () => other.lease.leaseId });
+      await assert.rejects(theirs.dataSources.createWithoutDataset({ fileName: 'a.csv', path: join(first, 'a.csv') }), /outside the folders this service may read/);
+    } finally {
+      other.lease.abandon();
+    }
   });
 
   it('attaches again after the service dies, starting a new one with a fresh port and key', async () => {
