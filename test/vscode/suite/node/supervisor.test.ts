@@ -9,16 +9,15 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import * as esbuild from 'esbuild';
 import { TeamDataClient } from '../../../../src/api/index';
 import { LocalServiceError, LocalServiceSupervisor, type LocalEndpoint, type SupervisorOptions, type SupervisorState } from '../../../../src/extension/localService/supervisor';
 import { classifyServeLine, looksLikeNativeLoadFailure } from '../../../../src/extension/localService/serveOutput';
 import { StartGate } from '../../../../src/extension/trees/startGate';
-import { stopShared } from '../../../helpers/sharedCli';
+import { BUILT_CLI, builtCli, stopShared } from '../../../helpers/sharedCli';
 import { attachOrStart } from '../../../../src/cli/serviceAttach';
 
 const repo = resolve(__dirname, '../../../..');
-const cliPath = join(repo, 'out', 'test', 'cli.js');
+const cliPath = BUILT_CLI;
 
 async function healthCheck(endpoint: LocalEndpoint, signal: AbortSignal): Promise<void> {
   const client = new TeamDataClient({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, userId: 'test', retry: { attempts: 1 } });
@@ -69,17 +68,7 @@ describe('local service supervisor (real child process)', function () {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'td-supervisor-'));
-    await esbuild.build({
-      entryPoints: [join(repo, 'src/cli/main.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      external: ['@duckdb/node-api'],
-      outfile: cliPath,
-      define: { TEAM_DATA_VERSION: '"test"' },
-      logLevel: 'warning',
-    });
+    await builtCli();
   });
 
   afterEach(async () => {
