@@ -35,7 +35,7 @@ import { removeLeftovers } from './state/leftovers';
 import { HistoryStore } from './state/historyStore';
 import { MetaStore, type Logger } from './state/metaStore';
 import { StartupPhases } from './startupPhases';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { JobJournal } from './jobs/jobJournal';
 import { DATA_FORMAT } from './daemon/discovery';
 import { Leases } from './daemon/leases';
@@ -151,7 +151,10 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   phases.mark('sweeps');
   const inPlacePaths = [...meta.sources.values()].flatMap((r) => (r.origin.kind === 'path' ? [r.origin.path] : []));
   const remembered = opts.shared ? await rememberedRoots(opts.dataDir, inPlacePaths) : [];
-  const readRoots = await resolveRoots([...(opts.readRoots ?? []), ...remembered]);
+  // A file read in place stays readable for everyone who sees its dataset, whoever's folder it
+  // came from: its own folder joins a shared service's sandbox (and only that folder).
+  const sourceDirs = opts.shared ? inPlacePaths.map((p) => dirname(p)) : [];
+  const readRoots = await resolveRoots([...(opts.readRoots ?? []), ...remembered, ...sourceDirs]);
   const { store, engine, owned } = await defaultBackends(opts.dataDir, opts, readRoots);
   phases.mark('DuckDB');
   const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;

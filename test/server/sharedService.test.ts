@@ -120,6 +120,28 @@ describe('one shared local service per data folder (real processes)', function (
     assert.equal(record.question.blocks[0]?.type === 'MESSAGE' ? record.question.blocks[0].content : '', 'total amount by region');
   });
 
+  it('a file read in place stays readable after a restart by a client that has none of its folders', async () => {
+    const data = join(dir, 'kept');
+    const files = join(dir, 'kept-files');
+    mkdirSync(files);
+    writeFileSync(join(files, 'sales.csv'), 'region,amount\nnorth,10\nsouth,5\nnorth,7\n');
+    const first = await attach(data, { roots: () => [files] });
+    const client = new TeamDataClient({ baseUrl: first.discovery.baseUrl, apiKey: first.discovery.apiKey, userId: 'u', localLease: () => first.lease.leaseId });
+    const src = await client.dataSources.createWithoutDataset({ fileName: 'sales.csv', path: join(files, 'sales.csv') });
+    assert.equal((await client.dataSources.waitUntilSynched(src.datasetId, src.id, { intervalMs: 50 })).status, 'synched');
+    await first.lease.release();
+    held.splice(held.indexOf(first), 1);
+    await stopShared(data);
+    // Nobody remembers the window's folder any more: only the source itself keeps it readable.
+    rmSync(join(data, 'service', 'roots.json'), { force: true });
+    const cli = await attach(data);
+    const c = clientOf(cli);
+    const session = await c.sessions.create({ title: 'later' });
+    const answer = await c.jobs.run({ sessionId: session.id, question: 'total amount by region', datasetId: src.datasetId, datasourceIdList: [src.id] });
+    assert.equal(answer.state, 'done', JSON.stringify(answer.error));
+    assert.match(JSON.stringify(answer.groups), /17/);
+  });
+
   it('a data folder locked by a foreign process is refused in plain words, naming the process (prints the time)', async () => {
     const data = join(dir, 'foreign');
     mkdirSync(data);
