@@ -15,11 +15,14 @@ export interface LocalConnection {
   close(): Promise<void>;
 }
 
-/** The built CLI that runs `serve --shared`: this bundle, or `TEAM_DATA_CLI_PATH` (tests, tools). */
+/**
+ * The built CLI that runs `serve --shared`: this very bundle when it is one (an installed CLI
+ * always starts its own version), else `TEAM_DATA_CLI_PATH` (tests and tools running the source).
+ */
 export function ownCliPath(env: NodeJS.ProcessEnv): string {
+  if (/\.c?js$/.test(__filename)) return __filename;
   const fromEnv = env['TEAM_DATA_CLI_PATH'];
   if (fromEnv) return resolve(fromEnv);
-  if (/\.c?js$/.test(__filename)) return __filename;
   const script = process.argv[1];
   if (script && /\.c?js$/.test(script)) return resolve(script);
   throw new Error('cannot tell where the team-data program is to start the local service; set TEAM_DATA_CLI_PATH to dist/cli.js');

@@ -14,10 +14,10 @@ import { MAX_SESSIONS } from '../../src/shared/domain';
 import { parseCli, type AskArgs } from '../../src/cli/args';
 import { ask } from '../../src/cli/ask';
 import { describeFailure } from '../../src/cli/failure';
-import { onService as onData, TextSink, useBuiltCli } from '../helpers/cliIo';
+import { builtCliEnv, onService as onData, TextSink } from '../helpers/cliIo';
 import { stopShared } from '../helpers/sharedCli';
 
-const ENV: NodeJS.ProcessEnv = { TEAM_DATA_USER_ID: 'tester' };
+let ENV: NodeJS.ProcessEnv = { TEAM_DATA_USER_ID: 'tester' };
 
 /** The real API on the same data folder, for setting up and checking what `ask` left behind. */
 const onService = <T>(dataDir: string, fn: (client: TeamDataClient) => Promise<T>): Promise<T> => onData(dataDir, 'tester', fn);
@@ -46,7 +46,9 @@ describe('team-data ask: sessions at the limit', function () {
     csv = join(dir, 'sales.csv');
     await writeFile(csv, 'order_id,region,revenue\n1,Europe,100\n2,Asia,50\n3,Europe,25\n');
   });
-  before(() => useBuiltCli());
+  before(async () => {
+    ENV = { ...ENV, ...(await builtCliEnv()) };
+  });
   afterEach(async () => {
     await stopShared(join(dir, 'data'));
     await rm(dir, { recursive: true, force: true });

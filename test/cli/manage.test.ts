@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { TeamDataClient } from '../../src/api/index';
 import { parseCli, UsageError, type SessionsArgs } from '../../src/cli/args';
 import { datasetsCommand, sessionsCommand } from '../../src/cli/manage';
-import { onService, TextSink, useBuiltCli } from '../helpers/cliIo';
+import { builtCliEnv, onService, TextSink } from '../helpers/cliIo';
 import { stopShared } from '../helpers/sharedCli';
 
 describe('team-data sessions / datasets', function () {
@@ -22,7 +22,10 @@ describe('team-data sessions / datasets', function () {
     dir = await mkdtemp(join(tmpdir(), 'cli-manage-'));
     data = join(dir, 'data');
   });
-  before(() => useBuiltCli());
+  let cliEnv: NodeJS.ProcessEnv = {};
+  before(async () => {
+    cliEnv = await builtCliEnv();
+  });
   afterEach(async () => {
     await stopShared(data);
     await rm(dir, { recursive: true, force: true });
@@ -32,7 +35,7 @@ describe('team-data sessions / datasets', function () {
     const args = parseCli([...argv, '--data-dir', data], env);
     const out = new TextSink();
     const err = new TextSink();
-    const io = { out, err, env, signal: new AbortController().signal };
+    const io = { out, err, env: { ...cliEnv, ...env }, signal: new AbortController().signal };
     if (args.command !== 'sessions' && args.command !== 'datasets') return assert.fail(`not a sessions or datasets command: ${argv.join(' ')}`);
     const code = args.command === 'sessions' ? await sessionsCommand(args, io) : await datasetsCommand(args, io);
     return { code, out: out.text, err: err.text };

@@ -7,9 +7,9 @@ import { TeamDataClient } from '../../src/api/index';
 import { attachOrStart } from '../../src/cli/serviceAttach';
 import { builtCli, sharedEnv } from './sharedCli';
 
-/** Lets in-process commands start the shared service from the built CLI, with a short idle wait. */
-export async function useBuiltCli(): Promise<void> {
-  Object.assign(process.env, sharedEnv(await builtCli()));
+/** The environment that lets in-process commands start the shared service from the built CLI, with a short idle wait. */
+export async function builtCliEnv(): Promise<NodeJS.ProcessEnv> {
+  return sharedEnv(await builtCli());
 }
 
 export class TextSink extends Writable {

@@ -6,6 +6,7 @@
  * with a message that names the platform problem, instead of crashing or restarting forever.
  */
 import { strict as assert } from 'node:assert';
+import { stopShared } from '../helpers/sharedCli';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,7 +55,9 @@ describe('npm run package (.vsix for this platform)', function () {
     entries = await readVsixEntries(packaged.vsix);
   });
 
-  after(() => {
+  after(async () => {
+    // The installed CLI's asks started the data folders' shared services: stop them by their pids.
+    for (const d of ['ask-data', 'wordnet-data', 'pdf-data', 'hidden-data']) if (scratch) await stopShared(join(scratch, d));
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
