@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { open, readFile, rename, stat } from 'node:fs/promises';
 import { DATA_FORMAT, processAlive, readDiscovery, removeDiscovery, serviceLogFile, tryStartLock, ensureServiceDir, type Discovery } from '../server/daemon/discovery';
 import { causeInLog } from '../server/daemon/startFailure';
-import { isOurService, probe } from './serviceProbe';
+import { isOurService, LocalCallError, probe } from './serviceProbe';
 import { ServiceLease, type LeaseOptions } from './serviceLease';
 
 export class ServiceStartError extends Error {
@@ -144,7 +144,17 @@ export async function attachOrStart(o: AttachOptions): Promise<Attached> {
   const until = t0 + (o.startTimeoutMs ?? 60_000) + 15_000;
   for (;;) {
     const found = await existing(o);
-    if (found) return { discovery: found, lease: await ServiceLease.take({ ...o, discovery: found }), started: false, ms: Date.now() - t0 };
+    if (found) {
+      const lease = await ServiceLease.take({ ...o, discovery: found }).catch(async (e: unknown) => {
+        // Restarting (503): wait for it to end, then look again (a successor, or our own start).
+        if (!(e instanceof LocalCallError && e.status === 503)) throw e;
+        o.log?.('info', `The local service (pid ${found.pid}) is restarting once its running jobs end; waiting for it`);
+        await gone(found.pid, 60_000);
+        return undefined;
+      });
+      if (lease) return { discovery: found, lease, started: false, ms: Date.now() - t0 };
+      continue;
+    }
     const release = await tryStartLock(o.dataDir, (o.startTimeoutMs ?? 60_000) + 5000);
     if (release) {
       let started: Discovery | undefined;

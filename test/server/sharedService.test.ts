@@ -13,6 +13,7 @@ import { TeamDataClient } from '../../src/api/index';
 import { attachOrStart, ServiceStartError, type AttachOptions, type Attached } from '../../src/cli/serviceAttach';
 import { discoveryFile, processAlive, readDiscovery } from '../../src/server/daemon/discovery';
 import { INTERRUPTED_TEXT } from '../../src/server/jobs/jobJournal';
+import { LocalCallError, localCall } from '../../src/cli/serviceProbe';
 import { writeBigCsv } from '../helpers/bigCsv';
 import { builtCli, stopShared, waitGone } from '../helpers/sharedCli';
 
@@ -140,6 +141,24 @@ describe('one shared local service per data folder (real processes)', function (
     const answer = await c.jobs.run({ sessionId: session.id, question: 'total amount by region', datasetId: src.datasetId, datasourceIdList: [src.id] });
     assert.equal(answer.state, 'done', JSON.stringify(answer.error));
     assert.match(JSON.stringify(answer.groups), /17/);
+  });
+
+  it('a client arriving while the service restarts waits for it and attaches to the successor', async () => {
+    const data = join(dir, 'restarting');
+    const files = join(dir, 'restarting-files');
+    mkdirSync(files);
+    await writeBigCsv(join(files, 'big.csv'), 120);
+    const first = await attach(data, { roots: () => [files] });
+    const old = first.discovery.pid;
+    const client = new TeamDataClient({ baseUrl: first.discovery.baseUrl, apiKey: first.discovery.apiKey, userId: 'u', localLease: () => first.lease.leaseId });
+    // Reading the file keeps it busy, so it cannot stop yet.
+    await client.dataSources.createWithoutDataset({ fileName: 'big.csv', path: join(files, 'big.csv') });
+    await localCall(first.discovery, 'POST', '/restart', { reason: 'test' });
+    await assert.rejects(localCall(first.discovery, 'POST', '/leases', { client: 'late' }), (e: unknown) => e instanceof LocalCallError && e.status === 503);
+    const next = await attach(data, { roots: () => [files] });
+    first.lease.abandon();
+    assert.notEqual(next.discovery.pid, old, 'attached to the successor, not to the service on its way out');
+    assert.equal(processAlive(old), false);
   });
 
   it('a data folder locked by a foreign process is refused in plain words, naming the process (prints the time)', async () => {

@@ -65,6 +65,9 @@ export function registerLeaseRoutes(router: Router, d: LeaseRouteDeps): void {
     const body = await bodyOf(ctx.req);
     const client = typeof body['client'] === 'string' ? body['client'].slice(0, 40).replace(/[^\w.-]/g, '_') : 'client';
     const roots = await rootsOf(body['roots']);
+    // About to stop for a restart: a new client must not start work here (HTTP 503); it waits for
+    // this process to end and attaches to the successor.
+    if (d.leases.restarting) throw new ApiError(ErrorCode.INTERNAL, 'the local service is restarting', 503);
     let lease;
     try {
       lease = d.leases.add(client, roots);

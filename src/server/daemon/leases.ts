@@ -94,6 +94,11 @@ export class Leases {
     return [...new Set(this.list().flatMap((l) => l.roots))];
   }
 
+  /** Whether a restart was asked for: new clients wait for the successor instead of attaching. */
+  get restarting(): boolean {
+    return this.restartWanted !== undefined;
+  }
+
   /** Stop as soon as no work runs (leases or not): a client needs a fresh start. */
   restartWhenIdle(why: string): void {
     this.restartWanted ??= why;
