@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { open, readFile, rename, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { DATA_FORMAT, processAlive, readDiscovery, removeDiscovery, serviceLogFile, tryStartLock, ensureServiceDir, type Discovery } from '../server/daemon/discovery';
 import { causeInLog } from '../server/daemon/startFailure';
 import { isOurService, LocalCallError, probe } from './serviceProbe';
@@ -49,6 +50,7 @@ export interface Attached {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const LOG_ROTATE_BYTES = 4 * 1024 * 1024;
+const RESTART_WAIT_MS = 15 * 60_000;
 
 /** The service's pid, once it has gone, after up to `ms`. */
 async function gone(pid: number, ms: number): Promise<boolean> {
@@ -83,9 +85,13 @@ async function existing(o: AttachOptions): Promise<Discovery | undefined> {
     if (!(await gone(d.pid, 10_000)) && (await probe(d)).kind === 'ok') return d;
   }
   if (processAlive(d.pid)) {
-    if (await isOurService(d.pid)) {
+    if (await isOurService(d.pid, o.dataDir)) {
       o.log?.('warn', `the local service (pid ${d.pid}) does not answer; stopping it to start a new one`);
-      process.kill(d.pid, 'SIGKILL');
+      try {
+        process.kill(d.pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile, or not ours to kill after all (EPERM): start anew either way.
+      }
       await gone(d.pid, 5000);
     } else {
       o.log?.('warn', `the discovery file names pid ${d.pid}, which is not a Team Data service; ignoring it`);
@@ -126,6 +132,12 @@ async function startService(o: AttachOptions): Promise<Discovery> {
   for (;;) {
     const read = await readDiscovery(o.dataDir);
     if (read?.ok === true && read.discovery.pid === child.pid && (await probe(read.discovery)).kind === 'ok') return read.discovery;
+    if (read?.ok === false) {
+      // A folder whose permissions others could abuse (or a file system without them): no
+      // client may trust the service file there, so say so instead of waiting in vain.
+      child.kill('SIGTERM');
+      throw new ServiceStartError('start', `${read.why}. Make the data folder private to you (chmod 700), or choose another data folder on a disk with Unix permissions`);
+    }
     if (exited) {
       const text = await readFile(serviceLogFile(o.dataDir), 'utf8').then((t) => t.slice(log.from), () => '');
       throw new ServiceStartError('start', causeInLog(text) ?? `the local service exited while starting (see ${serviceLogFile(o.dataDir)})`, text.slice(-16_384));
@@ -139,9 +151,13 @@ async function startService(o: AttachOptions): Promise<Discovery> {
 }
 
 /** The running service of the data folder, started if needed, with a lease held for this client. */
-export async function attachOrStart(o: AttachOptions): Promise<Attached> {
+export async function attachOrStart(given: AttachOptions): Promise<Attached> {
+  // One spelling of the folder for every client (the service's command line is compared with it).
+  const o = { ...given, dataDir: resolve(given.dataDir) };
   const t0 = Date.now();
   const until = t0 + (o.startTimeoutMs ?? 60_000) + 15_000;
+  // A service restarting finishes its jobs first: wait for that up to a bound, then say so.
+  const restartUntil = t0 + RESTART_WAIT_MS;
   for (;;) {
     const found = await existing(o);
     if (found) {
@@ -149,27 +165,30 @@ export async function attachOrStart(o: AttachOptions): Promise<Attached> {
         // Restarting (503): wait for it to end, then look again (a successor, or our own start).
         if (!(e instanceof LocalCallError && e.status === 503)) throw e;
         o.log?.('info', `The local service (pid ${found.pid}) is restarting once its running jobs end; waiting for it`);
-        await gone(found.pid, 60_000);
+        await gone(found.pid, Math.max(100, Math.min(60_000, restartUntil - Date.now())));
         return undefined;
       });
       if (lease) return { discovery: found, lease, started: false, ms: Date.now() - t0 };
+      if (Date.now() > restartUntil) throw new ServiceStartError('start', `the local service on ${o.dataDir} is restarting but still finishing its jobs; try again when they are done`);
       continue;
     }
     const release = await tryStartLock(o.dataDir, (o.startTimeoutMs ?? 60_000) + 5000);
     if (release) {
+      let found2: Discovery | undefined;
       let started: Discovery | undefined;
       try {
         // Someone may have finished a start between our look and the lock.
-        started = (await existing(o)) ?? (await startService(o));
+        found2 = await existing(o);
+        if (!found2) started = await startService(o);
       } catch (err) {
         // Lost a race on DuckDB's lock to a service that is now answering: use that one.
-        const winner = await existing(o).catch(() => undefined);
-        if (!winner) throw err;
-        started = winner;
+        found2 = await existing(o).catch(() => undefined);
+        if (!found2) throw err;
       } finally {
         await release();
       }
-      return { discovery: started, lease: await ServiceLease.take({ ...o, discovery: started }), started: true, ms: Date.now() - t0 };
+      const d = (started ?? found2) as Discovery;
+      return { discovery: d, lease: await ServiceLease.take({ ...o, discovery: d }), started: started !== undefined, ms: Date.now() - t0 };
     }
     if (Date.now() > until) throw new ServiceStartError('start', `another client has been starting the local service on ${o.dataDir} for too long; try again`);
     await sleep(40);

@@ -82,6 +82,11 @@ export class ServiceLease {
       if (e instanceof LocalCallError && e.status === 404) {
         // Forgotten (expired): take a new one from the same service.
         const reply = await localCall<LeaseReply>(this.o.discovery, 'POST', '/leases', { client: this.o.client, roots: [...(this.o.roots?.() ?? [])] }).catch(() => undefined);
+        // Released meanwhile: give the new lease straight back.
+        if (reply && this.released) {
+          await localCall(this.o.discovery, 'DELETE', `/leases/${encodeURIComponent(reply.id)}`, undefined, 1500).catch(() => undefined);
+          return;
+        }
         if (reply) {
           this.id = reply.id;
           this.ttlMs = reply.ttlMs;

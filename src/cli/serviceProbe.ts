@@ -58,12 +58,14 @@ export async function probe(d: Discovery, timeoutMs = 2000): Promise<Probe> {
 }
 
 /**
- * Whether `pid` is a shared Team Data service (so killing it is safe): on Linux its command line
- * says so; elsewhere we cannot tell, and never kill.
+ * Whether `pid` is the shared Team Data service of `dataDir` (so killing it is safe): on Linux its
+ * command line says so (a reused pid is some other program, or the service of another folder);
+ * elsewhere we cannot tell, and never kill.
  */
-export async function isOurService(pid: number): Promise<boolean> {
+export async function isOurService(pid: number, dataDir: string): Promise<boolean> {
   const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => undefined);
   if (cmd === undefined) return false;
   const argv = cmd.split('\0');
-  return argv.includes('serve') && argv.includes('--shared');
+  const at = argv.indexOf('--data-dir');
+  return argv.includes('serve') && argv.includes('--shared') && at >= 0 && argv[at + 1] === dataDir;
 }

@@ -142,29 +142,42 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   await ensureDataDirs(paths);
   const meta = await MetaStore.load(paths.stateFile, log);
   phases.mark('state');
-  await removeLeftovers(paths, meta);
-  const history = new HistoryStore(paths.historyDir, log);
-  await history.init();
-  const journal = new JobJournal(join(paths.historyDir, 'running'));
-  await journal.recover(history, (id) => meta.sessions.has(id), log);
-  const vault = await FileVault.open(paths.filesDir, paths.secretFile, opts.fileUrlTtlMs ?? DEFAULT_FILE_URL_TTL_MS);
-  phases.mark('sweeps');
   const inPlacePaths = [...meta.sources.values()].flatMap((r) => (r.origin.kind === 'path' ? [r.origin.path] : []));
   const remembered = opts.shared ? await rememberedRoots(opts.dataDir, inPlacePaths) : [];
   // A file read in place stays readable for everyone who sees its dataset, whoever's folder it
   // came from: its own folder joins a shared service's sandbox (and only that folder).
   const sourceDirs = opts.shared ? inPlacePaths.map((p) => dirname(p)) : [];
   const readRoots = await resolveRoots([...(opts.readRoots ?? []), ...remembered, ...sourceDirs]);
+  // DuckDB's lock on the database first: a second service started by mistake on this folder must
+  // fail here, before its sweeps could touch the files of the one that runs.
   const { store, engine, owned } = await defaultBackends(opts.dataDir, opts, readRoots);
   phases.mark('DuckDB');
+  let history: HistoryStore;
+  let journal: JobJournal;
+  let vault: FileVault;
+  try {
+    await removeLeftovers(paths, meta);
+    history = new HistoryStore(paths.historyDir, log);
+    await history.init();
+    journal = new JobJournal(join(paths.historyDir, 'running'));
+    await journal.recover(history, (id) => meta.sessions.has(id), log);
+    vault = await FileVault.open(paths.filesDir, paths.secretFile, opts.fileUrlTtlMs ?? DEFAULT_FILE_URL_TTL_MS);
+  } catch (e) {
+    await owned?.close().catch(() => undefined);
+    throw e;
+  }
+  phases.mark('sweeps');
   const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, readRoots, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}),
     ...(opts.ingestBudgetMs !== undefined ? { budgetMs: opts.ingestBudgetMs } : {}),
     ...(opts.allowPrivateNetworks === true ? { allowPrivateNetworks: true } : {}) };
   const ingest = new IngestQueue(ingestOpts);
   const jobs = new JobRunner({ meta, history, vault, engine, log, journal });
+  // Requests in flight count as work too: an upload or a step of a client between two jobs must
+  // not be cut off by an idle stop or a restart.
+  let inFlight = 0;
   const leases = opts.shared ? new Leases({
-    ttlMs: opts.shared.ttlMs, idleMs: opts.shared.idleMs, busy: () => jobs.busy || ingest.busy, onIdle: opts.shared.onIdle,
+    ttlMs: opts.shared.ttlMs, idleMs: opts.shared.idleMs, busy: () => jobs.busy || ingest.busy || inFlight > 0, onIdle: opts.shared.onIdle,
   }) : undefined;
   const deps: ServiceDeps = {
     meta, history, vault, store, engine, ingest, jobs, paths, log, maxUploadBytes, readRoots,
@@ -208,6 +221,10 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
     }),
   );
   server.on('clientError', answerClientError);
+  server.on('request', (_req, res) => {
+    inFlight++;
+    res.once('close', () => inFlight--);
+  });
   // Large uploads and long streams must not hit Node's whole-request timeout; headers still must come quickly.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;

@@ -62,4 +62,16 @@ describe('shared service leases and idle stop', () => {
     leases.tick();
     assert.deepEqual(ended, ['new folder']);
   });
+
+  it('after a sleep that lapsed every lease, the idle wait starts at the wake, not before the sleep', () => {
+    const { leases, clock, ended } = make();
+    leases.add('vscode', []);
+    clock.t = 60_000; // woke up: the lease lapsed long ago, and the last work was a minute back
+    leases.tick();
+    assert.deepEqual(ended, [], 'waking clients get the idle wait to renew or attach again');
+    clock.t = 65_001;
+    leases.tick();
+    assert.equal(ended.length, 1);
+    assert.equal(leases.restarting, true, 'no new lease once it is stopping');
+  });
 });

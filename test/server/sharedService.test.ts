@@ -6,6 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,21 +144,26 @@ describe('one shared local service per data folder (real processes)', function (
     assert.match(JSON.stringify(answer.groups), /17/);
   });
 
-  it('a client arriving while the service restarts waits for it and attaches to the successor', async () => {
+  it('an upload in flight holds a restart back; a client arriving meanwhile waits and attaches to the successor', async () => {
     const data = join(dir, 'restarting');
-    const files = join(dir, 'restarting-files');
-    mkdirSync(files);
-    await writeBigCsv(join(files, 'big.csv'), 120);
-    const first = await attach(data, { roots: () => [files] });
+    const first = await attach(data);
     const old = first.discovery.pid;
-    const client = new TeamDataClient({ baseUrl: first.discovery.baseUrl, apiKey: first.discovery.apiKey, userId: 'u', localLease: () => first.lease.leaseId });
-    // Reading the file keeps it busy, so it cannot stop yet.
-    await client.dataSources.createWithoutDataset({ fileName: 'big.csv', path: join(files, 'big.csv') });
+    // An upload whose body is still coming: work in flight, so the service may not stop yet.
+    const upload = request(`${first.discovery.baseUrl}/v1/team/file/upload-datasource`, {
+      method: 'POST', headers: { 'x-pd-api-key': first.discovery.apiKey, 'content-type': 'application/octet-stream', 'content-length': '1000000' },
+    });
+    upload.on('error', () => undefined);
+    upload.write(Buffer.alloc(1000));
+    await new Promise((r) => setTimeout(r, 200));
     await localCall(first.discovery, 'POST', '/restart', { reason: 'test' });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.ok(processAlive(old), 'not while the upload is in flight');
     await assert.rejects(localCall(first.discovery, 'POST', '/leases', { client: 'late' }), (e: unknown) => e instanceof LocalCallError && e.status === 503);
-    const next = await attach(data, { roots: () => [files] });
+    const next = attach(data);
+    upload.destroy();
+    const successor = await next;
     first.lease.abandon();
-    assert.notEqual(next.discovery.pid, old, 'attached to the successor, not to the service on its way out');
+    assert.notEqual(successor.discovery.pid, old, 'attached to the successor, not to the service on its way out');
     assert.equal(processAlive(old), false);
   });
 

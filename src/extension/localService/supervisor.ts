@@ -22,6 +22,8 @@ export { LocalServiceError, type LocalEndpoint, type SupervisorLogLevel, type Su
 type StateListener = (state: SupervisorState, error?: LocalServiceError) => void;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** How long a restart waits for the service's running jobs (an explicit restart shows progress). */
+const RESTART_WAIT_MS = 15 * 60_000;
 
 /** All public methods are safe to call concurrently. */
 export class LocalServiceSupervisor {
@@ -36,6 +38,8 @@ export class LocalServiceSupervisor {
   /** The roots registered with the current lease. */
   private registeredRoots: string[] = [];
   private prepared: Promise<void> | undefined;
+  /** Folders reported missing by the lease while the attach was still going on. */
+  private pendingMissing: string[] | undefined;
 
   constructor(private readonly opts: SupervisorOptions) {
     this.backoff = new Backoff({ baseMs: 1000, maxMs: 30_000, ...opts.backoff });
@@ -155,13 +159,23 @@ export class LocalServiceSupervisor {
     return tracked;
   }
 
-  /** Requests a restart of the service `a` is attached to and waits until its process is gone. */
+  /**
+   * Requests a restart of the service `a` is attached to and waits until its process is gone
+   * (it finishes its jobs first; the lease is kept meanwhile, so nothing else stops it early).
+   */
   private async leaveAfterExit(a: Attached, reason: string): Promise<void> {
-    a.lease.abandon();
-    if (this.attached === a) this.attached = undefined;
     await localCall(a.discovery, 'POST', '/restart', { reason }).catch(() => undefined);
     this.opts.log('info', `Waiting for the local service (pid ${a.discovery.pid}) to finish its jobs and restart`);
-    while (processAlive(a.discovery.pid) && !this.disposed) await sleep(100);
+    const until = Date.now() + RESTART_WAIT_MS;
+    while (processAlive(a.discovery.pid) && !this.disposed) {
+      if (Date.now() > until) {
+        if (this.attached === a) this.setState('running');
+        throw new LocalServiceError('start', `the local service is still busy after ${Math.round(RESTART_WAIT_MS / 60_000)} minutes; it restarts once its jobs end`);
+      }
+      await sleep(100);
+    }
+    a.lease.abandon();
+    if (this.attached === a) this.attached = undefined;
   }
 
   private async attachOnce(): Promise<LocalEndpoint> {
@@ -188,14 +202,19 @@ export class LocalServiceSupervisor {
           this.opts.onNote?.(m);
         },
         onLost: () => this.lost(attached),
-        onMissingRoots: (missing) => this.rootsNeedRestart(attached, missing),
+        // Called while the attach is still going on (attached not set yet): kept for after it.
+        onMissingRoots: (missing) => this.rootsNeedRestart(this.attached, missing),
       });
       if (this.disposed) {
         await attached.lease.release();
         throw new LocalServiceError('stopped', 'the local service was shut down');
       }
       // A real request through the real client: proves the key, the codec and the state.
-      await this.opts.healthCheck({ baseUrl: attached.discovery.baseUrl, apiKey: attached.discovery.apiKey }, AbortSignal.timeout(15_000));
+      await this.opts.healthCheck({ baseUrl: attached.discovery.baseUrl, apiKey: attached.discovery.apiKey }, AbortSignal.timeout(15_000))
+        .catch(async (e: unknown) => {
+          await attached.lease.release();
+          throw e;
+        });
     } catch (err) {
       const error = this.asError(err);
       if (error.kind === 'stopped') throw error;
@@ -206,6 +225,10 @@ export class LocalServiceSupervisor {
     }
     this.attached = attached;
     this.registeredRoots = roots;
+    // Folders the service could not read yet were reported while attaching: ask for the restart now.
+    const pending = this.pendingMissing;
+    this.pendingMissing = undefined;
+    if (pending) setTimeout(() => this.rootsNeedRestart(attached, pending), 0);
     this.failures = 0;
     this.backoff.reset();
     this.setState('running');
@@ -232,14 +255,25 @@ export class LocalServiceSupervisor {
     this.scheduleRetry('The local service stopped answering');
   }
 
-  private rootsNeedRestart(a: Attached, missing: string[]): void {
+  /**
+   * The service cannot read some of this window's folders until it restarts: ask it to, once its
+   * jobs end, and keep using it meanwhile; when its process is gone, attach to the successor.
+   */
+  private rootsNeedRestart(a: Attached | undefined, missing: string[]): void {
+    if (this.disposed) return;
+    if (!a || this.attached !== a) {
+      this.pendingMissing = missing;
+      return;
+    }
     this.opts.log('info', `The local service restarts when no job runs, to read ${missing.join(', ')} in place`);
-    if (this.disposed || this.starting) return;
-    this.setState('restarting');
-    void this.track((async () => {
-      await this.leaveAfterExit(a, `a window needs ${missing.length} more folder(s)`);
-      return this.attachOnce();
-    })()).catch(() => undefined);
+    void localCall(a.discovery, 'POST', '/restart', { reason: `a window needs ${missing.length} more folder(s)` }).catch(() => undefined);
+    void (async () => {
+      while (processAlive(a.discovery.pid) && this.attached === a && !this.disposed) await sleep(100);
+      if (this.attached !== a || this.disposed) return;
+      a.lease.abandon();
+      this.attached = undefined;
+      this.scheduleRetry('The local service restarted to read new folders');
+    })();
   }
 
   private scheduleRetry(what: string): void {

@@ -5,7 +5,8 @@
  * only when it belongs to the reader's own user and nobody else may read or change it, so another
  * account cannot point our clients at a service of its own.
  */
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readFile, stat, unlink } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../state/atomicFile';
@@ -52,15 +53,33 @@ const ownUid = (): number | undefined => (typeof process.getuid === 'function' ?
 
 export async function readDiscovery(dataDir: string): Promise<DiscoveryRead> {
   const file = discoveryFile(dataDir);
-  const st = await stat(file).catch(() => undefined);
-  if (st === undefined) return undefined;
   const uid = ownUid();
-  if (uid !== undefined && (st.uid !== uid || (st.mode & 0o077) !== 0)) {
-    return { ok: false, why: `${file} belongs to another user or can be read by others; it is ignored` };
+  // The folder must be ours and closed to others too: whoever may write in it may swap the file.
+  const dir = await lstat(serviceDir(dataDir)).catch(() => undefined);
+  if (dir === undefined) return undefined;
+  if (uid !== undefined && (!dir.isDirectory() || dir.uid !== uid || (dir.mode & 0o022) !== 0)) {
+    return { ok: false, why: `${serviceDir(dataDir)} belongs to another user or others may write in it; its service file is ignored` };
+  }
+  let text: string;
+  try {
+    // No symlink followed, and the checks made on the very file read (no swap between them).
+    const h = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      const st = await h.stat();
+      if (uid !== undefined && (!st.isFile() || st.uid !== uid || (st.mode & 0o077) !== 0)) {
+        return { ok: false, why: `${file} belongs to another user or can be read by others; it is ignored` };
+      }
+      text = await h.readFile('utf8');
+    } finally {
+      await h.close();
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return { ok: false, why: `${file} is unreadable (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch {
     return { ok: false, why: `${file} is unreadable` };
   }

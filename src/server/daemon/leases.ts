@@ -96,18 +96,24 @@ export class Leases {
 
   /** Whether a restart was asked for: new clients wait for the successor instead of attaching. */
   get restarting(): boolean {
-    return this.restartWanted !== undefined;
+    return this.restartWanted !== undefined || this.ended;
   }
 
   /** Stop as soon as no work runs (leases or not): a client needs a fresh start. */
   restartWhenIdle(why: string): void {
     this.restartWanted ??= why;
     this.tick();
+    // The request asking for it is still in flight (it counts as work): look again right after.
+    setTimeout(() => this.tick(), 100).unref();
   }
 
   private expire(): void {
     const at = this.now();
+    const before = this.leases.size;
     for (const [id, l] of this.leases) if (at - l.seen > this.o.ttlMs) this.leases.delete(id);
+    // The last leases just lapsed (their clients died, or the machine slept through renewals):
+    // the idle wait starts now, so waking clients have time to renew or attach again.
+    if (before > 0 && this.leases.size === 0) this.idleSince = at;
   }
 
   /** One check: expire silent clients, then stop when idle long enough (exported for tests). */

@@ -140,6 +140,26 @@ describe('local service supervisor (real child process)', function () {
     }
   });
 
+  it('a second window with a folder the service cannot read yet gets it read in place after a restart', async () => {
+    const first = join(dir, 'win-a');
+    const second = join(dir, 'win-b');
+    mkdirSync(first);
+    mkdirSync(second);
+    writeFileSync(join(second, 'b.csv'), 'x,y\n3,4\n');
+    const a = make({ readRoots: () => [first] });
+    await a.ensureStarted();
+    const before = a.pid as number;
+    const shared = a.dataDir;
+    const b = make({ readRoots: () => [second], dataDir: () => shared });
+    await b.ensureStarted();
+    await until('the service to restart for the second window\'s folder', () => b.state === 'running' && b.pid !== before && b.pid !== undefined, 30_000);
+    const ep = b.endpoint as LocalEndpoint;
+    const client = new TeamDataClient({ baseUrl: ep.baseUrl, apiKey: ep.apiKey, userId: 'u1', localLease: () => b.leaseId });
+    const src = await client.dataSources.createWithoutDataset({ fileName: 'b.csv', path: join(second, 'b.csv') });
+    assert.equal((await client.dataSources.waitUntilSynched(src.datasetId, src.id, { intervalMs: 50 })).status, 'synched');
+    await until('the first window to follow to the new service', () => a.state === 'running' && a.pid === b.pid, 30_000);
+  });
+
   it('attaches again after the service dies, starting a new one with a fresh port and key', async () => {
     const s = make();
     const states: SupervisorState[] = [];
