@@ -9,9 +9,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { AnalysisTools, ToolInputError, type ToolAnswer } from '../api/analysisTools';
-import { TeamDataClient } from '../api/index';
+import { isTeamDataError, TeamDataClient } from '../api/index';
 import { answerText, datasetsText } from '../api/toolText';
-import { attachLocal, type LocalConnection } from './localAttach';
+import { LocalClients } from './localAttach';
 import type { McpArgs } from './args';
 import { defaultDataDir } from './dataDir';
 import { localUserId } from './localUser';
@@ -45,9 +45,30 @@ async function answerResult(r: ToolAnswer, local: boolean, signal: AbortSignal):
   return unanswered ? { content: [{ type: 'text', text: `The question could not be answered from the data.\n\n${text}` }], isError: true } : { content: [{ type: 'text', text }] };
 }
 
+/** Where the tools' client comes from: one fixed client, or the shared service's current one. */
+export interface McpClientSource {
+  get(): Promise<TeamDataClient>;
+  /** A call could not reach the service: the next `get` attaches again (see LocalClients). */
+  markLost?(): void;
+}
+
 /** The MCP server over a client; the caller connects a transport. */
-export function createMcpServer(client: TeamDataClient, opts: { local: boolean; root?: string }): McpServer {
-  const tools = new AnalysisTools(client, opts.root, !opts.local);
+export function createMcpServer(client: TeamDataClient | McpClientSource, opts: { local: boolean; root?: string }): McpServer {
+  const source: McpClientSource = client instanceof TeamDataClient ? { get: async () => client } : client;
+  let current: { client: TeamDataClient; tools: AnalysisTools } | undefined;
+  /** Runs `fn` with the tools of the live service; once more on its successor if it went away. */
+  const withTools = async <T>(fn: (t: AnalysisTools) => Promise<T>): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      const c = await source.get();
+      if (current?.client !== c) current = { client: c, tools: new AnalysisTools(c, opts.root, !opts.local) };
+      try {
+        return await fn(current.tools);
+      } catch (e) {
+        if (attempt > 0 || !source.markLost || !isTeamDataError(e) || e.code !== 'NETWORK') throw e;
+        source.markLost();
+      }
+    }
+  };
   const server = new McpServer({ name: 'team-data', version: typeof TEAM_DATA_VERSION === 'string' ? TEAM_DATA_VERSION : 'dev' });
   // A tool opens one session per dataset and server run (for follow-ups); at the session limit the
   // model needs to tell its user how to make room on this very service.
@@ -64,7 +85,7 @@ export function createMcpServer(client: TeamDataClient, opts: { local: boolean; 
       },
       annotations: { readOnlyHint: false, openWorldHint: !opts.local },
     },
-    ({ paths, question }, extra) => guarded('analyze the files', sameAs, async () => answerResult(await tools.analyzeFiles(paths, question, { signal: extra.signal }), opts.local, extra.signal)),
+    ({ paths, question }, extra) => guarded('analyze the files', sameAs, async () => answerResult(await withTools((t) => t.analyzeFiles(paths, question, { signal: extra.signal })), opts.local, extra.signal)),
   );
   server.registerTool(
     TOOL_NAMES.askDataset,
@@ -77,7 +98,7 @@ export function createMcpServer(client: TeamDataClient, opts: { local: boolean; 
       },
       annotations: { readOnlyHint: true, openWorldHint: !opts.local },
     },
-    ({ dataset, question }, extra) => guarded('answer the question', sameAs, async () => answerResult(await tools.askDataset(dataset, question, { signal: extra.signal }), opts.local, extra.signal)),
+    ({ dataset, question }, extra) => guarded('answer the question', sameAs, async () => answerResult(await withTools((t) => t.askDataset(dataset, question, { signal: extra.signal })), opts.local, extra.signal)),
   );
   server.registerTool(
     TOOL_NAMES.listDatasets,
@@ -86,24 +107,29 @@ export function createMcpServer(client: TeamDataClient, opts: { local: boolean; 
       description: 'Lists the datasets on the service with their files and whether each is ready.',
       annotations: { readOnlyHint: true, openWorldHint: !opts.local },
     },
-    (extra) => guarded('list the datasets', sameAs, async () => ({ content: [{ type: 'text', text: datasetsText(await tools.listDatasets({ signal: extra.signal })) }] })),
+    (extra) => guarded('list the datasets', sameAs, async () => ({ content: [{ type: 'text', text: datasetsText(await withTools((t) => t.listDatasets({ signal: extra.signal }))) }] })),
   );
   return server;
 }
 
 /** `team-data mcp`: serves until the client closes stdin. */
 export async function mcp(args: McpArgs, env: NodeJS.ProcessEnv): Promise<number> {
-  let service: LocalConnection | undefined;
-  let client: TeamDataClient;
+  let service: LocalClients | undefined;
+  let source: TeamDataClient | LocalClients;
   if (args.baseUrl !== undefined) {
-    client = new TeamDataClient({ baseUrl: args.baseUrl, apiKey: args.apiKey ?? '', apiVersion: args.apiVersion, ...(args.userId ? { userId: args.userId } : {}) });
+    source = new TeamDataClient({ baseUrl: args.baseUrl, apiKey: args.apiKey ?? '', apiVersion: args.apiVersion, ...(args.userId ? { userId: args.userId } : {}) });
   } else {
     // The data folder's shared service, as the same user as the CLI and VS Code: the agent sees
-    // their datasets and sessions, and they see its.
-    service = await attachLocal(args.dataDir ?? defaultDataDir(env), env, 'mcp', (line) => process.stderr.write(`${line}\n`));
-    client = new TeamDataClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, apiVersion: args.apiVersion, userId: args.userId ?? localUserId(env) });
+    // their datasets and sessions, and they see its. Attached now, so a failure shows at start;
+    // after a restart of the service the next tool call attaches to its successor.
+    service = new LocalClients({
+      dataDir: args.dataDir ?? defaultDataDir(env), env, apiVersion: args.apiVersion, userId: args.userId ?? localUserId(env),
+      note: (line) => process.stderr.write(`${line}\n`),
+    });
+    await service.get();
+    source = service;
   }
-  const server = createMcpServer(client, { local: service !== undefined, root: process.cwd() });
+  const server = createMcpServer(source, { local: service !== undefined, root: process.cwd() });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

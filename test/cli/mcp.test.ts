@@ -5,7 +5,8 @@
  * wrong (missing file, unsupported type, a question the data cannot answer, an unknown dataset).
  */
 import { strict as assert } from 'node:assert';
-import { BUILT_CLI, builtCli, sharedEnv, stopShared } from '../helpers/sharedCli';
+import { BUILT_CLI, builtCli, sharedEnv, stopShared, waitGone } from '../helpers/sharedCli';
+import { readDiscovery } from '../../src/server/daemon/discovery';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +88,18 @@ describe('team-data mcp (MCP SDK client over stdio)', function () {
   it('lists the dataset with its file', async () => {
     const text = textOf(await call('teamData_listDatasets', {}));
     assert.match(text, /sales\.csv \(synched\)/);
+  });
+
+  it('keeps working after the shared service it uses is killed: the next call attaches to a new one', async () => {
+    const before = await readDiscovery(join(dir, 'data'));
+    assert.ok(before?.ok);
+    process.kill(before.discovery.pid, 'SIGKILL');
+    await waitGone(before.discovery.pid, 5000);
+    const listed = await call('teamData_listDatasets', {});
+    assert.notEqual(listed.isError, true, textOf(listed));
+    assert.match(textOf(listed), /sales\.csv/);
+    const after = await readDiscovery(join(dir, 'data'));
+    assert.ok(after?.ok && after.discovery.pid !== before.discovery.pid);
   });
 
   it('reports mistakes as tool errors with clear messages', async () => {
