@@ -225,6 +225,7 @@ export class LocalServiceSupervisor {
     }
     this.attached = attached;
     this.registeredRoots = roots;
+    this.watchProcess(attached);
     // Folders the service could not read yet were reported while attaching: ask for the restart now.
     const pending = this.pendingMissing;
     this.pendingMissing = undefined;
@@ -246,6 +247,21 @@ export class LocalServiceSupervisor {
       return new LocalServiceError(err.kind === 'missing' ? 'missing' : 'start', err.message);
     }
     return new LocalServiceError('start', err instanceof Error ? err.message : String(err));
+  }
+
+  /**
+   * Notices within seconds that the service's process ended (a restart, `team-data service stop`,
+   * a crash), sooner than two missed renewals would, so the window attaches to the next one.
+   */
+  private watchProcess(a: Attached): void {
+    const timer = setInterval(() => {
+      if (this.attached !== a || this.disposed) return clearInterval(timer);
+      if (processAlive(a.discovery.pid)) return;
+      clearInterval(timer);
+      a.lease.abandon();
+      this.lost(a);
+    }, 1000);
+    timer.unref();
   }
 
   /** The service stopped answering: attach again (which starts a new one if it is gone). */
