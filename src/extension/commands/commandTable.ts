@@ -66,7 +66,11 @@ export function commandTable(s: Services): CommandEntry[] {
     { id: 'teamData.signIn', what: 'sign in', handler: () => signIn(s) },
     { id: 'teamData.signOut', what: 'sign out', handler: () => signOut(s) },
     { id: 'teamData.useLocalService', what: 'switch to the local service', handler: () => useLocalService(s) },
-    { id: 'teamData.restartLocalService', what: 'restart the local service', handler: async () => (await s.supervisor.restart()).baseUrl },
+    // Shared with other windows and the CLI: the service finishes their running jobs first.
+    { id: 'teamData.restartLocalService', what: 'restart the local service', handler: async () => (await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Restarting the local service once its running jobs end…' },
+      () => s.supervisor.restart(),
+    )).baseUrl },
     { id: 'teamData.showLogs', what: 'show the logs', handler: () => s.log.show() },
     { id: 'teamData.refresh', what: 'refresh', handler: () => refreshAll(s) },
     { id: 'teamData.showStatusMenu', what: 'show the actions', handler: () => showStatusMenu(s) },
