@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { runExtensionTests } from '../harness/runExtensionTests';
 import { readDiscovery } from '../../../src/server/daemon/discovery';
+import { attachOrStart } from '../../../src/cli/serviceAttach';
 import { stopShared, waitGone } from '../../helpers/sharedCli';
 
 const repo = resolve(__dirname, '../../..');
@@ -100,6 +101,16 @@ describe('extension in a real VS Code (extension-host suite)', function () {
     try {
       // The CLI first: its dataset must show in both windows. Its service is stopped, so window A starts the next one.
       assert.match(cli(['ask', 'sales.csv', '--question', 'total revenue by region'], '500'), /Europe/);
+      await stopShared(data);
+      // Both windows' folders were open before (a service remembers them), so the service window
+      // A starts can read both and B attaches without a restart; the restart a new folder needs is
+      // the supervisor test's (a second window with a folder the service cannot read yet).
+      for (const w of ['A', 'B']) mkdirSync(join(scratch, `window-${w}`), { recursive: true });
+      const earlier = await attachOrStart({
+        dataDir: data, cliPath: join(repo, 'dist', 'cli.js'), version: 'earlier', client: 'vscode',
+        roots: () => ['A', 'B'].map((w) => join(scratch, `window-${w}`)), env: { ...process.env, TEAM_DATA_IDLE_MS: '500' },
+      });
+      await earlier.lease.release();
       await stopShared(data);
       // A shared TMPDIR: closing a window's code-server must not take the service with it (a real window's close does not).
       const run = (w: 'A' | 'B'): Promise<{ code: number; result: { passed: string[]; failed: Array<{ title: string; error: string }> }; log: string }> => {
