@@ -158,16 +158,23 @@ export async function attachOrStart(given: AttachOptions): Promise<Attached> {
   const until = t0 + (o.startTimeoutMs ?? 60_000) + 15_000;
   // A service restarting finishes its jobs first: wait for that up to a bound, then say so.
   const restartUntil = t0 + RESTART_WAIT_MS;
+  /** A lease on `d`, or undefined when it is restarting or went away meanwhile (look again then). */
+  const leaseOn = (d: Discovery): Promise<ServiceLease | undefined> => ServiceLease.take({ ...o, discovery: d }).catch(async (e: unknown) => {
+    if (e instanceof LocalCallError && e.status !== 503) throw e;
+    if (e instanceof LocalCallError) {
+      // Restarting (503): wait for it to end, then look again (a successor, or our own start).
+      o.log?.('info', `The local service (pid ${d.pid}) is restarting once its running jobs end; waiting for it`);
+      await gone(d.pid, Math.max(100, Math.min(60_000, restartUntil - Date.now())));
+    } else {
+      // Gone between the look and the lease (it stopped for idleness that very moment): look again.
+      await gone(d.pid, 2000);
+    }
+    return undefined;
+  });
   for (;;) {
     const found = await existing(o);
     if (found) {
-      const lease = await ServiceLease.take({ ...o, discovery: found }).catch(async (e: unknown) => {
-        // Restarting (503): wait for it to end, then look again (a successor, or our own start).
-        if (!(e instanceof LocalCallError && e.status === 503)) throw e;
-        o.log?.('info', `The local service (pid ${found.pid}) is restarting once its running jobs end; waiting for it`);
-        await gone(found.pid, Math.max(100, Math.min(60_000, restartUntil - Date.now())));
-        return undefined;
-      });
+      const lease = await leaseOn(found);
       if (lease) return { discovery: found, lease, started: false, ms: Date.now() - t0 };
       if (Date.now() > restartUntil) throw new ServiceStartError('start', `the local service on ${o.dataDir} is restarting but still finishing its jobs; try again when they are done`);
       continue;
@@ -188,7 +195,9 @@ export async function attachOrStart(given: AttachOptions): Promise<Attached> {
         await release();
       }
       const d = (started ?? found2) as Discovery;
-      return { discovery: d, lease: await ServiceLease.take({ ...o, discovery: d }), started: started !== undefined, ms: Date.now() - t0 };
+      const lease = await leaseOn(d);
+      if (lease) return { discovery: d, lease, started: started !== undefined, ms: Date.now() - t0 };
+      continue;
     }
     if (Date.now() > until) throw new ServiceStartError('start', `another client has been starting the local service on ${o.dataDir} for too long; try again`);
     await sleep(40);

@@ -6,7 +6,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -165,6 +166,29 @@ describe('one shared local service per data folder (real processes)', function (
     first.lease.abandon();
     assert.notEqual(successor.discovery.pid, old, 'attached to the successor, not to the service on its way out');
     assert.equal(processAlive(old), false);
+  });
+
+  it('a service that stops between the look and the lease is not an error: the client starts the next one', async () => {
+    const data = join(dir, 'vanishing');
+    mkdirSync(join(data, 'service'), { recursive: true, mode: 0o700 });
+    // A stand-in for a service at the very moment it stops: it answers the look, then goes away.
+    const doomed = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const pid = doomed.pid as number;
+    const server = createServer((req, res) => {
+      if (req.url === '/local/v1/status') {
+        res.end(JSON.stringify({ code: 0, msg: null, data: { pid, version: 'test', dataFormat: 1, busy: false, leases: [] } }));
+        return;
+      }
+      doomed.kill('SIGKILL');
+      req.socket.destroy();
+      server.close();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    writeFileSync(discoveryFile(data), JSON.stringify({ pid, baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k'.repeat(20), version: 'test', dataFormat: 1, startedAt: Date.now() }), { mode: 0o600 });
+    const a = await attach(data);
+    assert.equal(a.started, true);
+    assert.notEqual(a.discovery.pid, pid);
   });
 
   it('a data folder locked by a foreign process is refused in plain words, naming the process (prints the time)', async () => {
