@@ -132,9 +132,9 @@ describe('extension in a real VS Code (extension-host suite)', function () {
         return r;
       });
       const b = run('B');
-      // The CLI asks while both windows hold the service: it attaches to the same one.
+      // The CLI asks while both windows hold the service (each saw everything): it attaches to the same one.
       const both = Date.now();
-      while (!(existsSync(join(sync, 'A-attached')) && existsSync(join(sync, 'B-attached')))) {
+      while (!(existsSync(join(sync, 'A-saw-all')) && existsSync(join(sync, 'B-saw-all')))) {
         if (Date.now() - both > 8 * 60_000) break;
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -142,6 +142,11 @@ describe('extension in a real VS Code (extension-host suite)', function () {
       assert.match(cli(['ask', 'sales.csv', '--question', 'total revenue by channel'], '4000'), /Online|Retail|Partner/i);
       const read = await readDiscovery(data);
       assert.ok(read?.ok && String(read.discovery.pid) === servicePid, 'the CLI used the windows\' service');
+      // And the CLI sees what the windows made and asked.
+      const datasets = cli(['datasets', 'list'], '4000');
+      for (const w of ['A', 'B']) assert.match(datasets, new RegExp(`made in window ${w}`));
+      const sessions = cli(['sessions', 'list'], '4000');
+      for (const w of ['A', 'B']) assert.match(sessions, new RegExp(`asked in window ${w}\\s+1\\b`), sessions);
       for (const r of [await a, await b]) {
         assert.deepEqual(r.result.failed.map((f) => `${f.title}: ${f.error}`), [], r.log.slice(-6000));
         assert.equal(r.code, 0, r.log.slice(-6000));

@@ -30,18 +30,28 @@ describe(`two windows on one data folder (window ${W})`, function () {
     mark('attached', String(pid));
     const client = await s.connection.client();
     await client.datasets.create({ name: `made in window ${W}`, description: '' });
-    await client.sessions.create({ title: `asked in window ${W}` });
+    // Each window asks too, about the data the CLI brought.
+    const cliData = (await client.datasets.list({ pageSize: 100 })).records.find((d) => d.name === 'made by the CLI');
+    assert.ok(cliData, 'the CLI\'s dataset');
+    const mine = await client.sessions.create({ title: `asked in window ${W}` });
+    const answer = await client.jobs.run({ sessionId: mine.id, question: 'total revenue by channel', datasetId: cliData.id });
+    assert.equal(answer.state, 'done');
+    assert.match(JSON.stringify(answer.groups), /partner/);
     const names = await waitFor(`the other window's and the CLI's datasets in the Datasets tree`, async () => {
       s.datasets.refresh();
       const all = (await s.datasets.getChildren()).flatMap((n) => (n.kind === 'dataset' ? [n.dataset.name] : []));
       return all.includes(`made in window ${OTHER}`) && all.includes('made by the CLI') ? all : undefined;
     }, 240_000);
     assert.ok(names.includes(`made in window ${W}`));
-    await waitFor(`the other window's session in the Sessions tree`, async () => {
+    const theirs = await waitFor(`the other window's and the CLI's sessions in the Sessions tree`, async () => {
       s.sessions.refresh();
-      const titles = (await s.sessions.getChildren()).flatMap((n) => (n.kind === 'session' ? [n.session.title] : []));
-      return titles.includes(`asked in window ${OTHER}`);
+      const sessions = (await s.sessions.getChildren()).flatMap((n) => (n.kind === 'session' ? [n.session] : []));
+      const other = sessions.find((x) => x.title === `asked in window ${OTHER}`);
+      return other && sessions.some((x) => x.title.startsWith('CLI: ')) ? other : undefined;
     }, 60_000);
+    // The other window's question is in its session's history, as asked there.
+    await waitFor('the other window\'s question in its history', async () => (await client.sessions.history(theirs.id)).records
+      .some((r) => JSON.stringify(r.question.blocks).includes('total revenue by channel')), 60_000);
     assert.equal(readFileSync(join(sync, `${OTHER}-attached`), 'utf8'), String(pid), 'both windows use the same service');
     mark('saw-all');
     // Neither window leaves before both saw everything.
