@@ -9,9 +9,9 @@ import { ErrorCode } from '../../shared/errorCodes';
 import { ApiError, badRequest } from '../http/envelope';
 import { readJsonBody } from '../http/requestBody';
 import type { Router } from '../http/router';
-import { resolveRoots } from '../ingest/readRoots';
+import { atOrUnderRoots, resolveRoots } from '../ingest/readRoots';
 import type { Leases } from './leases';
-import { rememberRoots, within } from './sharedRoots';
+import { rememberRoots } from './sharedRoots';
 
 export const LOCAL_PREFIX = '/local/v1';
 const MAX_ROOTS = 64;
@@ -48,7 +48,7 @@ async function bodyOf(req: Parameters<typeof readJsonBody>[0]): Promise<Record<s
 export function registerLeaseRoutes(router: Router, d: LeaseRouteDeps): void {
   /** The roots the sandbox lacks; remembered so that the next start has them. */
   const missing = async (roots: string[]): Promise<string[]> => {
-    const out = roots.filter((r) => !d.sandboxRoots.some((s) => within(r, s)));
+    const out = roots.filter((r) => !atOrUnderRoots(r, d.sandboxRoots));
     await rememberRoots(d.dataDir, roots);
     return out;
   };

@@ -7,7 +7,8 @@
  * stay readable for everyone who sees their dataset).
  */
 import { readFile } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
+import { underRoots } from '../ingest/readRoots';
 import { writeFileAtomic } from '../state/atomicFile';
 import { serviceDir } from './discovery';
 
@@ -46,16 +47,11 @@ export async function rememberRoots(dataDir: string, roots: readonly string[], n
   await writeFileAtomic(rootsFile(dataDir), JSON.stringify(all.slice(0, MAX_REMEMBERED)));
 }
 
-/** Whether `dir` is `root` or lies inside it. */
-export function within(dir: string, root: string): boolean {
-  return dir === root || dir.startsWith(root.endsWith(sep) ? root : root + sep);
-}
-
 /**
  * The folders the sandbox of a new start holds besides the starter's: remembered ones still in
  * use, and any remembered folder that holds a file read in place.
  */
 export async function rememberedRoots(dataDir: string, inPlacePaths: readonly string[], now = Date.now()): Promise<string[]> {
   const all = await load(dataDir);
-  return all.filter((r) => now - r.lastUsed < FORGET_AFTER_MS || inPlacePaths.some((p) => within(p, r.path))).map((r) => r.path);
+  return all.filter((r) => now - r.lastUsed < FORGET_AFTER_MS || inPlacePaths.some((p) => underRoots(p, [r.path]))).map((r) => r.path);
 }

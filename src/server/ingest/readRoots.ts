@@ -28,6 +28,11 @@ export function underRoots(real: string, roots: readonly string[]): boolean {
   return roots.some((r) => real.startsWith(r.endsWith(sep) ? r : r + sep));
 }
 
+/** Whether the folder `dir` is one of `roots` or lies inside one. */
+export function atOrUnderRoots(dir: string, roots: readonly string[]): boolean {
+  return roots.includes(dir) || underRoots(dir, roots);
+}
+
 /** Why a path cannot be read in place, in words for the caller; undefined when it can. */
 export type PathCheck = { ok: true; real: string; stamp: FileStamp } | { ok: false; reason: string; missing?: boolean };
 

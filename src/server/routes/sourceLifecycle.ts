@@ -17,8 +17,7 @@ import type { ServiceDeps } from '../serviceDeps';
 import { toDataSource, type FileStamp, type SourceRecord } from '../state/records';
 import { IN_PLACE_KINDS } from '../duckdb/duckDbStore';
 import { fileFormatOf, type FileFormat } from '../duckdb/fileKinds';
-import { checkInPlacePath } from '../ingest/readRoots';
-import { within } from '../daemon/sharedRoots';
+import { checkInPlacePath, underRoots } from '../ingest/readRoots';
 import type { DataSource } from '../../shared/domain';
 
 function urlExtension(url: string): string {
@@ -65,7 +64,7 @@ async function inPlaceFile(deps: ServiceDeps, path: string, leaseId: string | un
     }
     const mine = await checkInPlacePath(path, own);
     if (!mine.ok) throw new ApiError(ErrorCode.INVALID_PARAMS, `path: ${mine.reason}`);
-    if (!deps.readRoots.some((r) => within(mine.real, r))) {
+    if (!underRoots(mine.real, deps.readRoots)) {
       throw new ApiError(ErrorCode.INVALID_PARAMS, `path: this service cannot read ${path} in place until it restarts, which it does once no job runs; try again in a moment`);
     }
     return mine;
