@@ -85,6 +85,9 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
   if (r.rows.length === 0) return `No rows match: ${md(describePlan(plan))}.`;
   const mi = dimCount;
   const label = groupLabel(plan);
+  // The real number of groups when only part of them is shown (top N, capped): never the rows shown.
+  const counted = n(r.extra?.[0]);
+  const groupCount = Number.isFinite(counted) ? counted : r.rows.length;
   const lines: string[] = [];
   // (A ranking of periods, "the warmest year", is told as a ranking, not as a series.)
   const isTime = plan.dims[0]?.grain !== undefined && dimCount === 1 && plan.order === undefined;
@@ -107,7 +110,7 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
     const finite = vals.filter(Number.isFinite);
     const hi = r.rows[vals.indexOf(Math.max(...finite))];
     const lo = r.rows[vals.indexOf(Math.min(...finite))];
-    lines.push(`The ${what} over ${plural(r.rows.length, 'combination')} is highest for **${hi ? label(hi) : '?'}** (${fmtValue(hi?.[mi])}) and lowest for ${lo ? label(lo) : '?'} (${fmtValue(lo?.[mi])}).`);
+    lines.push(`The ${what} over ${plural(groupCount, 'combination')} is highest for **${hi ? label(hi) : '?'}** (${fmtValue(hi?.[mi])}) and lowest for ${lo ? label(lo) : '?'} (${fmtValue(lo?.[mi])}).`);
   } else {
     // Ranked from the values themselves, never from row order: the result may be unordered (no
     // "highest" in the question) and a reader takes "followed by" as a ranking.
@@ -131,7 +134,7 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
       const lead = tied.length > 1
         ? `${tied.slice(0, 5).map((row) => `**${label(row)}**`).join(' and ')} tie for the ${dir} ${what} (${fmtValue(top[mi])})`
         : `**${label(top)}** has the ${dir} ${what} (${fmtValue(top[mi])}${share})`;
-      lines.push(`${lead}${rest ? `, followed by ${rest}` : ''}; ${plural(r.rows.length, dimName.length > 0 ? 'group' : 'row')} in all.`);
+      lines.push(`${lead}${rest ? `, followed by ${rest}` : ''}; ${plural(groupCount, dimName.length > 0 ? 'group' : 'row')} in all.`);
     }
   }
   const contrast = plan.contrast !== undefined ? contrastLine(plan.contrast, r.rows, mi, what) : undefined;
@@ -144,7 +147,7 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
     }
     if (r.rows.length > LIST) lines.push(`- … and ${formatNumber(r.rows.length - LIST)} more in the table`);
   }
-  if (r.truncated) lines.push('', `_The result was capped at ${formatNumber(r.rows.length)} rows._`);
+  if (r.truncated) lines.push('', `_The result was capped at ${formatNumber(r.rows.length)} rows${groupCount > r.rows.length ? ` of ${formatNumber(groupCount)} groups` : ''}._`);
   return lines.join('\n');
 }
 

@@ -12,6 +12,7 @@ import { readingLine, readingSentence } from './readingLine';
 import { shownPreamble } from './recipe';
 import { buildQuery, histogramStatement, rangeStatement, type Statement } from './sqlBuilder';
 import { correlationScanSql, correlationSql, duplicatesSql, missingSql, outliersSql } from './statsSql';
+import { totalsNote, withoutTotals } from './totalRows';
 import type { Plan, TableMeta } from './types';
 
 export interface PlanAnswer {
@@ -43,8 +44,10 @@ async function runBody(plan: Exclude<Plan, { kind: 'overview' }>, ex: Executor, 
       const q = buildQuery(plan);
       q.main.comment = describePlan(plan);
       const main = data(await ex.run(q.tables, q.main));
-      if (q.count) {
-        q.count.comment = 'How many rows match';
+      // Groups are counted only when the answer shows part of them (a top N, a capped result).
+      const partial = plan.kind === 'rows' || plan.limit !== undefined || main.truncated;
+      if (q.count && partial) {
+        q.count.comment = plan.kind === 'rows' ? 'How many rows match' : 'How many groups there are';
         main.extra = (await ex.run(q.tables, q.count, 1)).rows[0] ?? [];
       }
       return { tables: q.tables, main, ...chartFor(plan, main, title) };
@@ -132,9 +135,10 @@ function chartFor(plan: Plan, r: ResultData, title: string): { chart?: ChartRequ
 export async function runPlan(plan: Exclude<Plan, { kind: 'overview' }>, ex: Executor, writer: AnswerWriter, among: readonly TableMeta[] = []): Promise<PlanAnswer> {
   const title = describePlan(plan);
   const step = writer.step(`Compute the ${title}`);
+  const { plan: counted, left } = withoutTotals(plan);
   let body: Body;
   try {
-    body = await runBody(plan, ex, title.charAt(0).toUpperCase() + title.slice(1));
+    body = await runBody(counted, ex, title.charAt(0).toUpperCase() + title.slice(1));
   } catch (err) {
     step.fail();
     throw err;
@@ -162,7 +166,8 @@ export async function runPlan(plan: Exclude<Plan, { kind: 'overview' }>, ex: Exe
       chartStep.done();
     }
   }
-  return { message: withReading(plan, body.main, among), tables: body.tables };
+  const note = totalsNote(left);
+  return { message: `${withReading(plan, body.main, among)}${note ? `\n\n${note}` : ''}`, tables: body.tables };
 }
 
 /** For a lookup whose asked-for columns are empty in every matching row: what to say instead of a table. */

@@ -16,6 +16,7 @@ import { NULL_MARKER_SQL, nullMarkersOf } from './missingMarkers';
 import { identifierWords, singular } from '../language/words';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
 import { ingestRole } from './shape';
+import { markTotalRows } from './totalRows';
 
 /** Text columns with at most this many distinct values have their values indexed. */
 export const MAX_INDEXED_VALUES = 5000;
@@ -242,6 +243,7 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
     if (role !== undefined) c.role = role;
   }
   await indexValues(run, t.table, columns);
+  await markTotalRows(run, t.table, columns);
   return { rowCount, columns };
 }
 

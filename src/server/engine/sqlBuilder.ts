@@ -63,7 +63,7 @@ function perBucketSql(plan: AggregatePlan & { perBucket: { col: ColRef; grain: G
   return { tables, columns: [name], main: { comment: '', ctes: [], select: `SELECT avg(bucket_total) AS ${aliasSql(name)}\nFROM (\n  ${inner}\n)` } };
 }
 
-function aggregateSql(plan: AggregatePlan): BuiltQuery {
+function aggregateSql(plan: AggregatePlan): BuiltQuery & { count?: Statement } {
   if (plan.perBucket !== undefined && plan.dims.length === 0) return perBucketSql({ ...plan, perBucket: plan.perBucket });
   const refs = [...plan.measures.flatMap((m) => (m.col ? [m.col] : [])), ...plan.dims.map((d) => d.col), ...filterRefs(plan.filters)];
   const { from, tables, qualify } = fromSql(plan.base, refs, plan.filters);
@@ -107,15 +107,17 @@ function aggregateSql(plan: AggregatePlan): BuiltQuery {
   for (const t of timeDims) order.push(grainOrderSql(t.d.grain ?? 'day', colSql(t.d.col, qualify), aliasSql(t.name)));
   for (const [i, d] of plan.dims.entries()) if (d.grain === undefined) order.push(aliasSql(columns[i] ?? ''));
   const orderBy = plan.dims.length > 0 && order.length > 0 ? `\nORDER BY ${[...new Set(order)].join(', ')}` : '';
+  // A top N or a capped result shows part of the groups: the answer states how many there are.
+  const groups = plan.dims.length > 0 ? { count: { comment: '', ctes: [], select: `SELECT count(*) AS groups_in_all\nFROM (\n  ${sql.replace(/\n/g, '\n  ')}\n)` } } : {};
   if (plan.limit !== undefined && plan.order !== undefined && firstName !== undefined && plan.dims.length > 0) {
     // "the top 3" keeps whatever ties with the third: cutting a tie in two would pick a winner at random.
     const dir = plan.order === 'asc' ? 'ASC' : 'DESC';
     sql = `SELECT * FROM (\n  ${sql.replace(/\n/g, '\n  ')}\n)\nQUALIFY rank() OVER (ORDER BY ${firstName} ${dir} NULLS LAST) <= ${plan.limit}${orderBy}\nLIMIT ${tieCap(plan.limit)}`;
-    return { tables, columns, main: { comment: '', ctes: [], select: sql } };
+    return { tables, columns, main: { comment: '', ctes: [], select: sql }, ...groups };
   }
   sql += orderBy;
   if (plan.limit !== undefined) sql += `\nLIMIT ${plan.limit}`;
-  return { tables, columns, main: { comment: '', ctes: [], select: sql } };
+  return { tables, columns, main: { comment: '', ctes: [], select: sql }, ...groups };
 }
 
 function rowsSql(plan: RowsPlan): BuiltQuery & { count: Statement } {

@@ -112,7 +112,8 @@ export function vocabularyOf(tables: TableMeta[]): Vocabulary {
 
 function indexValues(v: Vocabulary, ref: ColRef): void {
   const list = ref.column.values ?? [];
-  const markers = new Set(ref.column.nullMarkers ?? []);
+  // A total row named by the word alone ("Total") is no value to ask for: "total sales" is a sum.
+  const markers = new Set([...(ref.column.nullMarkers ?? []), ...(ref.column.totals ?? []).filter((t) => identifierWords(t).length === 1)]);
   const perWord = new Map<string, ValueEntry[]>();
   for (const value of list) {
     if (markers.has(value) || /^[\d.,\s-]+$/.test(value)) continue;

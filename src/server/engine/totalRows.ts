@@ -1,0 +1,85 @@
+/**
+ * Rows that hold the sum of the others ("Total", "All ages", "Total, all industries" in a category
+ * column) are added in again by every sum, count and ranking: "which sex has the most cases" answers
+ * "Total". A value is taken for a total only when its words say so and the data agrees: over some
+ * number column, its rows add up to the same as all the other rows. Such rows are then left out of
+ * every answer that does not ask for them, and the answer says so.
+ */
+import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
+import { num } from '../profile/cellValues';
+import type { RunSql } from './columnTypes';
+import { code, md } from './describe';
+import { isIdLike, timeNamed } from './shape';
+import type { ColumnMeta, Filter, Plan, TableMeta } from './types';
+
+/** Words a total's label is made of: "Total", "All ages", "Grand total", "Overall". */
+const TOTAL_WORDS = /^(?:(?:grand |sub)?totals?\b|all\b|overall\b)|\btotal$/i;
+/** Relative gap allowed between a total and the sum of the rest (rounded published figures). */
+const TOLERANCE = 0.02;
+
+/**
+ * Finds the total values of the indexed text columns; sets `totals` on the columns that have them.
+ * Totals often come in several columns at once (sex "Total" only beside age "All ages"), so a total
+ * is compared with the rest within each combination of the other columns' candidates.
+ */
+export async function markTotalRows(run: RunSql, table: string, columns: ColumnMeta[]): Promise<void> {
+  const numbers = columns.filter((c) => c.kind === 'numeric' && !c.converted && c.derived === undefined && !isIdLike(c) && !timeNamed(c)).slice(0, 20);
+  if (numbers.length === 0) return;
+  const candidates = columns.flatMap((c) => {
+    if (c.kind !== 'text' || c.values === undefined || c.values.length < 3) return [];
+    const values = c.values.filter((v) => v.length <= 60 && v.trim().split(/\s+/).length <= 5 && TOTAL_WORDS.test(v.trim()));
+    return values.length > 0 && values.length <= 3 ? [{ column: c, values }] : [];
+  });
+  for (const { column, values } of candidates) {
+    const x = quoteIdent(column.name);
+    const by = candidates.filter((o) => o.column !== column).map((o) => quoteIdent(o.column.name));
+    const found: string[] = [];
+    for (const v of values) {
+      const rest = `(${x} IS NULL OR ${x} NOT IN (${values.map(quoteLiteral).join(', ')}))`;
+      const sums = numbers.flatMap((n) => [`sum(${quoteIdent(n.name)}) FILTER (WHERE ${x} = ${quoteLiteral(v)})`, `sum(${quoteIdent(n.name)}) FILTER (WHERE ${rest})`]);
+      const rows = await run(`SELECT ${sums.join(', ')} FROM ${quoteIdent(table)}${by.length > 0 ? ` GROUP BY ${by.join(', ')}` : ''}`);
+      const agrees = numbers.some((_n, i) => {
+        // Combinations holding only totals (the grand total) or only details say nothing either way.
+        const pairs = rows.filter((row) => row[2 * i] != null && row[2 * i + 1] != null).map((row) => [num(row[2 * i]), num(row[2 * i + 1])] as const);
+        return pairs.length > 0 && pairs.every(([total, sum]) => sum !== 0 && Math.abs(total - sum) <= TOLERANCE * Math.abs(sum));
+      });
+      if (agrees) found.push(v);
+    }
+    if (found.length > 0) column.totals = found;
+  }
+}
+
+/** The table a plan's filters apply to. */
+function filteredTable(plan: Plan): TableMeta | undefined {
+  switch (plan.kind) {
+    case 'aggregate': return plan.base;
+    case 'rows': case 'outliers': return plan.table;
+    case 'histogram': return plan.col.table;
+    case 'correlation': return plan.x.table;
+    case 'correlationScan': return plan.target.table;
+    default: return undefined;
+  }
+}
+
+/**
+ * The plan with the total rows of its table left out, unless the question picks them itself
+ * ("where sex is Total"). The leaving out is a filter of its own, so the SQL shows it.
+ */
+export function withoutTotals<P extends Plan>(plan: P): { plan: P; left: TotalsLeft } {
+  const table = filteredTable(plan);
+  if (table === undefined || !('filters' in plan)) return { plan, left: [] };
+  const named = new Set(plan.filters.map((f) => f.col.column));
+  const left = table.columns.filter((c) => (c.totals ?? []).length > 0 && !named.has(c)).map((c) => ({ column: c, values: c.totals ?? [] }));
+  if (left.length === 0) return { plan, left };
+  const extra: Filter[] = left.map((l) => ({ kind: 'in', col: { table, column: l.column }, values: l.values, negate: true }));
+  return { plan: { ...plan, filters: [...plan.filters, ...extra] }, left };
+}
+
+export type TotalsLeft = ReadonlyArray<{ column: ColumnMeta; values: string[] }>;
+
+/** "Rows where `sex` is "Total" hold the sum of the others: they are left out." */
+export function totalsNote(left: TotalsLeft): string {
+  if (left.length === 0) return '';
+  const each = left.map((l) => `${code(l.column.name)} is ${l.values.map((v) => `"${md(v)}"`).join(' or ')}`);
+  return `_Rows where ${each.join(', or ')} hold the sum of the others: they are left out._`;
+}
