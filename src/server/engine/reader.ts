@@ -260,17 +260,20 @@ function refusal(tokens: readonly Tok[], lat: Lattice, tried: readonly Attempt[]
  */
 export function readQuestion(question: string, history: readonly string[], tables: TableMeta[], glossary: readonly GlossaryEntry[] = []): Decision {
   let prev: Plan | undefined;
-  let lastAnswered = true;
+  let last: Decision | undefined;
   for (const q of history) {
-    const d = readOne(q, tables, glossary, prev);
-    lastAnswered = d.kind === 'answer';
-    if (d.kind === 'answer') prev = d.reading.plan;
+    last = readOne(q, tables, glossary, prev);
+    if (last.kind === 'answer') prev = last.reading.plan;
   }
-  if (lastAnswered) return readOne(question, tables, glossary, prev);
+  if (last === undefined || last.kind === 'answer') return readOne(question, tables, glossary, prev);
   // The question just before was not answered: "only for women" has nothing of its own to narrow,
   // and an answer older than that is not what it refines.
   const d = readOne(question, tables, glossary, undefined);
   const changes = d.kind === 'answer' && (/^\s*(and|now|also|what about|how about|only|just|same|but|then|ok|okay|instead|except|excluding|without|for|in)\b/i.test(question)
     || d.reading.parts.some((p) => p.k === 'edit' && p.edit !== 'list') || /\b(those|these|them|their|they|it|same)\b/i.test(question));
-  return changes ? { kind: 'refuse', reason: 'it changes the question before it, which I could not answer', unknown: [], bindings: [] } : d;
+  const before = last.kind === 'refuse' ? last : undefined;
+  if (!changes && !(d.kind === 'refuse' && d.bindings.length === 0 && before !== undefined && before.bindings.length > 0)) return d;
+  // The words the question before could not place are what this one waits for: a chosen meaning
+  // answers the question before and this one after it (the define re-reads the whole session).
+  return { kind: 'refuse', reason: 'it builds on the question before it, which I could not answer', unknown: before?.unknown ?? [], bindings: before?.bindings ?? [] };
 }

@@ -1,0 +1,32 @@
+/**
+ * Every refusal offers a click (issue 22, point 5). A follow-up to a question that was refused
+ * ("only dogs" after "average heft by species") was refused with no chip at all, so the user had to
+ * start over; it now offers the words the question before could not place, and a chosen meaning
+ * answers the follow-up, with the question before it read again.
+ */
+import { strict as assert } from 'node:assert';
+import { startRig, type EngineRig } from './engineHarness';
+
+const PETS = ['name,species,weight_kg', 'Rex,dog,30', 'Bo,dog,20', 'Tom,cat,4', 'Kit,cat,6', 'Ace,dog,10'];
+
+describe('refusals that build on a refused question', function () {
+  this.timeout(120_000);
+  let rig: EngineRig;
+  before(async () => {
+    rig = await startRig({ 'pets.csv': PETS.join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('offers the earlier question\'s chips, and a chip answers the follow-up', async () => {
+    const first = await rig.ask('average heft by species', ['pets.csv']);
+    assert.match(first.message, /can't answer/, first.message);
+    const a = await rig.ask('only dogs', ['pets.csv'], { history: ['average heft by species'] });
+    assert.match(a.message, /can't answer/, a.message);
+    const chip = a.questions.find((q) => /"heft" means `weight_kg`/.test(q));
+    assert.ok(chip, a.questions.join(' | '));
+    const b = await rig.ask(chip, ['pets.csv'], { history: ['average heft by species', 'only dogs'] });
+    // The dogs' average weight: (30 + 20 + 10) / 3.
+    assert.match(b.message, /\*\*20\*\*|dog: 20/, b.message);
+    assert.doesNotMatch(b.message, /cat/, b.message);
+  });
+});
