@@ -30,3 +30,25 @@ describe('refusals that build on a refused question', function () {
     assert.doesNotMatch(b.message, /cat/, b.message);
   });
 });
+
+describe('a ranking over a table with nothing to measure', function () {
+  this.timeout(120_000);
+  let rig: EngineRig;
+  const HOLIDAYS = ['date,country,holiday', '2020-01-01,JP,New Year', '2020-02-11,JP,Foundation Day', '2021-01-01,JP,New Year',
+    '2021-05-03,JP,Constitution Day', '2021-05-04,JP,Greenery Day', '2022-01-01,JP,New Year'];
+  before(async () => {
+    rig = await startRig({ 'holidays.csv': HOLIDAYS.join('\n'), 'pets.csv': PETS.join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('ranks the groups by their rows: "which year had the most" (by year, though every date is unique)', async () => {
+    const a = await rig.ask('which year had the most', ['holidays.csv']);
+    assert.match(a.message, /\*\*2021\*\*/, a.message);
+    assert.match(a.message, /\b3\b/, a.message);
+  });
+
+  it('still asks what to rank by where a column could be meant', async () => {
+    const a = await rig.ask('which species had the most', ['pets.csv']);
+    assert.match(a.message, /can't answer/, a.message);
+  });
+});

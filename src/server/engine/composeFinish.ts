@@ -277,7 +277,8 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
       const dim = dimOf(ch, which.dim, d.table);
       if (dim === 'rows') d.rowsTable ??= which.dim.d === 'rows' ? which.dim.rows.alts[0]?.table : undefined;
       else if (typeof dim === 'string') return fail(dim, [which]);
-      else if (!d.dims.some((x) => x.col.column === dim.col.column)) d.dims.unshift(dim.col.column.unique ? { col: dim.col } : dim);
+      // ("which year" over unique dates is still by year: only a column's own values are one per row.)
+      else if (!d.dims.some((x) => x.col.column === dim.col.column)) d.dims.unshift(dim.col.column.unique && which.dim.d !== 'grain' ? { col: dim.col } : dim);
     } else if (which.who === 'when') {
       show = d.date ?? dateColumnOf(d.table) ?? d.table.columns.filter((c) => /year|date|time/i.test(c.name)).map((column) => ({ table: d.table, column }))[0];
       if (show === undefined) return fail(`${d.table.label} has no date to say when`, [which]);
@@ -365,7 +366,10 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
   const unused = live.filter((p) => !d.used.has(p) && !(p.k === 'rank' || p.k === 'top' || p.k === 'edit' || p.k === 'compare'));
   if (unused.length > 0) return fail('words no part of the reading uses', unused);
   if (rank !== undefined && rank.by === undefined && rank.mode === undefined && d.measures.length === 0 && !(rank.rows && rank.n !== undefined) && !rank.dateOrder) {
-    return fail('the question does not say what to rank by', d.ranks);
+    // "which year had the most" over a table with nothing to measure (a list of holidays): its rows.
+    const measured = d.table.columns.some((c) => isNumeric(c) && !isIdLike(c) && !timeNamed(c) && c.derived === undefined);
+    if (measured || (rank.dim === undefined && d.dims.length === 0) || rank.rows === true) return fail('the question does not say what to rank by', d.ranks);
+    rank.by = { agg: 'count' };
   }
   // "newest emojis" in a table without dates: neither the rows in file order nor the commonest name are the newest.
   const dated = (t: TableMeta): boolean => dateColumnOf(t) !== undefined || t.columns.some(timeNamed);
