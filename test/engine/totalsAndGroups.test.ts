@@ -2,7 +2,8 @@
  * Data shape decided once and used by every answer (issue 22, point 4):
  * - rows that hold the sum of the others ("Total", "All ages") are left out of sums, counts and
  *   rankings, and the answer says so; the overview says it before anyone asks;
- * - a top N shows part of the groups: the answer gives the real number of groups, not the rows shown.
+ * - a top N shows part of the groups: the answer gives the real number of groups, not the rows shown;
+ * - a column counted in thousands is compared with "20 million" in its own unit.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -22,11 +23,13 @@ const ORDERS = ['order_id,country,revenue'];
   for (let k = 0; k < 3; k++) ORDERS.push(`${i * 10 + k},${c},${(i + 1) * 100 + k}`);
 });
 
+const CITIES = ['city,pop_thousands', 'Tokyo,37400', 'Delhi,28514', 'Lima,10391', 'Oslo,1000'];
+
 describe('total rows and the real number of groups', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'cases.csv': CASES.join('\n'), 'orders.csv': ORDERS.join('\n') });
+    rig = await startRig({ 'cases.csv': CASES.join('\n'), 'orders.csv': ORDERS.join('\n'), 'cities.csv': CITIES.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -68,5 +71,11 @@ describe('total rows and the real number of groups', function () {
     const a = await rig.ask('top 3 countries by revenue', ['orders.csv']);
     assert.match(a.message, /\*\*Ghana\*\*/, a.message);
     assert.match(a.message, /7 groups in all/, a.message);
+  });
+
+  it('compares "20 million" with a column counted in thousands', async () => {
+    const a = await rig.ask('cities with pop over 20 million', ['cities.csv']);
+    assert.match(a.message, /`pop_thousands` > 20000/, a.message);
+    assert.match(a.message, /\*\*2\*\* rows match/, a.message);
   });
 });

@@ -23,6 +23,10 @@ type Body<K extends Part['k']> = Extract<Part, { k: K }>;
 /** The value of a number for a column: percent written for a column of fractions, a column in thousands. */
 function scaled(n: NumM, c: ColRef): number {
   if (n.unit === '%' && typeof c.column.max === 'number' && c.column.max <= 1) return n.value / 100;
+  // "over 20 million" against `pop_thousands`: the column counts in thousands, so 20,000 of them.
+  // (Only a number said with its magnitude: "pop_thousands over 500" is already in the column's unit.)
+  const scale = /(^|[^a-z])(thousands?|000s?|k)([^a-z]|$)/i.test(c.column.name) ? 1e3 : /(^|[^a-z])(millions?|mn|mio|mill)([^a-z]|$)/i.test(c.column.name) ? 1e6 : /(^|[^a-z])(billions?|bn)([^a-z]|$)/i.test(c.column.name) ? 1e9 : 1;
+  if (scale > 1 && /thousand|million|billion|\d\s*(k|m|mn|bn)\b/i.test(n.raw) && n.value >= scale) return n.value / scale;
   return n.value;
 }
 
