@@ -47,6 +47,15 @@ describe('a ranking over a table with nothing to measure', function () {
     assert.match(a.message, /\b3\b/, a.message);
   });
 
+  it('reads the rows\' own noun as the rows counted, not a grouping by their names', async () => {
+    const a = await rig.ask('which year had the most holidays', ['holidays.csv'])
+    assert.match(a.message, /\*\*2021\*\*/, a.message);
+    assert.doesNotMatch(a.message, /New Year/, a.message);
+    const b = await rig.ask('holidays by year', ['holidays.csv']);
+    assert.match(b.message, /2020: 2/, b.message);
+    assert.doesNotMatch(b.message, /Foundation Day/, b.message);
+  });
+
   it('still asks what to rank by where a column could be meant', async () => {
     const a = await rig.ask('which species had the most', ['pets.csv']);
     assert.match(a.message, /can't answer/, a.message);
