@@ -182,7 +182,11 @@ function countMeasure(ch: Chooser, p: Body<'count'>, table: TableMeta, draft: Dr
     draft.filters.push({ kind: 'bool', col, value: true });
     return { agg: 'count' };
   }
-  if (col.column.kind === 'temporal' && !p.distinct) return { agg: 'count' };
+  if (col.column.kind === 'temporal' && !p.distinct) {
+    // "how many deprecated languages" meeting a `Deprecated` date: the rows that have one.
+    if (col.column.nonNull < col.table.rowCount) draft.filters.push({ kind: 'null', col, isNull: false });
+    return { agg: 'count' };
+  }
   if (p.distinct || timeNamed(col.column)) return { agg: 'count_distinct', col };
   // "how many orders" naming `order_id`: one per row; "how many makes": the distinct values.
   if (col.column.unique && (isIdLike(col.column) || col.column.kind === 'text')) return { agg: 'count' };

@@ -303,6 +303,12 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
         && (sex === undefined || isSexColumn(e.ref.column)));
       if (es.length > 0) put(i, i + 1, es, 0.4, 'initial');
     }
+    // "women" where `personal_status` says "female div/dep/mar": the values that say the sex in words.
+    if (sex !== undefined) {
+      const said = new RegExp(`(^|[^a-z])${sex}([^a-z]|$)`, 'i');
+      const es = v.tables.flatMap((tb) => tb.columns.flatMap((c) => (c.kind === 'text' ? (c.values ?? []).filter((x) => said.test(x)).map((value) => ({ ref: { table: tb, column: c }, value })) : [])));
+      if (es.length > 0) put(i, i + 1, es, 0.5, 'word');
+    }
     // A word inside longer values ("ford" in "ford torino"); a plural noun in lower case ("companies",
     // "paintings") names the rows asked about, not a search of one value's words.
     const plural = t.pos === 'NOUN' && t.norm !== t.sing && t.raw === t.raw.toLowerCase();

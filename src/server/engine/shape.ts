@@ -57,7 +57,10 @@ export function ingestRole(c: ColumnMeta): ColumnMeta['role'] {
 }
 
 /** A column holding people's sex (`sex`, `gender`, `Sex_code`). */
-export const isSexColumn = (c: ColumnMeta): boolean => /^(sex|gender)$/i.test(identifierWords(c.name)[0] ?? '');
+/** `sex`, `gender`, a column holding just F and M, or one whose values say "female" in words ("female div/dep/mar"). */
+export const isSexColumn = (c: ColumnMeta): boolean => /^(sex|gender)$/i.test(identifierWords(c.name)[0] ?? '')
+  || (c.values !== undefined && c.values.filter((v) => !(c.nullMarkers ?? []).includes(v)).map((v) => v.trim().toUpperCase()).sort().join() === 'F,M')
+  || (c.kind === 'text' && (c.values ?? []).some((v) => /(^|[^a-z])female([^a-z]|$)/i.test(v)));
 
 /** A 0/1 number column: a yes/no flag ("retired", "smoker"). */
 export const isFlag = (c: ColumnMeta): boolean => c.kind === 'boolean' || (c.kind === 'numeric' && c.min === 0 && c.max === 1 && c.distinct === 2);

@@ -1,0 +1,37 @@
+/**
+ * A word that narrows the rows is never dropped (issue 22, "a filter word was silently dropped"):
+ * - "how many deprecated languages" meeting a `Deprecated` date counts the rows that have one;
+ * - "women", "girls" are some of the people, never all of them, where a column tells the sexes
+ *   apart: `personal_status` saying "female …" in words, or a column of just F and M.
+ */
+import { strict as assert } from 'node:assert';
+import { startRig, type EngineRig } from './engineHarness';
+
+const SUBTAGS = ['Type,Subtag,Description,Added,Deprecated', 'language,aa,Afar,2005-10-16,', 'language,ab,Abkhazian,2005-10-16,',
+  'language,xx,Old,2005-10-16,2010-01-01', 'region,FR,France,2005-10-16,2011-01-01', 'language,yy,Older,2005-10-16,2012-03-01'];
+const CREDIT = ['name,personal_status,credit_amount', 'a,male single,100', 'b,female div/dep/mar,200', 'c,female div/dep/mar,300', 'd,male mar/wid,400', 'e,male single,900'];
+const PUPILS = ['pupil,sx,math', 'p1,F,500', 'p2,M,600', 'p3,F,550', 'p4,M,700'];
+
+describe('words that narrow the rows are never dropped', function () {
+  this.timeout(120_000);
+  let rig: EngineRig;
+  before(async () => {
+    rig = await startRig({ 'subtags.csv': SUBTAGS.join('\n'), 'credit.csv': CREDIT.join('\n'), 'pupils.csv': PUPILS.join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('counts the rows that have the date an adjective names: "how many deprecated languages"', async () => {
+    const a = await rig.ask('how many deprecated languages', ['subtags.csv']);
+    assert.match(a.message, /\*\*2\*\*/, a.message);
+  });
+
+  it('reads "women" as the rows whose status says female', async () => {
+    const a = await rig.ask('median credit amount for women', ['credit.csv']);
+    assert.match(a.message, /\*\*250\*\*/, a.message);
+  });
+
+  it('reads "girls" as F in a column of F and M', async () => {
+    const a = await rig.ask('avg math for girls', ['pupils.csv']);
+    assert.match(a.message, /\*\*525\*\*/, a.message);
+  });
+});
