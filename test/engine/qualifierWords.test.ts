@@ -35,3 +35,26 @@ describe('words that narrow the rows are never dropped', function () {
     assert.match(a.message, /\*\*525\*\*/, a.message);
   });
 });
+
+describe('a superlative of a period', function () {
+  this.timeout(120_000);
+  let rig: EngineRig;
+  // One row per death: 1990 has two, 1991 one, 1992 three.
+  const DEATHS = ['id,year,age,cause', '1,1990,70,heart', '2,1990,80,stroke', '3,1991,75,heart', '4,1992,90,heart', '5,1992,60,stroke', '6,1992,85,heart'];
+  before(async () => {
+    rig = await startRig({ 'deaths.csv': DEATHS.join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('never ranks the years by themselves or by the one number column: "worst year" is refused', async () => {
+    const a = await rig.ask('worst year', ['deaths.csv']);
+    assert.match(a.message, /can't answer/, a.message);
+    assert.match(a.message, /better or worse/, a.message);
+  });
+
+  it('reads "busiest year" as the year with the most rows', async () => {
+    const a = await rig.ask('busiest year', ['deaths.csv']);
+    assert.match(a.message, /\*\*1992\*\*/, a.message);
+    assert.doesNotMatch(a.message, /`age`/, a.message);
+  });
+});

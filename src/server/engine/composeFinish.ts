@@ -130,7 +130,13 @@ function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Rankin
         out.by = { agg: 'count' };
       } else if (isIdLike(col.column) && p.aggs === undefined) out.by = col.column.unique ? { agg: 'count' } : { agg: 'count_distinct', col };
       // "record sunspot year": the year is what is asked of the record row, not what ranks it.
-      else if (timeNamed(col.column) && !out.dateOrder && p.aggs === undefined) {
+      else if (timeNamed(col.column) && !out.dateOrder && p.aggs === undefined && /^(busiest|quietest)$/.test(p.word)) {
+        // "busiest year": the year with the most rows (events), not a row of the busiest kind.
+        out.dim = { col };
+        out.by = { agg: 'count' };
+        if (p.word === 'quietest') out.dir = 'asc';
+      } else if (timeNamed(col.column) && !out.dateOrder && p.aggs === undefined) {
+        if (/^(best|worst|better|worse)$/.test(p.word)) return `"${p.word}" does not say which figure makes a ${col.column.name} better or worse`;
         out.rows = true;
         out.show = col;
       }
@@ -179,7 +185,8 @@ function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Rankin
   // ("which make has the most cars": a count per make.)
   // ("the heaviest penguin, and its species": by weight, the attribute the adjective names.)
   if (out.rows && out.by === undefined && p.attr === undefined && (d.which?.dim !== undefined || d.dims.length > 0 || (p.k === 'top' && p.dim !== undefined))) out.by = { agg: 'count' };
-  if (out.rows && out.by === undefined && p.attr === undefined && !out.dateOrder) {
+  // ("worst year": whether a higher figure is worse depends on the figure, so no figure is assumed.)
+  if (out.rows && out.by === undefined && p.attr === undefined && !out.dateOrder && !(p.k === 'rank' && /^(best|worst|better|worse|busiest|quietest)$/.test(p.word))) {
     // ... or, in a table of one measure ("record sunspot year"), by that measure.
     const money = moneyColumn(d.rowsTable ?? d.table) ?? soleMeasure(d.rowsTable ?? d.table);
     if (money !== undefined) out.by = { agg: 'sum', col: money };
@@ -320,6 +327,8 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
         rank.rows = true;
         rank.show = col;
       } else if (rank !== undefined && rank.by === undefined && rank.mode === undefined) {
+        const word = rankPart?.k === 'rank' ? rankPart.word : '';
+        if (timeNamed(col.column) && /^(best|worst|better|worse)$/.test(word)) return fail(`"${word}" does not say which figure makes a ${col.column.name} better or worse`, [b]);
         // "the highest failure rate" over `fails`: the question's words say it is a level.
         rank.by = { agg: aggOfWords(wordsOf(ch, b)) ?? defaultAgg(col.column), col };
       }
