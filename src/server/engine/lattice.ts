@@ -176,7 +176,9 @@ function nameHit(span: Tok[], n: { core: string[]; optional: string[]; compact?:
   // Every question word names a different name word, and every core word is named.
   const words = [...n.core, ...n.optional];
   // `steelprice` for "steel price", `totpay` for "total payroll": one name word run together.
-  if (span.length >= 2 && span.length <= 4 && n.core.length === 1 && span.every((t) => t.kind === 'word' && !t.stop && !degreeWord(t)) && runsTogether(n.core[0] ?? '', span.map((t) => t.norm))) {
+  // ("beer per capita" for `beerpercap`: a glue word may sit inside, never at either end.)
+  const glued = span.every((t, k) => t.kind === 'word' && !degreeWord(t) && (!t.stop || (k > 0 && k < span.length - 1 && t.norm.length <= 4)));
+  if (span.length >= 2 && span.length <= 4 && n.core.length === 1 && glued && runsTogether(n.core[0] ?? '', span.map((t) => t.norm))) {
     return { cost: 0.3 + 0.1 * span.length, link: 'abbreviation' };
   }
   if (span.length > words.length) {

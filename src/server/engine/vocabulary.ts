@@ -65,7 +65,9 @@ export function nameWords(name: string): NameWords {
     const idSuffix = i > 0 && i === words.length - 1 && /^(id|key|code|no|nr|num|number|uuid|guid)$/.test(w);
     // `temp_max`, `temp_min`: "temperature" names both; which one is a choice for the user.
     const statistic = i > 0 && /^(max|min|mean|avg|median|hi|lo)$/.test(w);
-    if (words.length > 1 && (GLUE.test(w) || inBrackets.has(w) || trailingUnit || idSuffix || statistic)) optional.push(w);
+    // `hasWiFi`, `is_active`: the verb of a yes/no column's name says nothing the question must repeat.
+    const flagVerb = i === 0 && /^(has|have|had|is|was|are|can|did|does)$/.test(w);
+    if (words.length > 1 && (GLUE.test(w) || inBrackets.has(w) || trailingUnit || idSuffix || statistic || flagVerb)) optional.push(w);
     else core.push(w);
   });
   const out: NameWords = { core: core.length > 0 ? core : words, optional };
