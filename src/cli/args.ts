@@ -14,7 +14,7 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage:
-  team-data serve [--port N] [--host 127.0.0.1] [--data-dir DIR] [--api-key KEY] [--read-root DIR]...
+  team-data serve [--port N] [--host 127.0.0.1] [--data-dir DIR] [--api-key KEY] [--read-root DIR]... [--read-hard-links]
                   [--api-versions v1,v2] [--shared]
       Start the embedded local service; prints its base URL and key. With --shared it is the data
       folder's one service that ask, mcp and VS Code windows attach to (they start it themselves
@@ -35,6 +35,8 @@ export const USAGE = `Usage:
       --data-dir DIR      data folder of the embedded service (or TEAM_DATA_DATA_DIR)
       --api-version V     v2 (default, the service's current API) or v1 (or TEAM_DATA_API_VERSION)
       --read-root DIR     (serve, repeatable) files under DIR may be read in place (no copy)
+      --read-hard-links   (serve) read in place files that have other hard links too; off by
+                          default, as a hard link in DIR may be a file of any other folder
   team-data mcp [options]
       Serve the analysis tools to MCP clients over stdio (analyze files, ask a dataset,
       list datasets); on the embedded local service unless --base-url is given.
@@ -77,6 +79,8 @@ export interface ServeArgs {
   apiKey?: string;
   /** Folders whose files may become data sources read in place (`--read-root`, repeatable). */
   readRoots: string[];
+  /** Read in place files that have other hard links too (`--read-hard-links`). */
+  readHardLinks: boolean;
   /** The API versions served (`--api-versions v2` behaves like a service that dropped v1). */
   apiVersions?: ApiVersion[];
   /** Run as the data folder's one shared service (clients attach through its discovery file). */
@@ -218,7 +222,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   if (command === 'serve') {
     const { values, positionals } = parse(rest, {
       port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'api-key': { type: 'string' },
-      'read-root': { type: 'string', multiple: true }, 'api-versions': { type: 'string' }, shared: { type: 'boolean' },
+      'read-root': { type: 'string', multiple: true }, 'read-hard-links': { type: 'boolean' }, 'api-versions': { type: 'string' }, shared: { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals[0]})`);
     const port = values.port === undefined ? 0 : Number(values.port);
@@ -226,7 +230,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     // Only the command line names read roots (no environment variable): whoever starts the service
     // decides which folders it may read in place, never a caller of its API.
     const readRoots = (values['read-root'] ?? []).filter((r): r is string => typeof r === 'string' && r !== '');
-    const out: ServeArgs = { command: 'serve', port, host: typeof values.host === 'string' ? values.host : '127.0.0.1', readRoots, shared: values.shared === true };
+    const out: ServeArgs = { command: 'serve', port, host: typeof values.host === 'string' ? values.host : '127.0.0.1', readRoots, readHardLinks: values['read-hard-links'] === true, shared: values.shared === true };
     const dataDir = values['data-dir'] ?? env['TEAM_DATA_DATA_DIR'];
     if (typeof dataDir === 'string') out.dataDir = dataDir;
     const apiKey = values['api-key'] ?? env['TEAM_DATA_LOCAL_API_KEY'];

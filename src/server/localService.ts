@@ -81,6 +81,11 @@ export interface LocalServiceOptions {
    * its workspace folders. Without any, the service reads no file outside its data folder.
    */
   readRoots?: readonly string[];
+  /**
+   * Read in place files that have other hard links too. Off by default: a hard link in a read root
+   * may be the very file of another folder (see readRoots.ts).
+   */
+  readHardLinks?: boolean;
   /** The API versions served; default both. Serving one behaves like a service that has dropped the other. */
   apiVersions?: ReadonlyArray<'v1' | 'v2'>;
   /**
@@ -168,7 +173,7 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   }
   phases.mark('sweeps');
   const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-  const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, readRoots, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}),
+  const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, readRoots, readHardLinks: opts.readHardLinks === true, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}),
     ...(opts.ingestBudgetMs !== undefined ? { budgetMs: opts.ingestBudgetMs } : {}),
     ...(opts.allowPrivateNetworks === true ? { allowPrivateNetworks: true } : {}) };
   const ingest = new IngestQueue(ingestOpts);
@@ -180,7 +185,7 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
     ttlMs: opts.shared.ttlMs, idleMs: opts.shared.idleMs, busy: () => jobs.busy || ingest.busy || inFlight > 0, onIdle: opts.shared.onIdle,
   }) : undefined;
   const deps: ServiceDeps = {
-    meta, history, vault, store, engine, ingest, jobs, paths, log, maxUploadBytes, readRoots,
+    meta, history, vault, store, engine, ingest, jobs, paths, log, maxUploadBytes, readRoots, readHardLinks: opts.readHardLinks === true,
     keepAliveMs: opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     ...(leases ? { inPlaceRoots: (id: string | undefined) => (id === undefined ? undefined : leases.rootsOf(id)) } : {}),
   };

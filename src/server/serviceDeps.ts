@@ -20,6 +20,8 @@ export interface ServiceDeps {
   maxUploadBytes: number;
   /** Real paths of the folders whose files may be read in place (see readRoots.ts). */
   readRoots: readonly string[];
+  /** Read in place files that have other hard links too (`--read-hard-links`; see readRoots.ts). */
+  readHardLinks?: boolean;
   /**
    * Where the client holding `leaseId` may make new in-place sources (a shared service: the
    * folders it registered with that lease; none without a live lease). Absent: every read root.
