@@ -41,6 +41,7 @@ import { DATA_FORMAT } from './daemon/discovery';
 import { Leases } from './daemon/leases';
 import { registerLeaseRoutes } from './daemon/leaseRoutes';
 import { rememberedRoots } from './daemon/sharedRoots';
+import { DEFAULT_MIN_BODY_RATE, type MinBodyRate } from './http/bodyRate';
 
 export type { Logger };
 
@@ -86,6 +87,11 @@ export interface LocalServiceOptions {
    * may be the very file of another folder (see readRoots.ts).
    */
   readHardLinks?: boolean;
+  /**
+   * What every window of an upload body must bring, or it is answered 408; default 16 KiB in every
+   * 30 s (see http/bodyRate.ts). Tests shorten the window.
+   */
+  uploadMinRate?: MinBodyRate;
   /** The API versions served; default both. Serving one behaves like a service that has dropped the other. */
   apiVersions?: ReadonlyArray<'v1' | 'v2'>;
   /**
@@ -187,11 +193,12 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   const deps: ServiceDeps = {
     meta, history, vault, store, engine, ingest, jobs, paths, log, maxUploadBytes, readRoots, readHardLinks: opts.readHardLinks === true,
     keepAliveMs: opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+    uploadMinRate: opts.uploadMinRate ?? DEFAULT_MIN_BODY_RATE,
     ...(leases ? { inPlaceRoots: (id: string | undefined) => (id === undefined ? undefined : leases.rootsOf(id)) } : {}),
   };
 
   const multipart = await MultipartUploads.open({
-    dir: paths.multipartDir, maxBytes: maxUploadBytes,
+    dir: paths.multipartDir, maxBytes: maxUploadBytes, minRate: deps.uploadMinRate,
     ...(opts.multipartPartBytes !== undefined ? { partBytes: opts.multipartPartBytes } : {}),
     ...(opts.multipartUrlTtlMs !== undefined ? { urlTtlMs: opts.multipartUrlTtlMs } : {}),
   });

@@ -1,6 +1,7 @@
 /** What routes and workers of the local service share; built once by `startLocalService`. */
 import type { AnalysisEngine, DataStore } from './engine';
 import type { FileVault } from './files/fileVault';
+import type { MinBodyRate } from './http/bodyRate';
 import type { IngestQueue } from './ingest/ingestQueue';
 import type { JobRunner } from './jobs/jobRunner';
 import type { DataPaths } from './state/dataPaths';
@@ -28,4 +29,6 @@ export interface ServiceDeps {
    */
   inPlaceRoots?: (leaseId: string | undefined) => readonly string[] | undefined;
   keepAliveMs: number;
+  /** What every window of an upload body must bring (see http/bodyRate.ts). */
+  uploadMinRate: MinBodyRate;
 }
