@@ -37,9 +37,12 @@ export const USAGE = `Usage:
       --read-root DIR     (serve, repeatable) files under DIR may be read in place (no copy)
       --read-hard-links   (serve) read in place files that have other hard links too; off by
                           default, as a hard link in DIR may be a file of any other folder
-  team-data mcp [options]
+  team-data mcp [--allow-dir DIR]... [options]
       Serve the analysis tools to MCP clients over stdio (analyze files, ask a dataset,
-      list datasets); on the embedded local service unless --base-url is given.
+      list datasets); on the embedded local service unless --base-url is given. Files are read
+      only inside the client's roots (a client without roots: the folder it starts the server
+      in), symlinks and ../ included.
+      --allow-dir DIR     (repeatable) files under DIR may be read too, whatever the roots
       --base-url URL, --api-key KEY, --user-id ID, --data-dir DIR, --api-version V   as for ask
   team-data sessions list [--json] [options]
       The sessions, newest first: id, title, questions asked and owner, then a count on stderr
@@ -102,6 +105,8 @@ export interface AskArgs extends ConnectionArgs {
 /** `team-data mcp`: where the tools run (the same settings and environment as `ask`). */
 export interface McpArgs extends ConnectionArgs {
   command: 'mcp';
+  /** Folders the tools may read besides the client's roots (`--allow-dir`, repeatable). */
+  allowDirs: string[];
 }
 
 /** `team-data convert`: one file to CSV (the extension runs it for hosted services). */
@@ -264,9 +269,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     return out;
   }
   if (command === 'mcp') {
-    const { values, positionals } = parse(rest, CONNECTION_OPTIONS);
+    const { values, positionals } = parse(rest, { ...CONNECTION_OPTIONS, 'allow-dir': { type: 'string', multiple: true } });
     if (positionals.length > 0) throw new UsageError(`mcp takes no arguments (got ${positionals[0]})`);
-    return { command: 'mcp', ...connectionArgs(values, env) };
+    const allowDirs = (values['allow-dir'] ?? []).filter((d): d is string => typeof d === 'string' && d !== '');
+    return { command: 'mcp', ...connectionArgs(values, env), allowDirs };
   }
   if (command === 'sessions' || command === 'datasets') return parseManage(command, rest, env);
   if (command === 'service') {
