@@ -6,7 +6,6 @@
  * (or the server's folder) and the folders named with --allow-dir (mcpRoots.ts).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { AnalysisTools, ToolInputError, type ToolAnswer } from '../api/analysisTools';
@@ -15,6 +14,7 @@ import { answerText, datasetsText } from '../api/toolText';
 import { LocalClients } from './localAttach';
 import { UsageError, type McpArgs } from './args';
 import { McpRoots } from './mcpRoots';
+import { LineStdioTransport } from './mcpStdio';
 import { toolRoots } from '../api/toolRoots';
 import { defaultDataDir } from './dataDir';
 import { localUserId } from './localUser';
@@ -150,7 +150,8 @@ export async function mcp(args: McpArgs, env: NodeJS.ProcessEnv): Promise<number
   }
   const note = (line: string): void => void process.stderr.write(`${line}\n`);
   const server = createMcpServer(source, { local: service !== undefined, root: process.cwd(), allowDirs: args.allowDirs, note });
-  const transport = new StdioServerTransport();
+  // Not the SDK's StdioServerTransport: it closes on a message over 10 MB (see mcpStdio.ts).
+  const transport = new LineStdioTransport(process.stdin, process.stdout, { note });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListRootsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TeamDataClient } from '../../src/api/index';
 import { createMcpServer } from '../../src/cli/mcp';
 import { MAX_SESSIONS } from '../../src/shared/domain';
@@ -141,6 +141,21 @@ describe('team-data mcp (MCP SDK client over stdio)', function () {
       assert.ok(text.startsWith(`Could not analyze the files: ${p}: outside the folders this server may read (`), `${p}: ${text}`);
     }
     console.log(`      MCP paths: ${paths.length} tried / ${readOutside} read outside (target 0)`);
+  });
+
+  it('answers a message over its 10 MB limit with a JSON-RPC error and keeps serving', async () => {
+    const huge = 'x'.repeat(11 * 1024 * 1024);
+    await assert.rejects(client.callTool({ name: 'teamData_askDataset', arguments: { dataset: 'any', question: huge } }), (e: unknown) => {
+      assert.ok(e instanceof McpError, String(e));
+      assert.equal(e.code, ErrorCode.InvalidRequest);
+      assert.match(e.message, /message too large: 11 MB is over this server's limit of 10 MB per message/);
+      return true;
+    });
+    // Still there, and still answering.
+    const { tools } = await client.listTools();
+    assert.equal(tools.length, 3);
+    assert.match(textOf(await call('teamData_listDatasets', {})), /sales\.csv/);
+    assert.match(stderr, /refused a \d+-byte message \(request \d+\): over the 10485760-byte limit; still serving/);
   });
 });
 
