@@ -13,6 +13,13 @@ import { HOSTED_EXTENSIONS, MAX_QUESTION_LENGTH, SUPPORTED_EXTENSIONS } from '..
 import { fileExtension } from '../shared/fileNames';
 import type { TeamDataClient } from './client';
 import type { JobStream } from './jobStream';
+import { OutsideRootsError } from './toolRoots';
+
+/**
+ * Where a path the tool was given leads: the real path of a file it may read, undefined when it
+ * names nothing, an OutsideRootsError when it may not be read (see toolRoots.ts).
+ */
+export type PathResolver = (path: string) => Promise<string | undefined>;
 
 /** A mistake in the tool's input (a missing file, an unsupported type): the caller's to fix. */
 export class ToolInputError extends Error {
@@ -55,8 +62,10 @@ export class AnalysisTools {
   /**
    * `root`: relative paths are resolved against it (the workspace, or the MCP server's folder).
    * `hosted`: the service is a hosted one, which accepts fewer file types than the local service.
+   * `where`: decides where each path leads and whether it may be read (the MCP server's roots);
+   * without it, any path is taken as written, relative ones from `root`.
    */
-  constructor(private readonly client: TeamDataClient, private readonly root: string = process.cwd(), private readonly hosted = false) {}
+  constructor(private readonly client: TeamDataClient, private readonly root: string = process.cwd(), private readonly hosted = false, private readonly where?: PathResolver) {}
 
   async listDatasets(run: ToolRun = {}): Promise<Array<{ dataset: Dataset; sources: DataSource[] }>> {
     const out: Array<{ dataset: Dataset; sources: DataSource[] }> = [];
@@ -136,9 +145,9 @@ export class AnalysisTools {
     if (paths.length > MAX_FILES) throw new ToolInputError(`at most ${MAX_FILES} files per question (got ${paths.length})`);
     const out: string[] = [];
     for (const p of paths) {
-      const path = isAbsolute(p) ? p : resolve(this.root, p);
-      const info = await stat(path).catch(() => undefined);
-      if (!info) throw new ToolInputError(`${p}: no such file`);
+      const path = await this.locate(p);
+      const info = path === undefined ? undefined : await stat(path).catch(() => undefined);
+      if (path === undefined || !info) throw new ToolInputError(`${p}: no such file`);
       if (!info.isFile()) throw new ToolInputError(`${p}: not a file`);
       const ext = fileExtension(path);
       const accepted: readonly string[] = this.hosted ? HOSTED_EXTENSIONS : SUPPORTED_EXTENSIONS;
@@ -152,6 +161,16 @@ export class AnalysisTools {
       out.push(path);
     }
     return out;
+  }
+
+  private async locate(p: string): Promise<string | undefined> {
+    if (!this.where) return isAbsolute(p) ? p : resolve(this.root, p);
+    try {
+      return await this.where(p);
+    } catch (e) {
+      if (e instanceof OutsideRootsError) throw new ToolInputError(`${p}: ${e.message}`);
+      throw e;
+    }
   }
 
   private async datasetNamed(name: string, run: ToolRun): Promise<Dataset> {

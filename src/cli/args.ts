@@ -14,7 +14,7 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage:
-  team-data serve [--port N] [--host 127.0.0.1] [--data-dir DIR] [--api-key KEY] [--read-root DIR]...
+  team-data serve [--port N] [--host 127.0.0.1] [--data-dir DIR] [--api-key KEY] [--read-root DIR]... [--read-hard-links]
                   [--api-versions v1,v2] [--shared]
       Start the embedded local service; prints its base URL and key. With --shared it is the data
       folder's one service that ask, mcp and VS Code windows attach to (they start it themselves
@@ -35,9 +35,14 @@ export const USAGE = `Usage:
       --data-dir DIR      data folder of the embedded service (or TEAM_DATA_DATA_DIR)
       --api-version V     v2 (default, the service's current API) or v1 (or TEAM_DATA_API_VERSION)
       --read-root DIR     (serve, repeatable) files under DIR may be read in place (no copy)
-  team-data mcp [options]
+      --read-hard-links   (serve) read in place files that have other hard links too; off by
+                          default, as a hard link in DIR may be a file of any other folder
+  team-data mcp [--allow-dir DIR]... [options]
       Serve the analysis tools to MCP clients over stdio (analyze files, ask a dataset,
-      list datasets); on the embedded local service unless --base-url is given.
+      list datasets); on the embedded local service unless --base-url is given. Files are read
+      only inside the client's roots (a client without roots: the folder it starts the server
+      in), symlinks and ../ included.
+      --allow-dir DIR     (repeatable) files under DIR may be read too, whatever the roots
       --base-url URL, --api-key KEY, --user-id ID, --data-dir DIR, --api-version V   as for ask
   team-data sessions list [--json] [options]
       The sessions, newest first: id, title, questions asked and owner, then a count on stderr
@@ -77,6 +82,8 @@ export interface ServeArgs {
   apiKey?: string;
   /** Folders whose files may become data sources read in place (`--read-root`, repeatable). */
   readRoots: string[];
+  /** Read in place files that have other hard links too (`--read-hard-links`). */
+  readHardLinks: boolean;
   /** The API versions served (`--api-versions v2` behaves like a service that dropped v1). */
   apiVersions?: ApiVersion[];
   /** Run as the data folder's one shared service (clients attach through its discovery file). */
@@ -98,6 +105,8 @@ export interface AskArgs extends ConnectionArgs {
 /** `team-data mcp`: where the tools run (the same settings and environment as `ask`). */
 export interface McpArgs extends ConnectionArgs {
   command: 'mcp';
+  /** Folders the tools may read besides the client's roots (`--allow-dir`, repeatable). */
+  allowDirs: string[];
 }
 
 /** `team-data convert`: one file to CSV (the extension runs it for hosted services). */
@@ -218,7 +227,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   if (command === 'serve') {
     const { values, positionals } = parse(rest, {
       port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'api-key': { type: 'string' },
-      'read-root': { type: 'string', multiple: true }, 'api-versions': { type: 'string' }, shared: { type: 'boolean' },
+      'read-root': { type: 'string', multiple: true }, 'read-hard-links': { type: 'boolean' }, 'api-versions': { type: 'string' }, shared: { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals[0]})`);
     const port = values.port === undefined ? 0 : Number(values.port);
@@ -226,7 +235,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     // Only the command line names read roots (no environment variable): whoever starts the service
     // decides which folders it may read in place, never a caller of its API.
     const readRoots = (values['read-root'] ?? []).filter((r): r is string => typeof r === 'string' && r !== '');
-    const out: ServeArgs = { command: 'serve', port, host: typeof values.host === 'string' ? values.host : '127.0.0.1', readRoots, shared: values.shared === true };
+    const out: ServeArgs = { command: 'serve', port, host: typeof values.host === 'string' ? values.host : '127.0.0.1', readRoots, readHardLinks: values['read-hard-links'] === true, shared: values.shared === true };
     const dataDir = values['data-dir'] ?? env['TEAM_DATA_DATA_DIR'];
     if (typeof dataDir === 'string') out.dataDir = dataDir;
     const apiKey = values['api-key'] ?? env['TEAM_DATA_LOCAL_API_KEY'];
@@ -260,9 +269,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     return out;
   }
   if (command === 'mcp') {
-    const { values, positionals } = parse(rest, CONNECTION_OPTIONS);
+    const { values, positionals } = parse(rest, { ...CONNECTION_OPTIONS, 'allow-dir': { type: 'string', multiple: true } });
     if (positionals.length > 0) throw new UsageError(`mcp takes no arguments (got ${positionals[0]})`);
-    return { command: 'mcp', ...connectionArgs(values, env) };
+    const allowDirs = (values['allow-dir'] ?? []).filter((d): d is string => typeof d === 'string' && d !== '');
+    return { command: 'mcp', ...connectionArgs(values, env), allowDirs };
   }
   if (command === 'sessions' || command === 'datasets') return parseManage(command, rest, env);
   if (command === 'service') {

@@ -2,17 +2,20 @@
  * `team-data mcp`: the analysis tools as an MCP server over stdio (the official TypeScript SDK),
  * so any MCP client (Claude Desktop, Cursor, VS Code) can analyze local files. Without a base URL
  * it runs on the embedded local service, offline: files never leave the machine. stdout carries
- * the protocol only; logs go to stderr.
+ * the protocol only; logs go to stderr. The analyze tool reads files only inside the client's roots
+ * (or the server's folder) and the folders named with --allow-dir (mcpRoots.ts).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { AnalysisTools, ToolInputError, type ToolAnswer } from '../api/analysisTools';
 import { isTeamDataError, TeamDataClient } from '../api/index';
 import { answerText, datasetsText } from '../api/toolText';
 import { LocalClients } from './localAttach';
-import type { McpArgs } from './args';
+import { UsageError, type McpArgs } from './args';
+import { McpRoots } from './mcpRoots';
+import { LineStdioTransport } from './mcpStdio';
+import { toolRoots } from '../api/toolRoots';
 import { defaultDataDir } from './dataDir';
 import { localUserId } from './localUser';
 import { describeFailure } from './failure';
@@ -52,15 +55,29 @@ export interface McpClientSource {
   markLost?(): void;
 }
 
+export interface McpServerOptions {
+  /** On the embedded local service (nothing leaves the machine). */
+  local: boolean;
+  /** The folder read when the client declares no roots; default the working folder. */
+  root?: string;
+  /** Folders readable whatever the client's roots (`--allow-dir`). */
+  allowDirs?: readonly string[];
+  /** Lines for stderr. */
+  note?: (line: string) => void;
+}
+
 /** The MCP server over a client; the caller connects a transport. */
-export function createMcpServer(client: TeamDataClient | McpClientSource, opts: { local: boolean; root?: string }): McpServer {
+export function createMcpServer(client: TeamDataClient | McpClientSource, opts: McpServerOptions): McpServer {
   const source: McpClientSource = client instanceof TeamDataClient ? { get: async () => client } : client;
   let current: { client: TeamDataClient; tools: AnalysisTools } | undefined;
+  const server = new McpServer({ name: 'team-data', version: typeof TEAM_DATA_VERSION === 'string' ? TEAM_DATA_VERSION : 'dev' });
+  // The client's roots come through the SDK's server; every path the tools read is checked there.
+  const roots = new McpRoots(server.server, { fallback: opts.root ?? process.cwd(), allowDirs: opts.allowDirs ?? [], ...(opts.note ? { note: opts.note } : {}) });
   /** Runs `fn` with the tools of the live service; once more on its successor if it went away. */
   const withTools = async <T>(fn: (t: AnalysisTools) => Promise<T>): Promise<T> => {
     for (let attempt = 0; ; attempt++) {
       const c = await source.get();
-      if (current?.client !== c) current = { client: c, tools: new AnalysisTools(c, opts.root, !opts.local) };
+      if (current?.client !== c) current = { client: c, tools: new AnalysisTools(c, opts.root, !opts.local, roots.resolve) };
       try {
         return await fn(current.tools);
       } catch (e) {
@@ -69,7 +86,6 @@ export function createMcpServer(client: TeamDataClient | McpClientSource, opts: 
       }
     }
   };
-  const server = new McpServer({ name: 'team-data', version: typeof TEAM_DATA_VERSION === 'string' ? TEAM_DATA_VERSION : 'dev' });
   // A tool opens one session per dataset and server run (for follow-ups); at the session limit the
   // model needs to tell its user how to make room on this very service.
   const sameAs = `the same ${opts.local ? '--data-dir' : '--base-url, --api-key and --user-id'} as this MCP server ("team-data mcp")`;
@@ -80,7 +96,7 @@ export function createMcpServer(client: TeamDataClient | McpClientSource, opts: 
       title: 'Analyze data files',
       description: `Answers a question about local data files (CSV, TSV, Excel, JSON, text, PDF, Word, PowerPoint), analyzed ${where}. Returns how the question was read, the finding, the first rows of the result table and the SQL. Follow-up questions about the same files keep the context.`,
       inputSchema: {
-        paths: z.array(z.string().min(1)).min(1).describe('Paths of the files, absolute or relative to the server\'s folder'),
+        paths: z.array(z.string().min(1)).min(1).describe('Paths of the files, inside the client\'s roots (without roots: the server\'s folder) or a folder the server was started with --allow-dir; absolute, or relative to the first root'),
         question: z.string().min(1).describe('The question, as a person would ask it, e.g. "total revenue by region"'),
       },
       annotations: { readOnlyHint: false, openWorldHint: !opts.local },
@@ -114,6 +130,9 @@ export function createMcpServer(client: TeamDataClient | McpClientSource, opts: 
 
 /** `team-data mcp`: serves until the client closes stdin. */
 export async function mcp(args: McpArgs, env: NodeJS.ProcessEnv): Promise<number> {
+  for (const dir of args.allowDirs) {
+    if ((await toolRoots([dir])).real.length === 0) throw new UsageError(`--allow-dir ${dir}: no such folder`);
+  }
   let service: LocalClients | undefined;
   let source: TeamDataClient | LocalClients;
   if (args.baseUrl !== undefined) {
@@ -129,8 +148,10 @@ export async function mcp(args: McpArgs, env: NodeJS.ProcessEnv): Promise<number
     await service.get();
     source = service;
   }
-  const server = createMcpServer(source, { local: service !== undefined, root: process.cwd() });
-  const transport = new StdioServerTransport();
+  const note = (line: string): void => void process.stderr.write(`${line}\n`);
+  const server = createMcpServer(source, { local: service !== undefined, root: process.cwd(), allowDirs: args.allowDirs, note });
+  // Not the SDK's StdioServerTransport: it closes on a message over 10 MB (see mcpStdio.ts).
+  const transport = new LineStdioTransport(process.stdin, process.stdout, { note });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

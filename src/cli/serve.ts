@@ -24,6 +24,7 @@ export async function serve(args: ServeArgs, env: NodeJS.ProcessEnv): Promise<nu
     duckdb: duckdbLimitsFromEnv(env),
     allowPrivateNetworks: allowPrivateNetworksFromEnv(env),
     readRoots: args.readRoots,
+    readHardLinks: args.readHardLinks,
     ...(args.apiVersions ? { apiVersions: args.apiVersions } : {}),
     logger: (level, message) => {
       if (level !== 'debug' || env['TEAM_DATA_DEBUG']) process.stderr.write(`[${level}] ${message}\n`);

@@ -56,6 +56,7 @@ export async function serveShared(args: ServeArgs, env: NodeJS.ProcessEnv): Prom
       duckdb: duckdbLimitsFromEnv(env),
       allowPrivateNetworks: allowPrivateNetworksFromEnv(env),
       readRoots: args.readRoots,
+      readHardLinks: args.readHardLinks,
       logger: log,
       shared: {
         version: BUILD_VERSION,

@@ -41,6 +41,7 @@ import { DATA_FORMAT } from './daemon/discovery';
 import { Leases } from './daemon/leases';
 import { registerLeaseRoutes } from './daemon/leaseRoutes';
 import { rememberedRoots } from './daemon/sharedRoots';
+import { DEFAULT_MIN_BODY_RATE, type MinBodyRate } from './http/bodyRate';
 
 export type { Logger };
 
@@ -81,6 +82,16 @@ export interface LocalServiceOptions {
    * its workspace folders. Without any, the service reads no file outside its data folder.
    */
   readRoots?: readonly string[];
+  /**
+   * Read in place files that have other hard links too. Off by default: a hard link in a read root
+   * may be the very file of another folder (see readRoots.ts).
+   */
+  readHardLinks?: boolean;
+  /**
+   * What every window of an upload body must bring, or it is answered 408; default 16 KiB in every
+   * 30 s (see http/bodyRate.ts). Tests shorten the window.
+   */
+  uploadMinRate?: MinBodyRate;
   /** The API versions served; default both. Serving one behaves like a service that has dropped the other. */
   apiVersions?: ReadonlyArray<'v1' | 'v2'>;
   /**
@@ -168,7 +179,7 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   }
   phases.mark('sweeps');
   const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-  const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, readRoots, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}),
+  const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, readRoots, readHardLinks: opts.readHardLinks === true, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}),
     ...(opts.ingestBudgetMs !== undefined ? { budgetMs: opts.ingestBudgetMs } : {}),
     ...(opts.allowPrivateNetworks === true ? { allowPrivateNetworks: true } : {}) };
   const ingest = new IngestQueue(ingestOpts);
@@ -180,13 +191,14 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
     ttlMs: opts.shared.ttlMs, idleMs: opts.shared.idleMs, busy: () => jobs.busy || ingest.busy || inFlight > 0, onIdle: opts.shared.onIdle,
   }) : undefined;
   const deps: ServiceDeps = {
-    meta, history, vault, store, engine, ingest, jobs, paths, log, maxUploadBytes, readRoots,
+    meta, history, vault, store, engine, ingest, jobs, paths, log, maxUploadBytes, readRoots, readHardLinks: opts.readHardLinks === true,
     keepAliveMs: opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+    uploadMinRate: opts.uploadMinRate ?? DEFAULT_MIN_BODY_RATE,
     ...(leases ? { inPlaceRoots: (id: string | undefined) => (id === undefined ? undefined : leases.rootsOf(id)) } : {}),
   };
 
   const multipart = await MultipartUploads.open({
-    dir: paths.multipartDir, maxBytes: maxUploadBytes,
+    dir: paths.multipartDir, maxBytes: maxUploadBytes, minRate: deps.uploadMinRate,
     ...(opts.multipartPartBytes !== undefined ? { partBytes: opts.multipartPartBytes } : {}),
     ...(opts.multipartUrlTtlMs !== undefined ? { urlTtlMs: opts.multipartUrlTtlMs } : {}),
   });

@@ -7,13 +7,14 @@
 import { strict as assert } from 'node:assert';
 import { BUILT_CLI, builtCli, sharedEnv, stopShared, waitGone } from '../helpers/sharedCli';
 import { readDiscovery } from '../../src/server/daemon/discovery';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListRootsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TeamDataClient } from '../../src/api/index';
 import { createMcpServer } from '../../src/cli/mcp';
 import { MAX_SESSIONS } from '../../src/shared/domain';
@@ -32,11 +33,17 @@ describe('team-data mcp (MCP SDK client over stdio)', function () {
   let dir: string;
   let client: Client;
   let stderr = '';
+  let outside: string;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'team-data-mcp-'));
     copyFileSync(join(ROOT, 'samples', 'sales.csv'), join(dir, 'sales.csv'));
     writeFileSync(join(dir, 'notes.exe'), 'MZ');
+    // Files outside the folder the server starts in, and links from inside it to them.
+    outside = mkdtempSync(join(tmpdir(), 'team-data-mcp-outside-'));
+    writeFileSync(join(outside, 'secret.csv'), 'who,amount\nme,42\n');
+    symlinkSync(join(outside, 'secret.csv'), join(dir, 'link.csv'));
+    symlinkSync(outside, join(dir, 'outdir'));
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['-r', TSX, MAIN, 'mcp', '--data-dir', join(dir, 'data')],
@@ -53,6 +60,7 @@ describe('team-data mcp (MCP SDK client over stdio)', function () {
     await client?.close();
     await stopShared(join(dir, 'data'));
     rmSync(dir, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
   });
 
   async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -115,6 +123,94 @@ describe('team-data mcp (MCP SDK client over stdio)', function () {
     const mars = await call('teamData_analyzeFiles', { paths: ['sales.csv'], question: 'what will the weather be on mars tomorrow' });
     assert.equal(mars.isError, true);
     assert.match(textOf(mars), /could not be answered from the data/);
+  });
+
+  it('reads only inside the folder it was started in (a client without roots): absolute paths, ../ and links out of it get one refusal', async () => {
+    const out = basename(outside);
+    const paths = [
+      join(outside, 'secret.csv'), `../${out}/secret.csv`, 'link.csv', 'outdir/secret.csv', '/etc/passwd',
+      // Missing files outside get the same answer: the refusal tells nothing about what is there.
+      join(outside, 'missing.csv'), `../${out}/missing.csv`, 'outdir/missing.csv',
+    ];
+    let readOutside = 0;
+    for (const p of paths) {
+      const r = await call('teamData_analyzeFiles', { paths: [p], question: 'total amount' });
+      const text = textOf(r);
+      if (r.isError !== true) readOutside++;
+      assert.equal(r.isError, true, `${p}: ${text}`);
+      assert.ok(text.startsWith(`Could not analyze the files: ${p}: outside the folders this server may read (`), `${p}: ${text}`);
+    }
+    console.log(`      MCP paths: ${paths.length} tried / ${readOutside} read outside (target 0)`);
+  });
+
+  it('answers a message over its 10 MB limit with a JSON-RPC error and keeps serving', async () => {
+    const huge = 'x'.repeat(11 * 1024 * 1024);
+    await assert.rejects(client.callTool({ name: 'teamData_askDataset', arguments: { dataset: 'any', question: huge } }), (e: unknown) => {
+      assert.ok(e instanceof McpError, String(e));
+      assert.equal(e.code, ErrorCode.InvalidRequest);
+      assert.match(e.message, /message too large: 11 MB is over this server's limit of 10 MB per message/);
+      return true;
+    });
+    // Still there, and still answering.
+    const { tools } = await client.listTools();
+    assert.equal(tools.length, 3);
+    assert.match(textOf(await call('teamData_listDatasets', {})), /sales\.csv/);
+    assert.match(stderr, /refused a \d+-byte message \(request \d+\): over the 10485760-byte limit; still serving/);
+  });
+});
+
+describe('team-data mcp with the client\'s roots and --allow-dir', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let client: Client;
+  let roots: string[];
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'team-data-mcp-roots-'));
+    for (const d of ['started', 'root', 'allowed']) mkdirSync(join(dir, d));
+    for (const d of ['started', 'root', 'allowed']) copyFileSync(join(ROOT, 'samples', 'sales.csv'), join(dir, d, 'sales.csv'));
+    roots = [join(dir, 'root')];
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['-r', TSX, MAIN, 'mcp', '--data-dir', join(dir, 'data'), '--allow-dir', join(dir, 'allowed')],
+      cwd: join(dir, 'started'),
+      env: { PATH: process.env['PATH'] ?? '', HOME: dir, ...sharedEnv(await builtCli()) } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    client = new Client({ name: 'team-data-test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.map((r) => ({ uri: pathToFileURL(r).href, name: basename(r) })) }));
+    await client.connect(transport);
+  });
+
+  after(async () => {
+    await client?.close();
+    await stopShared(join(dir, 'data'));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function analyze(path: string): Promise<{ ok: boolean; text: string }> {
+    const r = (await client.callTool({ name: 'teamData_analyzeFiles', arguments: { paths: [path], question: 'total revenue by region' } })) as CallToolResult;
+    return { ok: r.isError !== true, text: textOf(r) };
+  }
+
+  it('reads inside the client\'s roots (relative paths from the first) and the --allow-dir folders, not the folder it was started in', async () => {
+    const inRoot = await analyze('sales.csv');
+    assert.ok(inRoot.ok, inRoot.text);
+    assert.match(inRoot.text, /Europe.*32,?985\.92/);
+    const allowed = await analyze(join(dir, 'allowed', 'sales.csv'));
+    assert.ok(allowed.ok, allowed.text);
+    const started = await analyze(join(dir, 'started', 'sales.csv'));
+    assert.ok(!started.ok && /outside the folders this server may read/.test(started.text), started.text);
+  });
+
+  it('follows the client when its roots change (notifications/roots/list_changed)', async () => {
+    roots = [join(dir, 'started')];
+    await client.sendRootsListChanged();
+    // The notification and the next call travel in order on the same pipe.
+    const nowOutside = await analyze(join(dir, 'root', 'sales.csv'));
+    assert.ok(!nowOutside.ok && /outside the folders this server may read/.test(nowOutside.text), nowOutside.text);
+    const nowInside = await analyze('sales.csv');
+    assert.ok(nowInside.ok, nowInside.text);
   });
 });
 

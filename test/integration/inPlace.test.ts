@@ -171,7 +171,9 @@ describe('files read in place on the local service (issue 16)', function () {
     await symlink(outside, join(root, 'data', 'linkdir'));
     const cases: Array<[string, RegExp]> = [
       [secret, /path: .*secret\.csv is outside the folders this service may read/],
-      [join(root, 'data', 'link.csv'), /path: .*link\.csv is outside the folders this service may read \(it leads to .*secret\.csv\)/],
+      // One message whatever is outside: never where a link leads (issue 25, item 8).
+      [join(root, 'data', 'link.csv'), /path: .*link\.csv is outside the folders this service may read; only files in the workspace folders can be read in place$/],
+      [join(outside, 'missing.csv'), /path: .*missing\.csv is outside the folders this service may read/],
       [join(root, 'data', 'linkdir', 'secret.csv'), /outside the folders this service may read/],
       [join(root, 'data', '..', '..', outside.split('/').pop() as string, 'secret.csv'), /outside the folders this service may read/],
       ['data/orders.csv', /path: must be an absolute path/],

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { refusal } from '../../src/server/ingest/urlPolicy';
 import { eventually, startHarness, USER, type Harness } from '../helpers/serverHarness';
 
 type Rec = Record<string, unknown>;
@@ -55,6 +56,7 @@ describe('local service: url data sources and SSRF (issue 12)', function () {
         `http://0.0.0.0:${port}/a.csv`, `http://user:secret@127.0.0.1:${port}/a.csv`, `http://localhost.:${port}/a.csv`,
         'http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/a.csv', 'http://10.0.0.1/a.csv', 'http://192.168.1.1/a.csv',
         'http://172.16.0.1/a.csv', 'http://[fd00::1]/a.csv', 'http://224.0.0.1/a.csv', 'http://100.64.0.1/a.csv',
+        `http://[::ffff:0:127.0.0.1]:${port}/a.csv`, `http://[64:ff9b::127.0.0.1]:${port}/a.csv`, 'http://[::ffff:0:169.254.169.254]/a.csv',
       ];
       let fetched = 0;
       for (const t of targets) {
@@ -88,5 +90,31 @@ describe('local service: url data sources and SSRF (issue 12)', function () {
     } finally {
       await h.stop();
     }
+  });
+});
+
+describe('URL policy: IPv4 carried in IPv6 (issue 25, item 9)', () => {
+  const strict = { allowPrivateNetworks: false };
+  const open = { allowPrivateNetworks: true };
+
+  it('classifies an IPv6 address by the IPv4 address it carries, in every embedding', () => {
+    const loopback = [
+      '::ffff:127.0.0.1', '::ffff:7f00:1', '::127.0.0.1', // mapped, compatible
+      '::ffff:0:127.0.0.1', '::ffff:0:7f00:1', '0:0:0:0:ffff:0:127.0.0.1', // translated (SIIT)
+      '64:ff9b::127.0.0.1', '64:ff9b::7f00:1', // NAT64
+      '2002:7f00:1::1', // 6to4
+      '2001:0:4136:e378:8000:63bf:80ff:fffe', // Teredo, client 127.0.0.1 stored inverted
+      '2001:0:c0a8:101::f7f7:f7f7', // Teredo, server 192.168.1.1 (client 8.8.8.8)
+    ];
+    for (const a of loopback) {
+      assert.match(refusal(a, strict) ?? 'fetched', /on this machine or a private network/, a);
+      assert.equal(refusal(a, open), undefined, `${a} with private networks allowed`);
+    }
+    for (const a of ['::ffff:0:169.254.169.254', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::', '::ffff:0:0.0.0.0', '::ffff:0:224.0.0.1']) {
+      assert.match(refusal(a, open) ?? 'fetched', /link-local, multicast or reserved/, a);
+    }
+    for (const a of ['64:ff9b:1::1', 'fec0::1']) assert.match(refusal(a, strict) ?? 'fetched', /private network/, a);
+    // Public addresses stay fetchable, in each embedding too.
+    for (const a of ['2606:4700::1111', '::ffff:0:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '8.8.8.8']) assert.equal(refusal(a, strict), undefined, a);
   });
 });

@@ -24,6 +24,7 @@ import { ApiError, badRequest } from '../http/envelope';
 /** A refused part must not look like success to an S3-style client: HTTP 400, not 200. */
 const badPart = (msg: string): ApiError => new ApiError(ErrorCode.BAD_REQUEST, msg, 400);
 import { bodyTimeout, BODY_IDLE_MS } from '../http/requestBody';
+import { bodyTooSlow, DEFAULT_MIN_BODY_RATE, watchBodyRate, type MinBodyRate } from '../http/bodyRate';
 import { newId } from '../ids';
 import { isSupportedExtension, unsupportedExtension, type UploadedFile } from './uploadHandler';
 
@@ -64,12 +65,12 @@ export type PartVerdict = 'ok' | 'expired' | 'bad';
 class PartMeter extends Transform {
   readonly md5 = createHash('md5');
   bytes = 0;
-  constructor(private readonly limit: number, private readonly onChunk: () => void) {
+  constructor(private readonly limit: number, private readonly onChunk: (bytes: number) => void) {
     super({ highWaterMark: WRITE_HWM });
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.onChunk();
+    this.onChunk(chunk.length);
     this.bytes += chunk.length;
     if (this.bytes > this.limit) {
       done(new PartTooLarge());
@@ -87,6 +88,8 @@ export interface MultipartOptions {
   maxBytes: number;
   partBytes?: number;
   urlTtlMs?: number;
+  /** What every window of a part's body must bring; default DEFAULT_MIN_BODY_RATE (see bodyRate.ts). */
+  minRate?: MinBodyRate;
 }
 
 export class MultipartUploads {
@@ -171,21 +174,30 @@ export class MultipartUploads {
     if (Number.isFinite(declared) && declared > part.size) throw badPart(`part ${n}: ${declared} bytes sent, the part is ${part.size} bytes`);
     const tmp = join(up.dir, `${n}.${newId()}.tmp`);
     // A client that stops sending mid-part is answered 408 rather than holding the socket forever.
-    let stalled = false;
-    const idle = setTimeout(() => {
-      stalled = true;
-      req.destroy();
-    }, BODY_IDLE_MS);
-    const meter = new PartMeter(part.size, () => idle.refresh());
+    // One that never quite stops, but trickles, too.
+    let stalled: ApiError | undefined;
+    // The meter fails (not the request): the socket stays open for the 408 that says why.
+    const stop = (why: ApiError): void => {
+      stalled = why;
+      meter.destroy(new Error('upload stalled'));
+    };
+    const idle = setTimeout(() => stop(bodyTimeout()), BODY_IDLE_MS);
+    const minRate = this.o.minRate ?? DEFAULT_MIN_BODY_RATE;
+    const rate = watchBodyRate(req, minRate, () => stop(bodyTooSlow(minRate)));
+    const meter = new PartMeter(part.size, (bytes) => {
+      idle.refresh();
+      rate.seen(bytes);
+    });
     try {
       await pipeline(req, meter, createWriteStream(tmp, { mode: 0o600, highWaterMark: WRITE_HWM }));
     } catch (e) {
       await unlink(tmp).catch(() => undefined);
       if (e instanceof PartTooLarge) throw badPart(`part ${n}: more than its ${part.size} bytes`);
-      if (stalled) throw bodyTimeout();
+      if (stalled) throw stalled;
       throw new ApiError(ErrorCode.UPLOAD_FAILED, `part ${n}: the upload was interrupted`, 400);
     } finally {
       clearTimeout(idle);
+      rate.stop();
     }
     if (meter.bytes !== part.size) {
       await unlink(tmp).catch(() => undefined);

@@ -6,6 +6,7 @@
  */
 import busboy from 'busboy';
 import { bodyTimeout, BODY_IDLE_MS } from '../http/requestBody';
+import { bodyTooSlow, DEFAULT_MIN_BODY_RATE, watchBodyRate, type MinBodyRate } from '../http/bodyRate';
 import { createWriteStream } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -41,8 +42,9 @@ export function isSupportedExtension(ext: string): boolean {
 /**
  * Receives the `file` part of a multipart request into `dir`. Resolves once the whole request has
  * been read (so the response reaches a client that is still sending), or rejects with an ApiError.
+ * `minRate`: what every window of the body must bring (see bodyRate.ts).
  */
-export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: number, fileField = 'file'): Promise<UploadedFile> {
+export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: number, fileField = 'file', minRate: MinBodyRate = DEFAULT_MIN_BODY_RATE): Promise<UploadedFile> {
   let bb: busboy.Busboy;
   try {
     bb = busboy({
@@ -106,16 +108,19 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
     });
     bb.on('close', () => void finish());
     // A client that stops sending mid-body is answered 408 instead of holding the connection forever.
-    let idle = setTimeout(stalled, BODY_IDLE_MS);
-    function stalled(): void {
-      failWith(bodyTimeout());
+    let idle = setTimeout(() => stalled(bodyTimeout()), BODY_IDLE_MS);
+    // One that never quite stops, but trickles, is answered 408 too.
+    const rate = watchBodyRate(req, minRate, () => stalled(bodyTooSlow(minRate)));
+    function stalled(why: ApiError): void {
+      failWith(why);
       req.unpipe(bb);
       current?.destroy(new Error('upload stalled'));
       void finish();
     }
-    req.on('data', () => {
+    req.on('data', (chunk: Buffer) => {
+      rate.seen(chunk.length);
       clearTimeout(idle);
-      if (!finishing) idle = setTimeout(stalled, BODY_IDLE_MS);
+      if (!finishing) idle = setTimeout(() => stalled(bodyTimeout()), BODY_IDLE_MS);
     });
     req.on('close', () => {
       if (req.complete) return;
@@ -128,6 +133,7 @@ export function receiveUpload(req: IncomingMessage, dir: string, maxBytes: numbe
       if (finishing) return;
       finishing = true;
       clearTimeout(idle);
+      rate.stop();
       let result: UploadedFile | undefined;
       try {
         result = await writing;

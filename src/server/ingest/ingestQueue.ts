@@ -39,6 +39,8 @@ export interface IngestQueueOptions {
   budgetMs?: number;
   /** Real paths of the folders whose files may be read in place. */
   readRoots?: readonly string[];
+  /** Read in place files that have other hard links too (see readRoots.ts). */
+  readHardLinks?: boolean;
 }
 
 function movedOrDeleted(fileName: string, path: string): string {
@@ -214,7 +216,7 @@ export class IngestQueue {
 
   /** Reads an in-place source's file where it is, after checking it is still a file under the roots. */
   private async processInPlace(rec: SourceRecord, path: string, signal: AbortSignal): Promise<void> {
-    const check = await checkInPlacePath(path, this.o.readRoots ?? []);
+    const check = await checkInPlacePath(path, this.o.readRoots ?? [], { hardLinks: this.o.readHardLinks === true });
     if (!check.ok) throw new IngestError(check.missing ? movedOrDeleted(rec.fileName, path) : `${rec.fileName} can no longer be read in place: ${check.reason}`);
     this.watcher.watch(rec.id, path);
     const read = await this.o.store.ingest(toDataSource(rec), check.real, signal, { inPlace: true, ...this.tracking(rec.id, check.stamp.size) }).catch(async (e: unknown) => {

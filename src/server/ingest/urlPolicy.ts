@@ -27,7 +27,7 @@ const ALWAYS = list([
 ]);
 const PRIVATE = list([
   ['127.0.0.0', 8, 'ipv4'], ['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['100.64.0.0', 10, 'ipv4'],
-  ['::1', 128, 'ipv6'], ['fc00::', 7, 'ipv6'],
+  ['::1', 128, 'ipv6'], ['fc00::', 7, 'ipv6'], ['fec0::', 10, 'ipv6'], ['64:ff9b:1::', 48, 'ipv6'],
 ]);
 
 /** The eight 16-bit groups of an IPv6 address (a trailing dotted quad counts as two groups). */
@@ -45,24 +45,39 @@ function groupsOf(v6: string): number[] {
   return [...h, ...Array.from({ length: Math.max(0, 8 - h.length - t.length) }, () => 0), ...t];
 }
 
-/** An IPv4 address carried in IPv6 (mapped `::ffff:a.b.c.d` or compatible `::a.b.c.d`), or undefined. */
-function embeddedV4(v6: string): string | undefined {
-  const g = groupsOf(v6);
-  if (g.length !== 8 || g.slice(0, 5).some((x) => x !== 0) || (g[5] !== 0 && g[5] !== 0xffff)) return undefined;
-  const hi = g[6] ?? 0;
-  const lo = g[7] ?? 0;
-  if (g[5] === 0 && hi === 0) return undefined; // ::, ::1 and friends are IPv6 addresses in their own right
+/** A 32-bit address from two 16-bit groups, as a dotted quad. */
+function quadOf(hi: number, lo: number): string {
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
+/**
+ * The IPv4 addresses an IPv6 address carries, in every form a network may turn into IPv4 traffic:
+ * mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, translated `::ffff:0:a.b.c.d` (SIIT), NAT64
+ * `64:ff9b::a.b.c.d`, 6to4 `2002:AABB:CCDD::` and Teredo (server, and the client's address
+ * stored inverted). Each is checked as the IPv4 address it may become.
+ */
+function embeddedV4(v6: string): string[] {
+  const g = groupsOf(v6);
+  if (g.length !== 8 || g.some((x) => !Number.isInteger(x) || x < 0 || x > 0xffff)) return [];
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = g as [number, number, number, number, number, number, number, number];
+  const zeros = (from: number, to: number): boolean => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && g5 === 0xffff) return [quadOf(g6, g7)]; // mapped
+  if (zeros(0, 6) && g6 !== 0) return [quadOf(g6, g7)]; // compatible; ::, ::1 and friends are IPv6 addresses in their own right
+  if (zeros(0, 4) && g4 === 0xffff && g5 === 0) return [quadOf(g6, g7)]; // translated
+  if (g0 === 0x64 && g1 === 0xff9b && zeros(2, 6)) return [quadOf(g6, g7)]; // NAT64, well-known prefix
+  if (g0 === 0x2002) return [quadOf(g1, g2)]; // 6to4
+  if (g0 === 0x2001 && g1 === 0) return [quadOf(g2, g3), quadOf(~g6 & 0xffff, ~g7 & 0xffff)]; // Teredo
+  return [];
 }
 
 /** Why `address` may not be fetched under `policy`, or undefined when it may. */
 export function refusal(address: string, policy: UrlPolicy): string | undefined {
   const family = isIP(address);
   if (family === 0) return `${address} is not an IP address`;
-  const v4 = family === 6 ? embeddedV4(address) : address;
-  const [addr, type] = v4 !== undefined ? [v4, 'ipv4' as const] : [address, 'ipv6' as const];
-  if (ALWAYS.check(addr, type)) return `${address} is a link-local, multicast or reserved address`;
-  if (!policy.allowPrivateNetworks && PRIVATE.check(addr, type)) return `${address} is on this machine or a private network (allow private networks in the settings to fetch from there)`;
+  // The address itself and, for IPv6, every IPv4 address it carries: each must pass.
+  const forms: Array<[string, 'ipv4' | 'ipv6']> = family === 4 ? [[address, 'ipv4']] : [[address, 'ipv6'], ...embeddedV4(address).map((v4): [string, 'ipv4'] => [v4, 'ipv4'])];
+  if (forms.some(([a, t]) => ALWAYS.check(a, t))) return `${address} is a link-local, multicast or reserved address`;
+  if (!policy.allowPrivateNetworks && forms.some(([a, t]) => PRIVATE.check(a, t))) return `${address} is on this machine or a private network (allow private networks in the settings to fetch from there)`;
   return undefined;
 }
 

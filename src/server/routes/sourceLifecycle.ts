@@ -62,7 +62,7 @@ async function inPlaceFile(deps: ServiceDeps, path: string, leaseId: string | un
         ? 'path: reading a file in place needs a client that registered its folders with this service (a VS Code window, or team-data); upload the file instead'
         : 'path: this client registered no folder whose files may be read in place; upload the file instead');
     }
-    const mine = await checkInPlacePath(path, own);
+    const mine = await checkInPlacePath(path, own, { hardLinks: deps.readHardLinks === true });
     if (!mine.ok) throw new ApiError(ErrorCode.INVALID_PARAMS, `path: ${mine.reason}`);
     if (!underRoots(mine.real, deps.readRoots)) {
       throw new ApiError(ErrorCode.INVALID_PARAMS, `path: this service cannot read ${path} in place until it restarts, which it does once no job runs; try again in a moment`);
@@ -70,7 +70,7 @@ async function inPlaceFile(deps: ServiceDeps, path: string, leaseId: string | un
     return mine;
   }
   const roots = deps.readRoots;
-  const check = await checkInPlacePath(path, roots);
+  const check = await checkInPlacePath(path, roots, { hardLinks: deps.readHardLinks === true });
   // HTTP 400 (the envelope's parameter error), so plain HTTP callers see the refusal as one.
   if (!check.ok) throw new ApiError(ErrorCode.INVALID_PARAMS, `path: ${check.reason}`);
   return check;

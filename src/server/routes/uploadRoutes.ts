@@ -13,7 +13,7 @@ import { decode, type Spelling } from './routeKit';
 export function registerUploadRoutes(router: Router, deps: ServiceDeps, { wire, req }: Spelling): void {
   const upload: Handler = async (ctx) => {
     const queryUser = decode(() => req.userId(ctx.query));
-    const file = await receiveUpload(ctx.req, deps.paths.uploadsDir, deps.maxUploadBytes, wire.uploadFileField);
+    const file = await receiveUpload(ctx.req, deps.paths.uploadsDir, deps.maxUploadBytes, wire.uploadFileField, deps.uploadMinRate);
     const formUser = file.fields[wire.userIdParam];
     const userId = formUser !== undefined && formUser !== '' ? formUser.slice(0, 128) : queryUser;
     // Looks like an object-storage path (as the real service's keys do) but names nothing on disk.

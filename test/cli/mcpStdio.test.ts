@@ -1,0 +1,68 @@
+/**
+ * The stdio transport of `team-data mcp` (issue 25, item 7): a message over the limit is skipped
+ * as it streams by and answered with a JSON-RPC error carrying its id (at the start or the end of
+ * the message), a line that is not JSON-RPC gets its error too, and messages before and after
+ * arrive untouched, whatever the chunk boundaries.
+ */
+import { strict as assert } from 'node:assert';
+import { PassThrough } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineStdioTransport, sniffId } from '../../src/cli/mcpStdio';
+
+/** Feeds `text` to a transport in chunks of random sizes; returns what it passed on and answered. */
+async function run(text: string, max: number, seed: number): Promise<{ messages: JSONRPCMessage[]; replies: Array<Record<string, unknown>>; notes: string[] }> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const notes: string[] = [];
+  const t = new LineStdioTransport(input, output, { maxMessageBytes: max, note: (l) => notes.push(l) });
+  const messages: JSONRPCMessage[] = [];
+  t.onmessage = (m) => messages.push(m);
+  t.onerror = () => undefined;
+  let closed = false;
+  t.onclose = () => {
+    closed = true;
+  };
+  await t.start();
+  const bytes = Buffer.from(text);
+  let x = seed;
+  for (let at = 0; at < bytes.length;) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const n = 1 + (x % 700);
+    input.write(bytes.subarray(at, at + n));
+    at += n;
+  }
+  await new Promise((r) => setImmediate(r));
+  assert.equal(closed, false, 'the transport stays open');
+  await t.close();
+  const out = (output.read() as Buffer | null)?.toString('utf8') ?? '';
+  const replies = out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { messages, replies, notes };
+}
+
+describe('team-data mcp stdio transport', () => {
+  const ping = (id: number): string => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`;
+  const big = (id: number | string, bytes: number, idFirst: boolean): string => {
+    const params = { name: 'teamData_askDataset', arguments: { question: 'x'.repeat(bytes) } };
+    return `${JSON.stringify(idFirst ? { jsonrpc: '2.0', id, method: 'tools/call', params } : { method: 'tools/call', params, jsonrpc: '2.0', id })}\n`;
+  };
+
+  for (const seed of [1, 7, 42]) {
+    it(`answers an oversized message with an error carrying its id and keeps reading (chunks of seed ${seed})`, async () => {
+      const text = ping(1) + big(2, 5000, false) + ping(3) + big('req-4', 5000, true) + 'not json\r\n' + '{"jsonrpc":"2.0","id":6}\n' + ping(7);
+      const { messages, replies, notes } = await run(text, 2000, seed);
+      assert.deepEqual(messages.map((m) => ('id' in m ? m.id : undefined)), [1, 3, 7]);
+      assert.deepEqual(replies.map((r) => [r['id'], (r['error'] as { code: number }).code]), [[2, -32600], ['req-4', -32600], [undefined, -32700], [6, -32600]]);
+      assert.match(String((replies[0]?.['error'] as { message: string }).message), /^message too large: 0 MB is over this server's limit of 0 MB per message; it was not read$/);
+      assert.equal(notes.length, 2);
+      assert.equal(notes[0], `team-data mcp: refused a ${Buffer.byteLength(big(2, 5000, false)) - 1}-byte message (request 2): over the 2000-byte limit; still serving`);
+    });
+  }
+
+  it('finds the id at the start or the end of what it kept, and nowhere else', () => {
+    assert.equal(sniffId('{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"x":"', ''), 12);
+    assert.equal(sniffId('{"method":"tools/call","params":{"q":"', 'xx"}},"jsonrpc":"2.0","id":"abc"}'), 'abc');
+    // An "id" inside the params is not the message's.
+    assert.equal(sniffId('{"method":"tools/call","params":{"id":3,"q":"', 'xx","id":4}}'), undefined);
+    assert.equal(sniffId('{"method":"n","params":{"q":"', 'xx\\",\\"id\\":5}"}}'), undefined);
+  });
+});
