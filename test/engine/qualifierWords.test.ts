@@ -58,3 +58,24 @@ describe('a superlative of a period', function () {
     assert.doesNotMatch(a.message, /`age`/, a.message);
   });
 });
+
+describe('superlatives are never absorbed or assumed', function () {
+  this.timeout(120_000);
+  let rig: EngineRig;
+  const PLACES = ['Place,Climate,HousingCost,Crime', 'Abilene TX,521,6200,871', 'Akron OH,575,8138,1169', 'Albany GA,468,7339,1345', 'Joplin MO,600,5159,900'];
+  before(async () => {
+    rig = await startRig({ 'places_rated.csv': PLACES.join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('ranks by "cheapest housing" instead of reading it as the name of `HousingCost`', async () => {
+    const a = await rig.ask('cheapest housing', ['places_rated.csv']);
+    assert.match(a.message, /lowest `HousingCost`/, a.message);
+    assert.match(a.message, /5,159/, a.message);
+  });
+
+  it('refuses "safest place" rather than ranking by the money column', async () => {
+    const a = await rig.ask('safest place', ['places_rated.csv']);
+    assert.match(a.message, /can't answer/, a.message);
+  });
+});

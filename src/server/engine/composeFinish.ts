@@ -185,8 +185,10 @@ function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Rankin
   // ("which make has the most cars": a count per make.)
   // ("the heaviest penguin, and its species": by weight, the attribute the adjective names.)
   if (out.rows && out.by === undefined && p.attr === undefined && (d.which?.dim !== undefined || d.dims.length > 0 || (p.k === 'top' && p.dim !== undefined))) out.by = { agg: 'count' };
-  // ("worst year": whether a higher figure is worse depends on the figure, so no figure is assumed.)
-  if (out.rows && out.by === undefined && p.attr === undefined && !out.dateOrder && !(p.k === 'rank' && /^(best|worst|better|worse|busiest|quietest)$/.test(p.word))) {
+  // Only words of size say "by its amount" ("the biggest order", "top 5"); "worst year", "safest
+  // place" name a quality no figure was said for, so none is assumed.
+  const sized = p.k === 'top' || /^(big|large|small|great|huge|tiny|high|low|top|record|max|min|maximum|minimum|expensive|cheap|costly)/.test(p.word);
+  if (out.rows && out.by === undefined && p.attr === undefined && !out.dateOrder && sized) {
     // ... or, in a table of one measure ("record sunspot year"), by that measure.
     const money = moneyColumn(d.rowsTable ?? d.table) ?? soleMeasure(d.rowsTable ?? d.table);
     if (money !== undefined) out.by = { agg: 'sum', col: money };

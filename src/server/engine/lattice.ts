@@ -203,7 +203,9 @@ function wordByWord(span: Tok[], n: { core: string[]; optional: string[] }, word
     words.forEach((w, k) => {
       if (used.has(k)) return;
       const l = links[s]?.get(w);
-      if (l !== undefined && (best === undefined || l.cost < best.cost)) best = { k, ...l, take: 1 };
+      // ("cheapest housing" is no name of `HousingCost`: a superlative ranks, it names a word only as written.)
+      const ranks = span.length > 1 && degreeWord(span[s] as Tok) && l?.link !== 'name';
+      if (l !== undefined && !ranks && (best === undefined || l.cost < best.cost)) best = { k, ...l, take: 1 };
       // `hs_degree` for "high school degree": one name word spelled by the initials of several
       // question words, or by them run together.
       for (let take = 2; take <= 3 && s + take <= span.length; take++) {
