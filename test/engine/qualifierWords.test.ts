@@ -74,6 +74,11 @@ describe('superlatives are never absorbed or assumed', function () {
     assert.match(a.message, /5,159/, a.message);
   });
 
+  it('never merges two opposite superlatives into one ranking: "gap between best and worst crime"', async () => {
+    const a = await rig.ask('gap between best and worst crime', ['places_rated.csv']);
+    assert.match(a.message, /can't answer/, a.message);
+  });
+
   it('refuses "safest place" rather than ranking by the money column', async () => {
     const a = await rig.ask('safest place', ['places_rated.csv']);
     assert.match(a.message, /can't answer/, a.message);

@@ -250,7 +250,9 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
   // "the most unemployed", "the navy budget largest": a superlative alone and one with its column are one ranking.
   const bare = d.ranks.find((p) => p.k === 'rank' && p.cols === undefined && p.rows === undefined && p.attr === undefined && p.mode !== true && p.counted !== true);
   const full = d.ranks.find((p) => p !== bare && p.k === 'rank');
-  if (d.ranks.length === 2 && bare?.k === 'rank' && full?.k === 'rank') d.ranks = [{ ...full, dir: bare.dir === full.dir ? full.dir : full.attr !== undefined ? bare.dir : full.dir }];
+  // ("the gap between best and worst": two superlatives pulling apart are two extremes, never one ranking.)
+  const apart = bare?.k === 'rank' && full?.k === 'rank' && bare.dir !== full.dir && full.attr === undefined && bare.attr === undefined;
+  if (d.ranks.length === 2 && bare?.k === 'rank' && full?.k === 'rank' && !apart) d.ranks = [{ ...full, dir: bare.dir === full.dir ? full.dir : full.attr !== undefined ? bare.dir : full.dir }];
   // "top 5 biggest cities": the count from the top, the direction (and column) from the superlative.
   const topPart = d.ranks.find((p) => p.k === 'top');
   const supPart = d.ranks.find((p) => p.k === 'rank');
