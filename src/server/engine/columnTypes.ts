@@ -177,3 +177,11 @@ export function marginFromPriceAndCost(columns: readonly ColumnMeta[]): ColumnMe
   };
 }
 
+/** "price per hp": one number over another, row by row (a zero divisor gives no value). */
+export function ratioColumn(x: ColumnMeta, y: ColumnMeta): ColumnMeta {
+  const ref = (c: ColumnMeta): string => `CAST(${c.sqlTemplate ?? `${QUALIFIER}${quoteIdent(c.name)}`} AS DOUBLE)`;
+  return {
+    name: `${x.name} per ${y.name}`, type: 'DOUBLE', kind: 'numeric', expr: '', converted: false, tokens: [], nonNull: Math.min(x.nonNull, y.nonNull),
+    distinct: 0, unique: false, derived: [x.name, y.name], ratio: true, role: 'level', sqlTemplate: `(${ref(x)} / nullif(${ref(y)}, 0))`,
+  };
+}

@@ -271,6 +271,8 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
   if (d.rankBy !== undefined) {
     const by = d.rankBy;
     if (rank === undefined) return fail(`${by.column.name} is a number, and the question does not say how to rank by it`, live.filter((p) => p.k === 'group'));
+    // ("lowest price per hp": a ranking already by price is no ranking by hp; the ratio is its own reading.)
+    if (rank.by?.col !== undefined && rank.by.col.column !== by.column) return fail(`the ranking is by ${rank.by.col.column.name}, not by ${by.column.name}`, live.filter((p) => p.k === 'group'));
     rank.by ??= { agg: defaultAgg(by.column), col: by };
   }
   // The answer of "which X": a grouping; of "which car", "who", "when": rows.
@@ -316,6 +318,12 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
       const col = pickCol(ch, b.col, 'measure') as ColRef;
       // "max wage and who earns it": the ranked number said again is the same number.
       if (rank?.by?.col?.column === col.column) {
+        d.used.add(b);
+        continue;
+      }
+      // "cheapest price per hp": the adjective's column over another is what is ranked.
+      if (col.column.ratio === true && rank?.attr === true && rank.by?.col?.column.name === col.column.derived?.[0]) {
+        rank.by = { agg: rank.by?.agg ?? 'avg', col };
         d.used.add(b);
         continue;
       }

@@ -7,7 +7,8 @@
  * spells plans with the same keywords, and a test parses every sentence it writes.
  */
 import { isActNoun, isGroupNoun, isPersonNoun, verbFile } from '../language/concepts';
-import { isFlag } from './shape';
+import { isFlag, isGroupable, isNumeric } from './shape';
+import { ratioColumn } from './columnTypes';
 import { senses } from '../language/wordnet';
 import { bound, spanKey, type Lattice } from './lattice';
 import { compile, isKeyword, kw, tok, type Feed, type RuleDef, type Sym } from './parser';
@@ -104,6 +105,12 @@ r('MCol', ['Col', 'Rows'], (d) => {
   const alts = at<ColM>(d, 0).alts.filter((a) => a.ref.column.kind === 'numeric' && tables.includes(a.ref.table));
   return alts.length > 0 ? { alts } : undefined;
 }, 0.2);
+// "price per hp": one number column over another that is no grouping (each row's own ratio).
+r('MCol', ['MCol', kw('per'), 'Col'], (d) => {
+  const alts = at<ColM>(d, 0).alts.flatMap((a) => at<ColM>(d, 2).alts.filter((b) => b.ref.table === a.ref.table && b.ref.column !== a.ref.column && isNumeric(a.ref.column) && isNumeric(b.ref.column) && !isGroupable(b.ref.column))
+    .map((b) => ({ ref: { table: a.ref.table, column: ratioColumn(a.ref.column, b.ref.column) }, cost: a.cost + b.cost, link: b.link === 'name' ? a.link : b.link })));
+  return alts.length > 0 ? { alts } : undefined;
+}, 0.3);
 r('Num', [tok((f) => f.t.kind === 'number')], (d) => {
   const t = at<Feed>(d, 0).t;
   const n: Partial<NumM> = { value: t.value ?? 0, raw: t.raw };

@@ -30,6 +30,8 @@ export interface ColumnMeta {
   sqlTemplate?: string;
   /** For a column made of others (a date of `year` and `month`): their names. It is not in the file. */
   derived?: string[];
+  /** A ratio made on the fly ("price per hp"): `derived` holds the numerator and the denominator. */
+  ratio?: boolean;
   /** The finest time bucket a date made of parts can tell apart. */
   partsGrain?: Grain;
   /** Normalised name tokens (lower case, no accents, singular), abbreviations expanded. */

@@ -11,7 +11,7 @@ import { dateColumnOf, frequencyWeight } from './shape';
 
 const tick = (name: string): string => `\`${name.replace(/`/g, "'")}\``;
 const quote = (value: string): string => `"${value.replace(/"/g, "'")}"`;
-const col = (c: ColRef): string => tick(c.column.name);
+const col = (c: ColRef): string => (c.column.ratio === true ? (c.column.derived ?? []).map(tick).join(' per ') : tick(c.column.name));
 const num = (n: number): string => (Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(12))));
 
 const AGG: Record<Measure['agg'], string> = { count: 'number of rows', count_distinct: 'number of distinct', sum: 'total', avg: 'average', median: 'median', min: 'minimum', max: 'maximum' };
