@@ -84,3 +84,26 @@ describe('superlatives are never absorbed or assumed', function () {
     assert.match(a.message, /can't answer/, a.message);
   });
 });
+
+describe('what "how many" and "which" ask for', function () {
+  this.timeout(120_000);
+  let rig: EngineRig;
+  const PIMA = ['pregnant,glucose,age,diabetes', '12,100,40,pos', '11,120,50,neg', '2,90,30,neg', '13,150,45,pos', '1,80,22,neg', '3,85,33,neg'];
+  const SIDS = ['NAME,CNTY_,FIPS,BIR74', 'Ashe,1825,37009,1091', 'Alleghany,1827,37005,487', 'Durham,1950,37063,3000'];
+  before(async () => {
+    rig = await startRig({ 'pima_diabetes.csv': PIMA.join('\n'), 'nc_sids.csv': SIDS.join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('counts the people, not the values of a column named like the file: "how many women had more than 10 pregnancies"', async () => {
+    const a = await rig.ask('how many women had more than 10 pregnancies', ['pima_diabetes.csv']);
+    assert.match(a.message, /\*\*3\*\*/, a.message);
+    assert.doesNotMatch(a.message, /distinct/, a.message);
+  });
+
+  it('shows the row a condition picks for "which county is fips 37063", never a total of the county numbers', async () => {
+    const a = await rig.ask('which county is fips 37063', ['nc_sids.csv']);
+    assert.doesNotMatch(a.message, /Total/, a.message);
+    assert.ok(a.tables[0]?.some((row) => row.includes('Durham')), JSON.stringify(a.tables[0]));
+  });
+});

@@ -162,8 +162,9 @@ function countMeasure(ch: Chooser, p: Body<'count'>, table: TableMeta, draft: Dr
     // names", the column's own noun, still counts its values.)
     const counted = ch.tokens?.[(t as { to: number }).to - 1]?.sing;
     const weighted = frequencyWeight(hit.table) !== undefined;
+    // (Only when the rows are said by that noun: "how many women" in pima_diabetes.csv counts women, not `diabetes` values.)
     const named = hit.generic === true ? undefined : hit.table.columns.find((c) => (c.kind === 'text' || isIdLike(c)) && c.distinct <= hit.table.rowCount / 1.5 && hit.table.tokens.includes(nameOnly(c) ?? '\u0000')
-      && (!weighted || nameOnly(c) === counted));
+      && (nameOnly(c) === counted || (!weighted && counted !== undefined && hit.table.tokens.includes(counted))));
     if (named !== undefined) return { agg: 'count_distinct', col: { table: hit.table, column: named } };
     // Rows that are observations of something counted: the things, by their key. (In a table of
     // counts, "how many babies named emma", a row is a cell whose count column says how many.)

@@ -281,7 +281,9 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
   if (which !== undefined) {
     const asked = which.dim?.d === 'col' ? pickCol({ ...ch, cost: 0 }, which.dim.col, 'dim') : undefined;
     if (asked !== undefined && which.dim?.d === 'col' && isNumeric(asked.column) && !isGroupable(asked.column) && rank === undefined && !timeNamed(asked.column)) {
-      d.bare.push({ k: 'col', col: which.dim.col, from: which.from, to: which.to, cost: 0 });
+      // "which county is fips 37063": the rows the condition picks, with that column (never its total).
+      if (d.filters.length > 0 && d.measures.length === 0 && asked.column.unique) show = asked;
+      else d.bare.push({ k: 'col', col: which.dim.col, from: which.from, to: which.to, cost: 0 });
       d.which = undefined;
     } else if (which.dim !== undefined && rank?.rows === true && rank.n === undefined && which.dim.d === 'col' && asked !== undefined && d.ranks.some((r) => r.from < which.from)) {
       // "heaviest penguin - which one and what species": the species of that one row.
