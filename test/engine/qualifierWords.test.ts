@@ -90,8 +90,9 @@ describe('what "how many" and "which" ask for', function () {
   let rig: EngineRig;
   const PIMA = ['pregnant,glucose,age,diabetes', '12,100,40,pos', '11,120,50,neg', '2,90,30,neg', '13,150,45,pos', '1,80,22,neg', '3,85,33,neg'];
   const SIDS = ['NAME,CNTY_,FIPS,BIR74', 'Ashe,1825,37009,1091', 'Alleghany,1827,37005,487', 'Durham,1950,37063,3000'];
+  const FIRES = ['Date,Building,Contents,Total', '1980-01-03,1.1,0.5,1.6', '1980-01-04,2.0,1.0,3.0', '1981-02-04,1.5,0.5,2.0'];
   before(async () => {
-    rig = await startRig({ 'pima_diabetes.csv': PIMA.join('\n'), 'nc_sids.csv': SIDS.join('\n') });
+    rig = await startRig({ 'pima_diabetes.csv': PIMA.join('\n'), 'nc_sids.csv': SIDS.join('\n'), 'danish_fire_losses.csv': FIRES.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -105,5 +106,10 @@ describe('what "how many" and "which" ask for', function () {
     const a = await rig.ask('which county is fips 37063', ['nc_sids.csv']);
     assert.doesNotMatch(a.message, /Total/, a.message);
     assert.ok(a.tables[0]?.some((row) => row.includes('Durham')), JSON.stringify(a.tables[0]));
+  });
+
+  it('reads another noun of the file name as its rows: "how many fires in 1980" in danish_fire_losses.csv', async () => {
+    const a = await rig.ask('how many fires in 1980', ['danish_fire_losses.csv']);
+    assert.match(a.message, /\*\*2\*\*/, a.message);
   });
 });

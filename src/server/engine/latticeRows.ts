@@ -98,6 +98,9 @@ export function rowsHits(lat: Lattice, v: Vocabulary): void {
         // "the most isotopes" in isotopes.csv: said in the plural, likelier the rows than a word of `isotope_mass`.
         if (t.norm !== t.sing) for (const h of lat.col.get(spanKey(i, i + 1)) ?? []) if (h.link === 'part' && h.ref.table === table) h.cost += 0.6;
       }
+      // "fires" for danish_fire_losses.csv: another noun of the file's name, said in the plural, names
+      // the rows it is about (a loss is a fire's) where no column or value takes the word.
+      else if (t.pos === 'NOUN' && t.norm !== t.sing && nouns.slice(0, -1).includes(t.sing) && !lat.col.has(spanKey(i, i + 1)) && !lat.val.has(spanKey(i, i + 1))) add(lat.rows, spanKey(i, i + 1), { table, cost: 0.5 }, (a, b) => a.table === b.table);
       // "cars" for mtcars.csv, "strikes" for birdstrikes.csv: a word glued into the name.
       else if (t.sing.length >= 3 && !t.stop && !isKeyword(t.norm) && nouns.some((w) => w.length > t.sing.length + 1 && (w.endsWith(t.sing) || w.startsWith(t.sing)))) add(lat.rows, spanKey(i, i + 1), { table, cost: 0.6 }, (a, b) => a.table === b.table);
       else {
