@@ -49,7 +49,7 @@ describe('a superlative of a period', function () {
   it('never ranks the years by themselves or by the one number column: "worst year" is refused', async () => {
     const a = await rig.ask('worst year', ['deaths.csv']);
     assert.match(a.message, /can't answer/, a.message);
-    assert.match(a.message, /better or worse/, a.message);
+    assert.doesNotMatch(a.message, /row with the/, a.message);
   });
 
   it('reads "busiest year" as the year with the most rows', async () => {

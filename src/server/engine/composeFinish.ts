@@ -136,7 +136,6 @@ function rankingOf(ch: Chooser, d: Draft, p: Body<'rank'> | Body<'top'>): Rankin
         out.by = { agg: 'count' };
         if (p.word === 'quietest') out.dir = 'asc';
       } else if (timeNamed(col.column) && !out.dateOrder && p.aggs === undefined) {
-        if (/^(best|worst|better|worse)$/.test(p.word)) return `"${p.word}" does not say which figure makes a ${col.column.name} better or worse`;
         out.rows = true;
         out.show = col;
       }
