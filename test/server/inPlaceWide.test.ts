@@ -8,6 +8,8 @@
 import { strict as assert } from 'node:assert';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { QueryOptions, QueryParam, QueryResult } from '../../src/server/duckdb/duckDbStore';
+import type { AnswerContext } from '../../src/server/engine';
 import { startRig, type EngineRig } from '../engine/engineHarness';
 
 function wideCsv(cols: number, rows: number): string {
@@ -15,6 +17,8 @@ function wideCsv(cols: number, rows: number): string {
   for (let r = 0; r < rows; r++) lines.push(Array.from({ length: cols }, (_, c) => (c % 3 === 0 ? `w${(r + c) % 5}` : String((r * 31 + c * 7) % 97))).join(','));
   return lines.join('\n');
 }
+
+type Query = (sql: string, params?: readonly QueryParam[], options?: QueryOptions) => Promise<QueryResult>;
 
 describe('CSV files read in place: views that do not sniff again, statements that stop with their job', function () {
   this.timeout(300_000);
@@ -53,5 +57,41 @@ describe('CSV files read in place: views that do not sniff again, statements tha
     assert.deepEqual(pinned.rows.map((r) => r.map(String)), raw);
     // A name DuckDB's written-out call might not quote safely keeps the sniffing view, and works.
     assert.match(await viewSql("o'quote.csv"), /auto_detect = CAST\('t' AS BOOLEAN\)/);
+  });
+
+  it('runs every statement of a job with the job\'s signal, and stops them when the job is cancelled', async () => {
+    const store = rig.store as unknown as { query: Query };
+    const original = store.query.bind(rig.store);
+    const controller = new AbortController();
+    const seen: Array<{ sql: string; signalled: boolean; outcome?: string }> = [];
+    store.query = async (sql, params, options) => {
+      const rec: { sql: string; signalled: boolean; outcome?: string } = { sql, signalled: options?.signal === controller.signal };
+      seen.push(rec);
+      // The first statement of the schema build cancels the job while it runs.
+      if (seen.length === 1) setImmediate(() => controller.abort());
+      try {
+        const r = await original(sql, params, options);
+        rec.outcome = 'done';
+        return r;
+      } catch (err) {
+        rec.outcome = err instanceof Error ? err.name : 'error';
+        throw err;
+      }
+    };
+    try {
+      const wide = rig.sources.get('wide.csv');
+      assert.ok(wide !== undefined);
+      const ctx: AnswerContext = {
+        jobId: 'job-cancel', question: 'Which c1 value is most common?', languageType: 'EN', jobMode: 'AUTO', sources: [wide], history: [],
+        emit: () => undefined, signal: controller.signal,
+        publishFile: async (name) => ({ url: `http://127.0.0.1/${name}`, name, expiredAt: new Date().toISOString() }),
+      };
+      await assert.rejects(rig.engine.answer(ctx), (e: unknown) => controller.signal.aborted && e instanceof Error);
+      assert.ok(seen.length >= 1, 'the job ran statements');
+      assert.deepEqual(seen.filter((s) => !s.signalled).map((s) => s.sql.slice(0, 80)), [], 'statements run without the job\'s signal');
+      assert.notEqual(seen[0]?.outcome, undefined);
+    } finally {
+      store.query = original;
+    }
   });
 });

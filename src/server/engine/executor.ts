@@ -31,9 +31,9 @@ export interface Ran {
 }
 
 /** json_serialize_sql through the store (DuckDB's own parser). */
-export function storeSerializer(store: DuckDbStore): SerializeSql {
+export function storeSerializer(store: DuckDbStore, signal?: AbortSignal): SerializeSql {
   return async (sql) => {
-    const r = await store.query('SELECT json_serialize_sql($1::VARCHAR)', [sql], { timeoutMs: 10_000, maxRows: 1 });
+    const r = await store.query('SELECT json_serialize_sql($1::VARCHAR)', [sql], { signal, timeoutMs: 10_000, maxRows: 1 });
     const v = r.rows[0]?.[0];
     if (typeof v !== 'string') throw new Error('json_serialize_sql returned no text');
     return v;
@@ -59,13 +59,17 @@ export class Executor {
     private readonly allowed: readonly string[],
     private readonly signal: AbortSignal,
   ) {
-    this.serialize = storeSerializer(store);
+    this.serialize = storeSerializer(store, signal);
   }
 
   private async guard(sql: string): Promise<void> {
     const key = `${this.allowed.join('\u0000')}\u0001${sql}`;
     if (accepted.has(key)) return;
-    await guardSql(sql, this.allowed, this.serialize);
+    // A parse stopped by the job's cancellation is the cancellation, not a refused statement.
+    await guardSql(sql, this.allowed, this.serialize).catch((err: unknown) => {
+      this.signal.throwIfAborted();
+      throw err;
+    });
     if (accepted.size >= ACCEPTED_LIMIT) accepted.clear();
     accepted.add(key);
   }
