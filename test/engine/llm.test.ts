@@ -125,6 +125,17 @@ describe('optional language model (OpenAI-compatible)', function () {
     }
   });
 
+  it('caps a model result by bytes and cell size, not only rows, and says so in the answer (issue 25)', async () => {
+    // Defect: rows were capped at 10,000 whatever their size; 10,000 rows of 1 MB took 10 GB.
+    replies = [chatReply('{"sql": "SELECT repeat(\'x\', 200000) AS s, 1 AS n FROM range(10000)"}'), chatReply('Every row holds x.')];
+    // Memory is checked where the rows are read (resultCaps.test.ts): this harness parses the TABLE.
+    const a = await rig.ask('long values', ['sales.csv']);
+    const table = a.tables[0] ?? [];
+    assert.ok(table.length > 100 && table.length < 10_000, `${table.length} rows`);
+    assert.ok(table.slice(1).every((r) => (r[0] ?? '').length <= 64 * 1024 + 1 && (r[0] ?? '').endsWith('…')), 'every cell cut, with …');
+    assert.match(a.message, /The result was cut at 32 MB: only its first \d+ rows are shown\. \d+ values were longer than 64 KB and were cut/);
+  });
+
   it('keeps the model\'s table but not a narrative with numbers that are not in the result', async () => {
     replies = [chatReply('{"sql": "SELECT sum(revenue) AS total FROM sales"}'), chatReply('Revenue reached 9,999 this year, up 12.5%.')];
     const a = await rig.ask('total revenue', ['sales.csv']);

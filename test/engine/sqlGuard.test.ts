@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
@@ -69,6 +69,49 @@ describe('SQL guard (DuckDB AST via json_serialize_sql)', function () {
     // ...nor in the definitions written before it.
     await refused(`WITH a AS (SELECT * FROM "${secretFile}"), "${secretFile}" AS (SELECT 1) SELECT * FROM a`, /not one of the session's tables/);
     await ok(`WITH a AS (SELECT * FROM "${table}"), b AS (SELECT * FROM a) SELECT * FROM b, (WITH c AS (SELECT * FROM a) SELECT * FROM c)`);
+  });
+
+  it('compares names as DuckDB does (ASCII case only): a CTE named with K (Kelvin sign) or É shadows nothing', async () => {
+    // Defect: the guard folded names with toLowerCase(), so `WITH "/…/K.csv"` (U+212A) looked like it
+    // shadowed `FROM '/…/k.csv'`; DuckDB folds only ASCII, found no such CTE and read the file.
+    const sources = join(dir, 'sources');
+    await mkdir(sources, { recursive: true });
+    const kFile = join(sources, 'k.csv');
+    const eFile = join(sources, 'é.csv');
+    await writeFile(kFile, 'password\nhunter2\n');
+    await writeFile(eFile, 'password\nhunter3\n');
+    const other = await DuckDbStore.open(join(dir, 'db2'), { readableDirs: [sources] });
+    try {
+      const src: DataSource = { id: 'sk', datasetId: 'd', name: 'sales.csv', fileName: 'sales.csv', type: 'FILE', status: 'synched' };
+      const csv = join(dir, 'sales2.csv');
+      await writeFile(csv, 'region,revenue\nEurope,10\n');
+      const own = await other.ingest(src, csv, new AbortController().signal);
+      const ownTable = own.kind === 'tables' ? own.tables[0]?.table ?? '' : '';
+      const foreign = await other.ingest({ ...src, id: 'sk2' }, csv, new AbortController().signal);
+      const foreignTable = foreign.kind === 'tables' ? foreign.tables[0]?.table ?? '' : '';
+      assert.match(foreignTable, /k/);
+      const ser = storeSerializer(other);
+      const kelvin = (s: string): string => s.replace(/k/g, '\u212A');
+      const payloads = [
+        `WITH "${kelvin(kFile)}" AS (SELECT 1) SELECT * FROM '${kFile}'`,
+        `WITH "${eFile.replace('é', 'É')}" AS (SELECT 1) SELECT * FROM '${eFile}'`,
+        `WITH "${kelvin(kFile)}" AS (SELECT * FROM "${ownTable}") SELECT * FROM "${kFile}"`,
+        // The same without a file: another source's table behind a Kelvin-sign CTE.
+        `WITH "${kelvin(foreignTable)}" AS (SELECT * FROM "${ownTable}") SELECT * FROM "${foreignTable}"`,
+      ];
+      const ex = new Executor(other, [ownTable], new AbortController().signal);
+      for (const sql of payloads) {
+        await assert.rejects(guardSql(sql, [ownTable], ser), (e: unknown) => e instanceof SqlRejected && /not one of the session's tables/.test(e.message), sql);
+        await assert.rejects(ex.runRaw(sql, 'shown', 'x'), SqlRejected, sql);
+      }
+      // Without the guard DuckDB does read the file: the payloads are real escapes, not typos.
+      const direct = await other.query(payloads[0] ?? '');
+      assert.deepEqual(direct.rows, [['hunter2']]);
+      // Names that differ in ASCII case only are still the same name, as in DuckDB.
+      await guardSql(`WITH Sales AS (SELECT * FROM "${ownTable.toUpperCase()}") SELECT * FROM SALES`, [ownTable], ser);
+    } finally {
+      await other.close();
+    }
   });
 
   it('a second line of defence: SQL that slipped past the guard still cannot read files outside the data folder', async () => {

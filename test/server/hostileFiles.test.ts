@@ -75,6 +75,20 @@ function wideCsv(cols: number, rows: number): string {
   return lines.join('\n');
 }
 
+/** Parquet whose footer declares `declared` schema elements and holds `present` (empty) ones. */
+function lyingParquet(declared: number, present: number): Buffer {
+  const count: number[] = [];
+  for (let n = declared; ; n = Math.floor(n / 128)) {
+    count.push(n >= 128 ? (n % 128) | 0x80 : n);
+    if (n < 128) break;
+  }
+  // FileMetaData { 1: version = 1, 2: list<struct> of `declared` } in Thrift's compact protocol.
+  const footer = Buffer.concat([Buffer.from([0x15, 0x02, 0x19, 0xfc, ...count]), Buffer.alloc(present + 1)]);
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(footer.length, 0);
+  return Buffer.concat([Buffer.from('PAR1'), footer, len, Buffer.from('PAR1')]);
+}
+
 interface Case {
   name: string;
   /** The file's contents (built lazily: some are large). */
@@ -89,11 +103,15 @@ const CASES: Case[] = [
   { name: 'bomb.xlsx', make: () => xlsxBomb(450 * 1024 * 1024), expect: /expands to more than/ },
   { name: 'wide.csv', make: () => wideCsv(10_000, 60), expect: 'synched' },
   { name: 'long-line.csv', make: () => `a,b\n1,${'x'.repeat(40 * 1024 * 1024)}\n2,y\n`, expect: /a line is longer than 2 MB/ },
+  // One 40 MB line: DuckDB took 65 s and 5.5 GB on a 500 MB one before failing (issue 25).
+  { name: 'long-line.jsonl', make: () => `{"a":1}\n{"a":"${'x'.repeat(40 * 1024 * 1024)}"}\n{"a":2}\n`, expect: /a record is longer than 16 MB/ },
   { name: 'sparse.csv', make: () => `a,b,c,d\n${',,,\n'.repeat(400_000)}1,,,2\n`, expect: 'synched' },
   { name: 'corrupt-gzip.csv', make: () => gzipSync(Buffer.from('a,b\n1,2\n'.repeat(10_000))).subarray(0, 300), expect: /gzip|compressed|not a CSV/i },
   // Read as gzip by name: DuckDB alone would return the rows before the cut without a word (issue 16).
   { name: 'cut-mid-stream.csv.gz', make: () => gzipSync(Buffer.from('a,b\n1,2\n'.repeat(100_000))).subarray(0, 600), expect: /is cut short: its gzip data ends/ },
   { name: 'cut.jsonl.gz', make: () => gzipSync(Buffer.from('{"a":1}\n'.repeat(100_000))).subarray(0, 600), expect: /is cut short: its gzip data ends/ },
+  // An 866 KB file whose footer declares 50,000,000 schema elements: 21 GB in DuckDB (issue 25).
+  { name: 'lying-footer.parquet', make: () => lyingParquet(50_000_000, 866_000), expect: /declares a list of 50,000,000 entries/ },
   { name: 'truncated.parquet', make: () => Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(4000, 7)]), expect: /is cut short: a Parquet file ends/ },
 ];
 

@@ -23,6 +23,7 @@ import { checkLineLengths, lineLengthGuard } from './lineLength';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult, type TableOrigin } from '../engine';
 import { replaceSource, type BuiltView } from './catalog';
+import { pinnedCsvSelect } from './csvPinned';
 import { duckDbReason } from './fileKinds';
 import { monthFirstFormat } from './csvDateOrder';
 import { scanGzip } from './gzipScan';
@@ -155,7 +156,9 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
           // A file DuckDB cannot read as it is (transcoded, or a name DuckDB would take as a glob)
           // was copied to scratch and goes into a table; the others are read in place.
           if (args.inPlace === true && input.path === resolve(args.filePath)) {
-            return { kind: 'tables', tables: [{ table, origin, view: await createView(conn, table, select) }] };
+            // Sniffed once here, not again on every read of the view (see csvPinned.ts).
+            const pinned = await pinnedCsvSelect(conn, input.path, readCsvOptions(tab, current, input.gzip));
+            return { kind: 'tables', tables: [{ table, origin, view: await createView(conn, table, pinned ?? select) }] };
           }
           await conn.run(`CREATE TABLE ${quoteIdent(table)} AS ${select}`);
           return { kind: 'tables', tables: [{ table, origin }] };

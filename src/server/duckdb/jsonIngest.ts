@@ -12,7 +12,7 @@ import { replaceSource } from './catalog';
 import { duckDbReason } from './fileKinds';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
 import { scanGzip } from './gzipScan';
-import { checkJsonDepth, jsonDepthGuard } from './jsonDepth';
+import { checkJsonDepth, jsonDepthGuard, type JsonLimits } from './jsonDepth';
 import { flattenJsonTable } from './jsonShape';
 import { LineSampler, sampling, textBytes, type RowGauge } from './rowGauge';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
@@ -63,8 +63,10 @@ function isConversionError(err: unknown): boolean {
 export async function ingestJson(args: JsonArgs): Promise<IngestResult> {
   const { conn, sourceId, fileName, gzip, workDir, signal } = args;
   const sampler = new LineSampler();
-  const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk: sampling(jsonDepthGuard(fileName), sampler) }) : undefined;
-  if (scan === undefined) await checkJsonDepth(args.filePath, fileName, signal, undefined, sampler.observe);
+  // In JSON Lines every top-level value is a record; elsewhere one may be the whole document.
+  const limits: JsonLimits = { lines: JSON_LINES.test(fileName) };
+  const scan = gzip ? await scanGzip(args.filePath, fileName, { maxBytes: args.maxInflatedBytes, signal, onChunk: sampling(jsonDepthGuard(fileName, undefined, limits), sampler) }) : undefined;
+  if (scan === undefined) await checkJsonDepth(args.filePath, fileName, signal, undefined, sampler.observe, limits);
   const bytes = await textBytes(args.filePath, scan?.bytes);
   if (JSON_LINES.test(fileName) && bytes !== undefined) args.rows?.fromLines(sampler, bytes, 0);
   let input: PreparedInput = await prepareInput(args.filePath, fileName, 'JSON', workDir, signal, scan);

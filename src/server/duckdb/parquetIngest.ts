@@ -10,6 +10,7 @@ import { isGlobLike } from './ingestInput';
 import { replaceSource } from './catalog';
 import type { RowGauge } from './rowGauge';
 import { duckDbReason } from './fileKinds';
+import { checkParquetFooter } from './parquetFooter';
 import { createView } from './csvIngest';
 import { flattenJsonTable, jsonSelectList } from './jsonShape';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
@@ -30,29 +31,32 @@ export interface ParquetArgs {
 const MAGIC = Buffer.from('PAR1');
 
 /** Whether the file starts and ends with Parquet's magic bytes (a cut copy loses the end). */
-async function hasParquetEnds(path: string): Promise<{ head: boolean; tail: boolean }> {
+async function hasParquetEnds(path: string): Promise<{ head: boolean; tail: boolean; size: number }> {
   const size = (await stat(path)).size;
-  if (size < 12) return { head: false, tail: false };
+  if (size < 12) return { head: false, tail: false, size };
   const fh = await open(path, 'r');
   try {
     const head = Buffer.alloc(4);
     const tail = Buffer.alloc(4);
     await fh.read(head, 0, 4, 0);
     await fh.read(tail, 0, 4, size - 4);
-    return { head: head.equals(MAGIC), tail: tail.equals(MAGIC) };
+    return { head: head.equals(MAGIC), tail: tail.equals(MAGIC), size };
   } finally {
     await fh.close();
   }
 }
 
 /**
- * Throws an {@link IngestError} for a file that is not Parquet or is cut short. DuckDB's own
- * messages for these ("No magic bytes found at end of file") do not say what to do.
+ * Throws an {@link IngestError} for a file that is not Parquet, is cut short, or whose footer
+ * declares more than DuckDB can be let to read (see parquetFooter.ts). DuckDB's own messages for the
+ * first two ("No magic bytes found at end of file") do not say what to do, and the last can take
+ * tens of gigabytes before DuckDB fails at all.
  */
 export async function checkParquetEnds(filePath: string, fileName: string): Promise<void> {
   const ends = await hasParquetEnds(filePath);
   if (!ends.head) throw new IngestError(`${fileName} is not a Parquet file (it does not start with Parquet's marker); export it as Parquet again, or use CSV`);
   if (!ends.tail) throw new IngestError(`${fileName} is cut short: a Parquet file ends with its table of contents, and this one is missing (was a download or copy interrupted?); get the complete file and add it again`);
+  await checkParquetFooter(filePath, ends.size, fileName);
 }
 
 /** Ingests a Parquet file into the source's table, replacing what the source had. */

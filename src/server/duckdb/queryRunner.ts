@@ -1,10 +1,13 @@
 /**
- * Runs one SQL script on its own DuckDB connection with a deadline, an AbortSignal and a row cap.
- * A connection per query keeps `interrupt()` precise: it stops exactly this query and nothing else.
+ * Runs one SQL script on its own DuckDB connection with a deadline, an AbortSignal, a row cap and a
+ * byte cap. A connection per query keeps `interrupt()` precise: it stops exactly this query and
+ * nothing else. Rows are converted one at a time, never a whole chunk at once: a chunk is 2,048 rows,
+ * and of megabyte cells that alone is gigabytes of JS strings.
  */
-import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import { DuckDBTypeId, type DuckDBConnection, type DuckDBInstance, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
 import type { ColumnInfo } from '../engine';
-import { toPlain } from './plainValues';
+import { toPlain, type PlainValue } from './plainValues';
+import { cutValue, plainSize } from './resultSize';
 
 /** A bindable parameter value. */
 export type QueryParam = string | number | boolean | bigint | null;
@@ -16,17 +19,29 @@ export interface QueryOptions {
   timeoutMs?: number;
   /** At most this many rows are returned (default 10,000); `truncated` says whether more existed. */
   maxRows?: number;
+  /**
+   * Rows stop once their cells add up to this many bytes as text (default 64 MiB); `truncated` is
+   * then set and `truncatedBy` is `'bytes'`. The first row is always kept.
+   */
+  maxBytes?: number;
+  /** A cell longer than this (as text) is cut to it and ends with `…` (default: no cap). */
+  maxCellBytes?: number;
 }
 
 export interface QueryResult {
   columns: ColumnInfo[];
   rows: unknown[][];
-  /** True when the result had more rows than `maxRows`. */
+  /** True when the result had more rows than were returned (see `truncatedBy`). */
   truncated: boolean;
+  /** Which cap stopped the rows: the row count or the bytes. */
+  truncatedBy?: 'rows' | 'bytes';
+  /** How many cells were longer than `maxCellBytes` and were cut. */
+  cellsCut?: number;
 }
 
 export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_ROWS = 10_000;
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** The query ran longer than its deadline and was interrupted. */
 export class QueryTimeoutError extends Error {
@@ -83,6 +98,58 @@ export function armInterrupts(conn: DuckDBConnection, signal: AbortSignal | unde
 }
 
 /**
+ * DuckDB buffers a streamed result ahead of the reader, and measures that buffer without the strings'
+ * text: a result of megabyte strings was computed whole (10 GB) before its first chunk arrived. A
+ * small buffer (the store allows this one setting on locked connections) keeps a few chunks ahead.
+ */
+const STREAM_BUFFER = '64KB';
+
+/**
+ * `sql` (one SELECT) with its long cells cut inside DuckDB, one character past `cap` so the reader
+ * still sees which were cut: strings and blobs to `cap + 1`, lists and arrays to `cap + 1` items.
+ * Cutting only after DuckDB returns rows is too late, since the rows it buffers hold the whole text.
+ * Columns are read by position (`#n`), so duplicate or odd names keep their names and order.
+ */
+function withCellsCut(sql: string, st: DuckDBPreparedStatement, cap: number): string | undefined {
+  const n = Math.floor(cap) + 1;
+  let cut = false;
+  const select = Array.from({ length: st.columnCount }, (_, i) => {
+    const name = `"${st.columnName(i).replace(/"/g, '""')}"`;
+    switch (st.columnTypeId(i)) {
+      case DuckDBTypeId.VARCHAR:
+        cut = true;
+        return `left(#${i + 1}, ${n}) AS ${name}`;
+      case DuckDBTypeId.BLOB:
+      case DuckDBTypeId.LIST:
+      case DuckDBTypeId.ARRAY:
+        cut = true;
+        return `#${i + 1}[1:${n}] AS ${name}`;
+      default:
+        return `#${i + 1} AS ${name}`;
+    }
+  });
+  // The newline ends a trailing line comment; `body` has no terminating `;` (see statementBody).
+  return cut ? `SELECT ${select.join(', ')} FROM (\n${sql}\n) AS capped_result` : undefined;
+}
+
+/**
+ * `sql` (one statement) without its terminating `;` and what follows it (comments, blanks), so it can
+ * stand in a subquery. The `;` is the first of the last few whose remainder holds no statement, as
+ * DuckDB's own splitter says; a `;` inside a string or comment leaves a remainder that does not parse.
+ */
+async function statementBody(conn: DuckDBConnection, sql: string): Promise<string> {
+  const semis: number[] = [];
+  for (let i = sql.lastIndexOf(';'); i >= 0 && semis.length < 20; i = sql.lastIndexOf(';', i - 1)) semis.push(i);
+  let body = sql;
+  for (const i of semis) {
+    // DuckDB refuses to split a text with no statement at all, so a known one goes first.
+    const count = await conn.extractStatements(`SELECT 1;${sql.slice(i + 1)}`).then((x) => x.count, () => -1);
+    if (count === 1) body = sql.slice(0, i);
+  }
+  return body;
+}
+
+/**
  * Runs a script (one or more statements) and returns the last statement's rows, converted to plain
  * JS. Parameters bind to the last statement only, since they belong to the query being read.
  */
@@ -94,6 +161,8 @@ export async function runQuery(
   const { signal } = options;
   if (signal?.aborted) throw abortError(signal);
   const maxRows = Math.max(0, Math.floor(options.maxRows ?? DEFAULT_MAX_ROWS));
+  const maxBytes = Math.max(0, options.maxBytes ?? DEFAULT_MAX_BYTES);
+  const maxCellBytes = Math.max(1, options.maxCellBytes ?? Number.POSITIVE_INFINITY);
   const conn = await instance.connect();
   onConnection?.(conn, true);
   const guard = armInterrupts(conn, signal, options.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS);
@@ -101,24 +170,57 @@ export async function runQuery(
     const extracted = await conn.extractStatements(sql);
     if (extracted.count === 0) throw new QueryError('the query is empty');
     for (let i = 0; i < extracted.count - 1; i++) await (await extracted.prepare(i)).run();
-    const last = await extracted.prepare(extracted.count - 1);
+    let last = await extracted.prepare(extracted.count - 1);
     if (params !== undefined && params.length > 0) last.bind(params as DuckDBValue[]);
+    else if (extracted.count === 1 && Number.isFinite(maxCellBytes)) {
+      const capped = withCellsCut(await statementBody(conn, sql), last, maxCellBytes);
+      // Run uncut it must not: its rows could be gigabytes before the first reached us.
+      if (capped !== undefined) last = await conn.prepare(capped).catch((err: unknown) => {
+        throw new QueryError(`the query could not be run with its result limits: ${err instanceof Error ? err.message.split('\n')[0] ?? '' : String(err)}`);
+      });
+    }
+    await conn.run(`SET streaming_buffer_size = '${STREAM_BUFFER}'`).catch(() => undefined);
     const result = await last.stream();
     const columns: ColumnInfo[] = result.columnNames().map((name, i) => ({ name, type: result.columnType(i).toString() }));
-    const rows: unknown[][] = [];
-    let truncated = false;
+    const out: QueryResult = { columns, rows: [], truncated: false };
+    let bytes = 0;
+    let cellsCut = 0;
     for (;;) {
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
-      const chunkRows = chunk.getRows();
-      const room = maxRows - rows.length;
-      for (let r = 0; r < Math.min(room, chunkRows.length); r++) rows.push((chunkRows[r] ?? []).map(toPlain));
-      if (chunkRows.length > room) {
-        truncated = true;
-        break;
+      const vectors = Array.from({ length: chunk.columnCount }, (_, c) => chunk.getColumnVector(c));
+      for (let r = 0; r < chunk.rowCount && out.truncatedBy === undefined; r++) {
+        if (out.rows.length >= maxRows) {
+          out.truncatedBy = 'rows';
+          break;
+        }
+        const row: PlainValue[] = [];
+        let rowBytes = 0;
+        let rowCut = 0;
+        for (const vector of vectors) {
+          let v = toPlain(vector.getItem(r));
+          let size = plainSize(v, maxCellBytes);
+          if (size > maxCellBytes) {
+            v = cutValue(v, maxCellBytes);
+            size = v.length;
+            rowCut++;
+          }
+          row.push(v);
+          rowBytes += size;
+        }
+        if (out.rows.length > 0 && bytes + rowBytes > maxBytes) {
+          out.truncatedBy = 'bytes';
+          break;
+        }
+        bytes += rowBytes;
+        cellsCut += rowCut;
+        out.rows.push(row);
       }
+      if (out.truncatedBy !== undefined) break;
     }
-    return { columns, rows, truncated };
+    out.truncated = out.truncatedBy !== undefined;
+    if (cellsCut > 0) out.cellsCut = cellsCut;
+    return out;
   } catch (err) {
     throw guard.settle(err);
   } finally {

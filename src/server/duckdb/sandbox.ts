@@ -52,6 +52,9 @@ export async function lockDown(conn: DuckDBConnection, spillDir: string, readabl
   await conn.run(`SET threads = ${threads}`);
   await conn.run(`SET allowed_directories = [${dirs}]`);
   await conn.run('SET enable_external_access = false');
+  // The one setting a locked connection may still change: how far a streamed result runs ahead of
+  // its reader (queryRunner.ts lowers it; it reaches no file and no limit).
+  await conn.run(`SET allowed_configs = ['streaming_buffer_size']`);
   // Settings that would undo the above are refused from now on (DuckDB locks them itself).
   await conn.run('SET lock_configuration = true');
 }

@@ -1,7 +1,8 @@
 /**
  * Runs answer statements safely: each executed statement is the body over the ingested-table CTEs,
- * checked by the SQL guard (only the session's tables), then run with a deadline and a row cap. The
- * shown twin of each statement (same body over the user's files) is collected for the CODE block.
+ * checked by the SQL guard (only the session's tables), then run with a deadline and caps on rows,
+ * bytes and cell size. The shown twin of each statement (same body over the user's files) is
+ * collected for the CODE block.
  */
 import type { DuckDbStore, QueryResult } from '../duckdb/duckDbStore';
 import { executedCte, shownCte } from './recipe';
@@ -13,6 +14,14 @@ import type { TableMeta } from './types';
 export const STATEMENT_TIMEOUT_MS = 30_000;
 /** Result rows kept per statement (the TABLE file); more are reported as truncated. */
 export const MAX_RESULT_ROWS = 10_000;
+/**
+ * Result bytes kept per statement, whatever the row count: a statement (a model's above all) can
+ * return rows of megabytes each, and 10,000 of them took the service to 10 GB.
+ */
+export const MAX_RESULT_BYTES = 32 * 1024 * 1024;
+/** A cell longer than this is cut (with `…`): a table cell of more is never read as one. */
+export const MAX_CELL_BYTES = 64 * 1024;
+const CAPS = { maxBytes: MAX_RESULT_BYTES, maxCellBytes: MAX_CELL_BYTES };
 
 export interface Ran {
   comment: string;
@@ -22,9 +31,9 @@ export interface Ran {
 }
 
 /** json_serialize_sql through the store (DuckDB's own parser). */
-export function storeSerializer(store: DuckDbStore): SerializeSql {
+export function storeSerializer(store: DuckDbStore, signal?: AbortSignal): SerializeSql {
   return async (sql) => {
-    const r = await store.query('SELECT json_serialize_sql($1::VARCHAR)', [sql], { timeoutMs: 10_000, maxRows: 1 });
+    const r = await store.query('SELECT json_serialize_sql($1::VARCHAR)', [sql], { signal, timeoutMs: 10_000, maxRows: 1 });
     const v = r.rows[0]?.[0];
     if (typeof v !== 'string') throw new Error('json_serialize_sql returned no text');
     return v;
@@ -50,13 +59,17 @@ export class Executor {
     private readonly allowed: readonly string[],
     private readonly signal: AbortSignal,
   ) {
-    this.serialize = storeSerializer(store);
+    this.serialize = storeSerializer(store, signal);
   }
 
   private async guard(sql: string): Promise<void> {
     const key = `${this.allowed.join('\u0000')}\u0001${sql}`;
     if (accepted.has(key)) return;
-    await guardSql(sql, this.allowed, this.serialize);
+    // A parse stopped by the job's cancellation is the cancellation, not a refused statement.
+    await guardSql(sql, this.allowed, this.serialize).catch((err: unknown) => {
+      this.signal.throwIfAborted();
+      throw err;
+    });
     if (accepted.size >= ACCEPTED_LIMIT) accepted.clear();
     accepted.add(key);
   }
@@ -66,16 +79,16 @@ export class Executor {
     const executed = composeSql(tables.map(executedCte), st);
     await this.guard(executed);
     this.signal.throwIfAborted();
-    const result = await this.store.query(executed, [], { signal: this.signal, timeoutMs: STATEMENT_TIMEOUT_MS, maxRows });
+    const result = await this.store.query(executed, [], { signal: this.signal, timeoutMs: STATEMENT_TIMEOUT_MS, maxRows, ...CAPS });
     this.ran.push({ comment: st.comment, executed, shown: composeSql(tables.map(shownCte), st), result });
     return result;
   }
 
-  /** Runs SQL written elsewhere (a model): guard, deadline and row cap apply the same way. */
+  /** Runs SQL written elsewhere (a model): guard, deadline, row, byte and cell caps apply the same way. */
   async runRaw(executed: string, shown: string, comment: string, maxRows = MAX_RESULT_ROWS): Promise<QueryResult> {
     await this.guard(executed);
     this.signal.throwIfAborted();
-    const result = await this.store.query(executed, [], { signal: this.signal, timeoutMs: STATEMENT_TIMEOUT_MS, maxRows });
+    const result = await this.store.query(executed, [], { signal: this.signal, timeoutMs: STATEMENT_TIMEOUT_MS, maxRows, ...CAPS });
     this.ran.push({ comment, executed, shown, result });
     return result;
   }

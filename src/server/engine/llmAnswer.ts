@@ -5,12 +5,13 @@
  * used when every number in it comes from the result. Any failure hands back to the built-in engine.
  */
 import type { LanguageType } from '../../shared/domain';
+import type { QueryResult } from '../duckdb/queryRunner';
 import type { AnswerContext } from '../engine';
 import { toCsv } from '../profile/csvFormat';
 import { fileNameFor, sqlBlock, type AnswerWriter } from './answerWriter';
 import { renderChart, type ChartRequest } from './charts';
 import { describePlan, fmtValue, md } from './describe';
-import type { Executor } from './executor';
+import { MAX_CELL_BYTES, MAX_RESULT_BYTES, type Executor } from './executor';
 import { chat, type LlmConfig } from './llmClient';
 import { executedCte, shownCte, shownPreamble } from './recipe';
 import { sqlName } from './schemaIndex';
@@ -84,6 +85,15 @@ function chartOf(columns: string[], rows: unknown[][], title: string): ChartRequ
   return { kind: isDate ? 'line' : 'bar', title, x: columns[0] ?? 'x', y: columns[1] ?? 'y', xType: isDate ? 'temporal' : 'nominal', rows: objs, keepOrder: true };
 }
 
+/** What the result caps left out, in words: a cut result must never read as the whole one. */
+function capsNote(r: QueryResult): string {
+  const notes: string[] = [];
+  if (r.truncatedBy === 'bytes') notes.push(`The result was cut at ${MAX_RESULT_BYTES / 1024 ** 2} MB: only its first ${r.rows.length} rows are shown.`);
+  else if (r.truncated) notes.push(`The result was capped at ${r.rows.length} rows.`);
+  if (r.cellsCut !== undefined) notes.push(`${r.cellsCut} value${r.cellsCut === 1 ? ' was' : 's were'} longer than ${MAX_CELL_BYTES / 1024} KB and ${r.cellsCut === 1 ? 'was' : 'were'} cut (they end with …).`);
+  return notes.length > 0 ? `_${notes.join(' ')}_` : '';
+}
+
 /** Tries the model; true when it produced the whole answer, false to fall back (nothing is left half-done). */
 export async function answerWithModel(cfg: LlmConfig, ctx: AnswerContext, writer: AnswerWriter, ex: Executor, tables: TableMeta[], builtin: Plan | undefined): Promise<boolean> {
   const step = writer.step(`Ask the language model (${cfg.model}) for a query`);
@@ -135,8 +145,10 @@ export async function answerWithModel(cfg: LlmConfig, ctx: AnswerContext, writer
   if (message === undefined) {
     const first = result.rows[0];
     message = result.rows.length === 0 ? 'The query returned no rows.'
-      : `The query returned ${result.rows.length} row${result.rows.length === 1 ? '' : 's'}${result.truncated ? ' (capped)' : ''}; the first: ${columns.map((c, i) => `${md(c)} = ${md(fmtValue(first?.[i]))}`).join(', ')}.`;
+      : `The query returned ${result.rows.length} row${result.rows.length === 1 ? '' : 's'}; the first: ${columns.map((c, i) => `${md(c)} = ${md(fmtValue(first?.[i]))}`).join(', ')}.`;
   }
+  const caps = capsNote(result);
+  if (caps !== '') message = `${message}\n\n${caps}`;
   writer.respond(message, suggestQuestions(tables, builtin), tables.map((t) => t.source));
   return true;
 }

@@ -55,7 +55,7 @@ export class LocalAnalysisEngine implements AnalysisEngine {
   private readonly llm: LlmConfig | undefined;
 
   constructor(private readonly store: DuckDbStore, options: LocalEngineOptions = {}) {
-    this.schema = new SchemaIndex(async (sql) => (await store.query(sql, [], { timeoutMs: 60_000, maxRows: 100_000 })).rows);
+    this.schema = new SchemaIndex(async (sql, signal) => (await store.query(sql, [], { signal, timeoutMs: 60_000, maxRows: 100_000 })).rows);
     this.llm = options.llm === null ? undefined : options.llm ?? llmConfigFromEnv(process.env);
   }
 
@@ -110,7 +110,7 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     const o = await runStatsOverview(plan.tables, writer);
     writer.respond(`${readingSentence(plan)}:\n\n${o.message}`, suggestQuestions(plan.tables), sourcesOf(plan.tables));
     // The next question needs the full index (values, number formats); it is built meanwhile.
-    void this.schema.tables(ctx.sources).catch(() => undefined);
+    void this.schema.tables(ctx.sources, ctx.signal).catch(() => undefined);
     return true;
   }
 
@@ -118,7 +118,7 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     const tabular = ctx.sources.filter((s) => s.ingest.kind === 'tables');
     const labels = tabular.map((s) => s.source.fileName).join(', ');
     if (await this.quickOverview(ctx, writer, tabular.length === ctx.sources.length)) return;
-    const tables = await this.schema.tables(tabular.map((s) => ({ source: s.source, ingest: s.ingest })));
+    const tables = await this.schema.tables(tabular.map((s) => ({ source: s.source, ingest: s.ingest })), ctx.signal);
     const allowed = tables.map((t) => t.table);
     const ex = new Executor(this.store, allowed, ctx.signal);
     const history = ctx.history.map((h) => h.question);

@@ -344,16 +344,22 @@ function columnsFromStats(t: IngestedTable, stats: TableStats): ColumnMeta[] {
   });
 }
 
+/** Runs SQL for a job: `signal` is the job's, so a cancelled job stops its statement too. */
+export type RunJobSql = (sql: string, signal?: AbortSignal) => Promise<unknown[][]>;
+
 /** Builds and caches {@link TableMeta} for the selected sources. */
 export class SchemaIndex {
   private readonly cache = new Map<string, Promise<{ rowCount: number; columns: ColumnMeta[] }>>();
 
-  constructor(private readonly run: RunSql) {}
+  constructor(private readonly run: RunJobSql) {}
 
-  /** Tables of the tabular sources, with unique aliases in source order. */
-  async tables(sources: ReadonlyArray<{ source: DataSource; ingest: { kind: string; tables?: IngestedTable[] } }>): Promise<TableMeta[]> {
+  /**
+   * Tables of the tabular sources, with unique aliases in source order. Every statement run for
+   * them stops when `signal` (the asking job's) aborts.
+   */
+  async tables(sources: ReadonlyArray<{ source: DataSource; ingest: { kind: string; tables?: IngestedTable[] } }>, signal?: AbortSignal): Promise<TableMeta[]> {
     const out: TableMeta[] = [];
-    for (const l of layout(sources)) out.push({ ...l, ...(await this.columns(l.source, l.ingested)) });
+    for (const l of layout(sources)) out.push({ ...l, ...(await this.columns(l.source, l.ingested, signal)) });
     return out;
   }
 
@@ -372,19 +378,31 @@ export class SchemaIndex {
     return out.length > 0 ? out : undefined;
   }
 
-  private columns(source: DataSource, t: IngestedTable): Promise<{ rowCount: number; columns: ColumnMeta[] }> {
+  private async columns(source: DataSource, t: IngestedTable, signal: AbortSignal | undefined): Promise<{ rowCount: number; columns: ColumnMeta[] }> {
     // A re-ingested source keeps its table name; its size, row count or columns tell the versions apart.
     // A file read in place may be edited without changing any of these: its read's version tells.
     const key = `${t.table}|${source.size ?? ''}|${source.fileName}|${t.rowCount}|${t.inPlace?.version ?? ''}|${t.columns.map((c) => `${c.name}:${c.type}`).join(',')}`;
-    let hit = this.cache.get(key);
-    if (hit === undefined) {
-      hit = buildColumns(this.run, t);
-      // Failures are not cached: the next question tries again.
-      hit.catch(() => this.cache.delete(key));
-      if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(key, hit);
+    // A build is shared by the jobs asking meanwhile, and stops with the job that started it; a job
+    // still asking then builds again with its own signal (failures are never cached).
+    for (let attempt = 0; ; attempt++) {
+      let hit = this.cache.get(key);
+      if (hit === undefined) {
+        hit = buildColumns((sql) => this.run(sql, signal), t);
+        hit.catch(() => {
+          if (this.cache.get(key) === hit) this.cache.delete(key);
+        });
+        if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
+        this.cache.set(key, hit);
+      }
+      let r: { rowCount: number; columns: ColumnMeta[] };
+      try {
+        r = await hit;
+      } catch (err) {
+        if (signal?.aborted !== true && attempt < 3 && err instanceof Error && err.name === 'AbortError') continue;
+        throw err;
+      }
+      // Each question may adjust nothing, but hand out copies so no caller can corrupt the cache.
+      return { rowCount: r.rowCount, columns: r.columns.map((c) => ({ ...c })) };
     }
-    // Each question may adjust nothing, but hand out copies so no caller can corrupt the cache.
-    return hit.then((r) => ({ rowCount: r.rowCount, columns: r.columns.map((c) => ({ ...c })) }));
   }
 }

@@ -25,6 +25,20 @@ const DENIED_FUNCTIONS = /^(read_|glob$|getenv$|current_setting$|setseed$|nextva
 const ALLOWED_REF_TYPES = new Set(['BASE_TABLE', 'JOIN', 'SUBQUERY', 'EMPTY', 'EMPTY_FROM', 'EXPRESSION_LIST', 'TABLE_FUNCTION', 'PIVOT']);
 const ALLOWED_NODE_TYPES = new Set(['SELECT_NODE', 'SET_OPERATION_NODE', 'CTE_NODE']);
 
+/** Lower-cases ASCII letters only, as DuckDB's identifier comparison does; everything else stays. */
+export function duckDbFold(name: string): string {
+  return name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/**
+ * A name DuckDB could turn into a file read when no table or CTE has it: replacement scans need a
+ * file extension (`x.csv`, `x.parquet.gz`) and a path may name a folder; without a dot or separator
+ * DuckDB only looks the name up in its catalog.
+ */
+function fileLike(name: string): boolean {
+  return /[./\\]/.test(name);
+}
+
 interface Walk {
   /** Tables read by name that no CTE in scope defines: they must be the session's tables. */
   tables: Set<string>;
@@ -52,7 +66,7 @@ function visit(node: unknown, w: Walk, scope: ReadonlySet<string>): void {
     for (const entry of cteMap['map']) {
       if (!isObject(entry)) continue;
       visit(entry['value'], w, new Set(seen));
-      if (typeof entry['key'] === 'string') seen.add(entry['key'].toLowerCase());
+      if (typeof entry['key'] === 'string') seen.add(duckDbFold(entry['key']));
     }
     inner = seen;
   }
@@ -62,11 +76,12 @@ function visit(node: unknown, w: Walk, scope: ReadonlySet<string>): void {
     const schema = String(node['schema_name'] ?? '');
     const catalog = String(node['catalog_name'] ?? '');
     const name = String(node['table_name'] ?? '');
-    if (catalog !== '' || (schema !== '' && schema.toLowerCase() !== 'main')) w.problems.push(`table ${[catalog, schema, name].filter((s) => s !== '').join('.')} is outside the session's data`);
-    if (schema !== '' || !inner.has(name.toLowerCase())) w.tables.add(name.toLowerCase());
+    if (catalog !== '' || (schema !== '' && duckDbFold(schema) !== 'main')) w.problems.push(`table ${[catalog, schema, name].filter((s) => s !== '').join('.')} is outside the session's data`);
+    if (fileLike(name)) w.problems.push(`table ${name} is not one of the session's tables (files are read only through them)`);
+    else if (schema !== '' || !inner.has(duckDbFold(name))) w.tables.add(duckDbFold(name));
   } else if (type === 'TABLE_FUNCTION') {
     const fn = isObject(node['function']) ? String(node['function']['function_name'] ?? '') : '';
-    if (!SAFE_TABLE_FUNCTIONS.has(fn.toLowerCase())) w.problems.push(`table function ${fn || '(unknown)'} is not allowed`);
+    if (!SAFE_TABLE_FUNCTIONS.has(duckDbFold(fn))) w.problems.push(`table function ${fn || '(unknown)'} is not allowed`);
   } else if (type !== undefined && isTableRef(node) && !ALLOWED_REF_TYPES.has(type)) {
     w.problems.push(`${type} is not allowed`);
   }
@@ -86,7 +101,7 @@ function isTableRef(node: Record<string, unknown>): boolean {
 }
 
 /**
- * Checks `sql` and resolves when it is one SELECT reading only `allowedTables` (case-insensitive)
+ * Checks `sql` and resolves when it is one SELECT reading only `allowedTables` (ASCII case-insensitive)
  * and the CTEs it defines itself; rejects with {@link SqlRejected} saying why otherwise.
  */
 export async function guardSql(sql: string, allowedTables: Iterable<string>, serialize: SerializeSql): Promise<void> {
@@ -112,7 +127,7 @@ export async function guardSql(sql: string, allowedTables: Iterable<string>, ser
   if (!Array.isArray(statements) || statements.length !== 1) throw new SqlRejected('exactly one SELECT statement is allowed');
   const w: Walk = { tables: new Set(), problems: [] };
   visit(statements[0], w, new Set());
-  const allowed = new Set([...allowedTables].map((t) => t.toLowerCase()));
+  const allowed = new Set([...allowedTables].map(duckDbFold));
   for (const t of w.tables) if (!allowed.has(t)) w.problems.push(`table ${t} is not one of the session's tables`);
   if (w.problems.length > 0) throw new SqlRejected([...new Set(w.problems)].slice(0, 5).join('; '));
 }

@@ -1,0 +1,65 @@
+/**
+ * Query results are capped by bytes and by cell size as well as by rows (issue 25), inside DuckDB
+ * (cells are cut before DuckDB buffers rows ahead of the reader) and while rows are read.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
+import { cutValue, plainSize } from '../../src/server/duckdb/resultSize';
+
+describe('query results capped by bytes and cell size', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let store: DuckDbStore;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'td-caps-'));
+    store = await DuckDbStore.open(join(dir, 'db'));
+  });
+  after(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('stops at the byte cap and cuts long strings, blobs and lists without holding the whole result', async () => {
+    const before = process.resourceUsage().maxRSS;
+    // 10,000 rows of 100 KB: 1 GB of text if DuckDB or the reader held it all. (DuckDB itself still
+    // makes one 2,048-row chunk of whole cells per thread before cutting them: 100 MB each here.)
+    const r = await store.query("SELECT repeat('x', 50000) AS s, repeat('y', 50000)::BLOB AS b, range(1000) AS l, 7 AS n FROM range(10000)", [], { maxBytes: 4 * 1024 * 1024, maxCellBytes: 1000 });
+    const grew = (process.resourceUsage().maxRSS - before) / 1024;
+    assert.equal(r.truncatedBy, 'bytes');
+    assert.equal(r.truncated, true);
+    assert.ok(r.rows.length > 100 && r.rows.length < 10_000, `${r.rows.length} rows`);
+    assert.deepEqual(r.columns.map((c) => c.name), ['s', 'b', 'l', 'n']);
+    const first = r.rows[0] ?? [];
+    assert.equal(first[0], `${'x'.repeat(1000)}…`);
+    assert.ok(typeof first[1] === 'string' && first[1].length === 1001 && first[1].endsWith('…'));
+    assert.ok(typeof first[2] === 'string' && first[2].startsWith('[0,1,2,') && first[2].length <= 1001);
+    assert.equal(first[3], 7);
+    assert.equal(r.cellsCut, r.rows.length * 3);
+    assert.ok(grew < 1024, `peak RSS grew by ${grew.toFixed(0)} MB`);
+  });
+
+  it('keeps names, order and values of ordinary results, with or without a trailing ; and comments', async () => {
+    const opts = { maxBytes: 1024 * 1024, maxCellBytes: 50 };
+    const same = await store.query(`SELECT 'a;b' AS "x ""y""", 2 AS x, [3] AS x FROM range(3) t(i) ORDER BY i DESC; -- done; really`, [], opts);
+    assert.deepEqual(same.columns.map((c) => c.name), ['x "y"', 'x', 'x']);
+    assert.deepEqual(same.rows, [['a;b', 2, [3]], ['a;b', 2, [3]], ['a;b', 2, [3]]]);
+    assert.equal(same.truncated, false);
+    assert.equal(same.cellsCut, undefined);
+    const ordered = await store.query('SELECT i::VARCHAR AS s FROM range(5) t(i) ORDER BY i DESC /* end; */', [], opts);
+    assert.deepEqual(ordered.rows.map((r) => r[0]), ['4', '3', '2', '1', '0']);
+    const byRows = await store.query('SELECT i FROM range(100) t(i)', [], { ...opts, maxRows: 10 });
+    assert.equal(byRows.truncatedBy, 'rows');
+    assert.equal(byRows.rows.length, 10);
+  });
+
+  it('sizes and cuts nested values without building them whole', () => {
+    assert.equal(plainSize('abc', 10), 3);
+    assert.ok(plainSize({ a: 'x'.repeat(100), b: [1, 2, 3] }, 10) > 10);
+    assert.equal(cutValue('abcdef', 3), 'abc…');
+    const cut = cutValue({ a: 'x'.repeat(100), b: [1, 2] }, 20);
+    assert.equal(cut, `{"a":"${'x'.repeat(14)}…`);
+  });
+});
