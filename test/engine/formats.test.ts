@@ -36,3 +36,21 @@ describe('real-world formats are typed at ingest (issue 11)', function () {
     assert.match(await first('total amount in 2023', 'e.csv'), /in 2023: \*\*5\*\*/);
   });
 });
+
+describe('ids typed as UUID (JSON and Parquet readers infer them)', function () {
+  this.timeout(60_000);
+  let rig: EngineRig;
+  // Every question over such a file failed with "the job failed" (probe F): text functions do not take a UUID.
+  const titles = ['Movie', 'TV Show', 'Movie'].map((type, i) => ({ name: `t${i}`, type, uniq_id: `39e5ebf0-3ccd-52e0-a9ed-79dcd7ba059${i}` }));
+  before(async () => {
+    rig = await startRig({ 'titles.json': JSON.stringify(titles) });
+  });
+  after(async () => rig?.close());
+
+  it('answers over a table with a UUID column', async () => {
+    const a = await rig.ask('how many movies vs tv shows', ['titles.json']);
+    assert.match(a.message, /Movie: 2/, a.message);
+    const b = await rig.ask('number of distinct uniq_id', ['titles.json']);
+    assert.match(b.message, /\*\*3\*\*/, b.message);
+  });
+});

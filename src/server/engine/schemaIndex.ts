@@ -54,6 +54,8 @@ export function nameTokens(name: string): string[] {
 
 function kindOf(type: string): ColumnKind {
   if (/^BOOL/i.test(type)) return 'boolean';
+  // A UUID (JSON and Parquet readers type ids so) takes no text functions: an identifier, never read as words.
+  if (/^UUID$/i.test(type.trim())) return 'other';
   const cls = classifyType(type);
   return cls === 'numeric' ? 'numeric' : cls === 'temporal' ? 'temporal' : cls === 'text' ? 'text' : 'other';
 }
