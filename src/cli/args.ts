@@ -41,7 +41,8 @@ export const USAGE = `Usage:
       Serve the analysis tools to MCP clients over stdio (analyze files, ask a dataset,
       list datasets); on the embedded local service unless --base-url is given. Files are read
       only inside the client's roots (a client without roots: the folder it starts the server
-      in), symlinks and ../ included.
+      in, unless that is / or the home folder or above it; then only --allow-dir folders),
+      symlinks and ../ included.
       --allow-dir DIR     (repeatable) files under DIR may be read too, whatever the roots
       --base-url URL, --api-key KEY, --user-id ID, --data-dir DIR, --api-version V   as for ask
   team-data sessions list [--json] [options]

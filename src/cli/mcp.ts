@@ -3,7 +3,7 @@
  * so any MCP client (Claude Desktop, Cursor, VS Code) can analyze local files. Without a base URL
  * it runs on the embedded local service, offline: files never leave the machine. stdout carries
  * the protocol only; logs go to stderr. The analyze tool reads files only inside the client's roots
- * (or the server's folder) and the folders named with --allow-dir (mcpRoots.ts).
+ * (or the server's folder, never / or home) and the folders named with --allow-dir (mcpRoots.ts).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -64,6 +64,8 @@ export interface McpServerOptions {
   allowDirs?: readonly string[];
   /** Lines for stderr. */
   note?: (line: string) => void;
+  /** The user's home folder (default os.homedir()): never read as the folder started in. */
+  home?: string;
 }
 
 /** The MCP server over a client; the caller connects a transport. */
@@ -72,7 +74,7 @@ export function createMcpServer(client: TeamDataClient | McpClientSource, opts: 
   let current: { client: TeamDataClient; tools: AnalysisTools } | undefined;
   const server = new McpServer({ name: 'team-data', version: typeof TEAM_DATA_VERSION === 'string' ? TEAM_DATA_VERSION : 'dev' });
   // The client's roots come through the SDK's server; every path the tools read is checked there.
-  const roots = new McpRoots(server.server, { fallback: opts.root ?? process.cwd(), allowDirs: opts.allowDirs ?? [], ...(opts.note ? { note: opts.note } : {}) });
+  const roots = new McpRoots(server.server, { fallback: opts.root ?? process.cwd(), allowDirs: opts.allowDirs ?? [], ...(opts.note ? { note: opts.note } : {}), ...(opts.home ? { home: opts.home } : {}) });
   /** Runs `fn` with the tools of the live service; once more on its successor if it went away. */
   const withTools = async <T>(fn: (t: AnalysisTools) => Promise<T>): Promise<T> => {
     for (let attempt = 0; ; attempt++) {
@@ -96,7 +98,7 @@ export function createMcpServer(client: TeamDataClient | McpClientSource, opts: 
       title: 'Analyze data files',
       description: `Answers a question about local data files (CSV, TSV, Excel, JSON, text, PDF, Word, PowerPoint), analyzed ${where}. Returns how the question was read, the finding, the first rows of the result table and the SQL. Follow-up questions about the same files keep the context.`,
       inputSchema: {
-        paths: z.array(z.string().min(1)).min(1).describe('Paths of the files, inside the client\'s roots (without roots: the server\'s folder) or a folder the server was started with --allow-dir; absolute, or relative to the first root'),
+        paths: z.array(z.string().min(1)).min(1).describe('Paths of the files, inside the client\'s roots (without roots: the server\'s folder, unless that is / or the home folder) or a folder the server was started with --allow-dir; absolute, or relative to the first root'),
         question: z.string().min(1).describe('The question, as a person would ask it, e.g. "total revenue by region"'),
       },
       annotations: { readOnlyHint: false, openWorldHint: !opts.local },

@@ -3,9 +3,11 @@
  * the SDK's StdioServerTransport, with one difference that matters. The SDK's transport closes
  * itself when a message exceeds its 10 MB buffer (the server then ended with code 0, and every
  * later request went unanswered). Here an oversized message is skipped as it streams by (never
- * buffered past the limit), answered with a JSON-RPC error (with the request's id when it can be
- * found), logged on stderr, and the server keeps serving. A line that is not JSON-RPC gets its
- * error answer too, where the SDK's transport only logs it. Framing and parsing are the SDK's own
+ * buffered past the limit), logged on stderr, and, when it is a request (a method and an id
+ * found at its edges), answered with a JSON-RPC error carrying that id; the server keeps serving.
+ * A client's response or notification is never answered: an error reply with a response's id
+ * would read as the answer to the client's own request of that id. A line that is not JSON gets
+ * JSON-RPC's parse error; one that is JSON but no valid message is answered only when it is a request. Framing and parsing are the SDK's own
  * (serializeMessage, deserializeMessage), so both transports read and write the same bytes.
  */
 import type { Readable, Writable } from 'node:stream';
@@ -25,6 +27,21 @@ const ID_AT_START = new RegExp(String.raw`^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s
 /** ...or as the last member of the top-level object, as the MCP SDK writes it. */
 const ID_AT_END = new RegExp(String.raw`"id"\s*:\s*${ID}\s*\}\s*$`);
 
+const VALUE = String.raw`(?:"(?:[^"\\]|\\.){0,200}"|-?\d{1,16}|null)`;
+/** A top-level "method" member as the first (after jsonrpc and id)... */
+const METHOD_AT_START = new RegExp(String.raw`^\s*\{(?:\s*"(?:jsonrpc|id)"\s*:\s*${VALUE}\s*,)*\s*"method"\s*:`);
+/** ...or the last (before jsonrpc and id) member; a nested object's would end in a second brace. */
+const METHOD_AT_END = new RegExp(String.raw`"method"\s*:\s*${VALUE}(?:\s*,\s*"(?:jsonrpc|id)"\s*:\s*${VALUE})*\s*\}\s*$`);
+
+/**
+ * Whether a message not read whole is a request: a method and an id at its edges (where every
+ * client writes them; the bulk of a message is its params, result or error, never these).
+ */
+export function sniffRequest(head: string, tail: string): RequestId | undefined {
+  const id = sniffId(head, tail);
+  return id !== undefined && (METHOD_AT_START.test(head) || METHOD_AT_END.test(tail)) ? id : undefined;
+}
+
 /** The id of a message that was not read whole, when its first or last bytes show it. */
 export function sniffId(head: string, tail: string): RequestId | undefined {
   const m = ID_AT_START.exec(head) ?? ID_AT_END.exec(tail);
@@ -35,6 +52,13 @@ export function sniffId(head: string, tail: string): RequestId | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The id of a parsed message that has a method, as a request does; undefined for anything else. */
+function requestId(json: unknown): RequestId | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json) || !('method' in json) || !('id' in json)) return undefined;
+  const id: unknown = json.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : undefined;
 }
 
 /** The last `n` bytes of `bufs` together (copied: the buffers are let go). */
@@ -139,10 +163,17 @@ export class LineStdioTransport implements Transport {
   }
 
   private refuseOversized(s: Skipping): void {
-    const id = sniffId(s.head.toString('utf8'), s.tail.toString('utf8').replace(/\r$/, ''));
+    const head = s.head.toString('utf8');
+    const tail = s.tail.toString('utf8').replace(/\r$/, '');
+    const id = sniffRequest(head, tail);
+    if (id === undefined) {
+      // A response, a notification, or what cannot be told apart from them: no reply, only the log.
+      this.opts.note?.(`team-data mcp: dropped a ${s.bytes}-byte message that is no request (a response or notification): over the ${this.max}-byte limit; not answered; still serving`);
+      return;
+    }
     const mb = (n: number): string => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
     const message = `message too large: ${mb(s.bytes)} is over this server's limit of ${mb(this.max)} per message; it was not read`;
-    this.opts.note?.(`team-data mcp: refused a ${s.bytes}-byte message${id === undefined ? '' : ` (request ${String(id)})`}: over the ${this.max}-byte limit; still serving`);
+    this.opts.note?.(`team-data mcp: refused a ${s.bytes}-byte message (request ${String(id)}): over the ${this.max}-byte limit; still serving`);
     this.reply(id, ErrorCode.InvalidRequest, message);
   }
 
@@ -153,17 +184,22 @@ export class LineStdioTransport implements Transport {
     try {
       message = deserializeMessage(text);
     } catch (e) {
-      // Not JSON at all (parse error) or JSON that is no JSON-RPC message (invalid request).
-      const parsed = ((): boolean => {
-        try {
-          JSON.parse(text);
-          return true;
-        } catch {
-          return false;
-        }
-      })();
       this.onerror?.(e instanceof Error ? e : new Error(String(e)));
-      this.reply(sniffId(text.slice(0, EDGE_BYTES), text.slice(-EDGE_BYTES)), parsed ? ErrorCode.InvalidRequest : ErrorCode.ParseError, parsed ? 'invalid request: not a JSON-RPC 2.0 message' : 'parse error: the message is not valid JSON');
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        // Not JSON: JSON-RPC's parse error, with an id only when the text shows a request's.
+        this.reply(sniffRequest(text.slice(0, EDGE_BYTES), text.slice(-EDGE_BYTES)), ErrorCode.ParseError, 'parse error: the message is not valid JSON');
+        return;
+      }
+      // JSON but no valid message: answered only when it is a request (a method and an id).
+      const id = requestId(json);
+      if (id === undefined) {
+        this.opts.note?.('team-data mcp: dropped a message that is no valid JSON-RPC 2.0 request, response or notification; not answered');
+        return;
+      }
+      this.reply(id, ErrorCode.InvalidRequest, 'invalid request: not a JSON-RPC 2.0 message');
       return;
     }
     this.onmessage?.(message);

@@ -44,11 +44,12 @@ describe('team-data mcp (MCP SDK client over stdio)', function () {
     writeFileSync(join(outside, 'secret.csv'), 'who,amount\nme,42\n');
     symlinkSync(join(outside, 'secret.csv'), join(dir, 'link.csv'));
     symlinkSync(outside, join(dir, 'outdir'));
+    // HOME is elsewhere: the home folder is never read as the folder started in.
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['-r', TSX, MAIN, 'mcp', '--data-dir', join(dir, 'data')],
       cwd: dir,
-      env: { PATH: process.env['PATH'] ?? '', HOME: dir, ...sharedEnv(await builtCli()) } as Record<string, string>,
+      env: { PATH: process.env['PATH'] ?? '', HOME: outside, ...sharedEnv(await builtCli()) } as Record<string, string>,
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
@@ -211,6 +212,57 @@ describe('team-data mcp with the client\'s roots and --allow-dir', function () {
     assert.ok(!nowOutside.ok && /outside the folders this server may read/.test(nowOutside.text), nowOutside.text);
     const nowInside = await analyze('sales.csv');
     assert.ok(nowInside.ok, nowInside.text);
+  });
+});
+
+describe('team-data mcp started in / or the home folder by a client without roots', function () {
+  let dir: string;
+  let home: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'team-data-mcp-broad-'));
+    home = join(dir, 'home', 'me');
+    mkdirSync(join(home, 'project'), { recursive: true });
+    mkdirSync(join(dir, 'allowed'));
+    writeFileSync(join(home, 'secret.csv'), 'who,amount\nme,42\n');
+    symlinkSync('/', join(dir, 'top'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** What the analyze tool says of `path` from a server started in `root` (no service is reached: the path check comes first). */
+  async function analyze(root: string, path: string, allowDirs: string[] = []): Promise<{ text: string; notes: string[] }> {
+    const notes: string[] = [];
+    const server = createMcpServer(new TeamDataClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', userId: 'u' }), { local: true, root, allowDirs, home, note: (l) => notes.push(l) });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'team-data-test', version: '1.0.0' });
+    try {
+      await client.connect(clientSide);
+      const r = (await client.callTool({ name: 'teamData_analyzeFiles', arguments: { paths: [path], question: 'total amount' } })) as CallToolResult;
+      assert.equal(r.isError, true, textOf(r));
+      return { text: textOf(r), notes };
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('refuses every path, saying to pass --allow-dir, when started in /, in home, above home or through a link to /', async () => {
+    for (const root of ['/', home, join(dir, 'home'), dir, join(dir, 'top')]) {
+      for (const path of [join(home, 'secret.csv'), 'secret.csv', '/etc/passwd']) {
+        const { text, notes } = await analyze(root, path);
+        assert.ok(text.startsWith(`Could not analyze the files: ${path}: no folder may be read: the MCP client sent no roots, and the folder this server was started in is not read: ${root} `), `${root}, ${path}: ${text}`);
+        assert.match(text, /Start the server with --allow-dir DIR \(in the client's "args"\) for each folder of data, or use a client that sends its workspace folders as roots$/);
+        assert.match(notes.join('\n'), /start it with --allow-dir DIR/);
+      }
+    }
+  });
+
+  it('reads only the --allow-dir folders then, and a folder below home as before', async () => {
+    const allowed = await analyze('/', join(dir, 'allowed', 'missing.csv'), [join(dir, 'allowed')]);
+    assert.match(allowed.text, /missing\.csv: no such file/);
+    const secret = await analyze(home, join(home, 'secret.csv'), [join(dir, 'allowed')]);
+    assert.match(secret.text, /secret\.csv: outside the folders this server may read/);
+    const below = await analyze(join(home, 'project'), 'missing.csv');
+    assert.match(below.text, /missing\.csv: no such file/);
   });
 });
 

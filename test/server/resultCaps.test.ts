@@ -55,6 +55,23 @@ describe('query results capped by bytes and cell size', function () {
     assert.equal(byRows.rows.length, 10);
   });
 
+  it('never cuts the statement at a ; inside a string, a quoted name or a comment (security review of issue 25, item 5)', async () => {
+    const opts = { maxBytes: 1024 * 1024, maxCellBytes: 50 };
+    const cases: Array<[string, unknown[]]> = [
+      ["SELECT 'a;--' AS x", ['a;--']],
+      ["SELECT 'a;--' AS x; -- done", ['a;--']],
+      ['SELECT \'b\' AS "c;--"', ['b']],
+      ["SELECT $$d;--$$ AS x", ['d;--']],
+      ["SELECT 'e' AS x /* ;-- */", ['e']],
+      ["SELECT 'f;' || 'g' AS x -- h; i\n;", ['f;g']],
+      ["SELECT 'j' AS x; /* k; */ -- l;", ['j']],
+    ];
+    for (const [sql, row] of cases) {
+      const r = await store.query(sql, [], opts);
+      assert.deepEqual(r.rows, [row], sql);
+    }
+  });
+
   it('sizes and cuts nested values without building them whole', () => {
     assert.equal(plainSize('abc', 10), 3);
     assert.ok(plainSize({ a: 'x'.repeat(100), b: [1, 2, 3] }, 10) > 10);

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { AnalysisTools, ToolInputError, type ToolAnswer } from '../../api/analysisTools';
 import type { TeamDataClient } from '../../api/index';
 import { answerText, datasetsText } from '../../api/toolText';
+import { markdownCode, shownPath, workspaceAnalysisTools, type WorkspaceFolderPath } from '../../api/workspaceFiles';
 import type { Services } from '../services';
 
 export const LM_TOOLS = { analyzeFiles: 'teamData_analyzeFiles', askDataset: 'teamData_askDataset', listDatasets: 'teamData_listDatasets' } as const;
@@ -22,24 +23,34 @@ export interface AskDatasetInput {
   question: string;
 }
 
+/** The open workspace folders, as the tools' rules take them. */
+function workspaceFolders(): WorkspaceFolderPath[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath }));
+}
+
 const OPEN_HINT = 'The user can open it in the Team Data Analysis answer panel (Sessions view).';
 
 /**
  * One AnalysisTools per client: a new client (a restarted local service on a new port, a changed
  * API version or account) gets new tools, so sessions and reuse never point at a dead service.
+ * The model's tools read only inside the open workspace folders (workspaceFiles.ts): a model names
+ * their paths and may be steered by what it read. The chat participant's tools read the files the
+ * user attached or opened, wherever they are: the user chose those.
  */
 export class ToolHost {
-  private tools: { client: TeamDataClient; tools: AnalysisTools } | undefined;
+  private tools: { client: TeamDataClient; model: AnalysisTools; user: AnalysisTools } | undefined;
 
   constructor(private readonly s: Services) {}
 
-  async get(): Promise<AnalysisTools> {
+  /** `by`: who names the paths, the model (workspace folders only) or the user (any file). */
+  async get(by: 'model' | 'user' = 'model'): Promise<AnalysisTools> {
     const client = await this.s.connection.client();
     if (this.tools?.client !== client) {
-      const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
-      this.tools = { client, tools: new AnalysisTools(client, root, this.s.connection.info.mode === 'hosted') };
+      const hosted = this.s.connection.info.mode === 'hosted';
+      const root = workspaceFolders()[0]?.path ?? process.cwd();
+      this.tools = { client, model: workspaceAnalysisTools(client, workspaceFolders, hosted), user: new AnalysisTools(client, root, hosted) };
     }
-    return this.tools.tools;
+    return by === 'model' ? this.tools.model : this.tools.user;
   }
 
   /** Where the work happens, in the words a confirmation uses. */
@@ -84,9 +95,13 @@ export function analyzeFilesTool(host: ToolHost): vscode.LanguageModelTool<Analy
     prepareInvocation(options) {
       const { local, host: where } = host.where();
       const names = options.input.paths.map((p) => p.split(/[\\/]/).pop() ?? p);
+      // The whole path, as the tool will read it: a bare name could be any folder's file.
+      const folders = workspaceFolders();
+      const shown = options.input.paths.map((p) => shownPath(p, folders));
+      const files = shown.map((f) => (f.inside ? markdownCode(f.shown) : `${markdownCode(f.shown)} (outside the workspace folders: it will be refused)`)).join(', ');
       const message = local
-        ? new vscode.MarkdownString(`Analyze ${names.map((n) => `\`${n}\``).join(', ')} on this machine with the embedded local service. **No file leaves the machine.**`)
-        : new vscode.MarkdownString(`Upload ${names.map((n) => `\`${n}\``).join(', ')} to **${where}** and analyze ${names.length === 1 ? 'it' : 'them'} there. **These files leave the machine.**`);
+        ? new vscode.MarkdownString(`Analyze ${files} on this machine with the embedded local service. **No file leaves the machine.**`)
+        : new vscode.MarkdownString(`Upload ${files} to **${where}** and analyze ${names.length === 1 ? 'it' : 'them'} there. **These files leave the machine.**`);
       return {
         invocationMessage: `Analyzing ${names.length === 1 ? names[0] : `${names.length} files`}…`,
         confirmationMessages: { title: local ? 'Analyze files locally?' : `Upload files to ${where}?`, message },

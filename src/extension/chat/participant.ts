@@ -77,7 +77,8 @@ export function chatHandler(s: Services, host: ToolHost): vscode.ChatRequestHand
     const sub = token.onCancellationRequested(() => ac.abort());
     try {
       if (request.command === 'sessions') return await listSessions(s, out);
-      const tools = await host.get();
+      // The files come from the user's own references (or editor), not from a model: any folder.
+      const tools = await host.get('user');
       const state = conversationState(context);
       const files = request.command === 'ask' ? [] : filesOf(request);
       let target: ToolTarget;

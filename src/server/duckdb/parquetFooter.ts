@@ -16,18 +16,38 @@ import { IngestError } from '../engine';
 export const MAX_PARQUET_FOOTER_BYTES = 64 * 1024 * 1024;
 /** Schema elements (columns, plus the root and nested groups). */
 export const MAX_PARQUET_SCHEMA_ELEMENTS = 100_000;
-/** Column chunks over all row groups (columns x row groups); each costs DuckDB about a kilobyte. */
-export const MAX_PARQUET_COLUMN_CHUNKS = 1_000_000;
-/** Entries of any other list in the footer (row groups, key-value pairs, pages, ...). */
+/** Column chunks over all row groups (columns x row groups); each costs DuckDB about 770 bytes. */
+export const MAX_PARQUET_COLUMN_CHUNKS = 100_000;
+/** Row groups; each costs DuckDB about 100 bytes, and with one column chunk about 900. */
+export const MAX_PARQUET_ROW_GROUPS = 100_000;
+/**
+ * What reading the footer may cost DuckDB, estimated from every list it declares: DuckDB's Thrift
+ * reader allocates each list whole from its declared length, so the entries, not the footer's
+ * bytes, decide its memory. A footer within every count above could still add its lists up (and
+ * nested lists of its own), so they share one budget: with DuckDB's own ~90 MB, about 250 MB.
+ */
+export const MAX_PARQUET_FOOTER_COST = 160 * 1024 * 1024;
+/** Entries of any other list in the footer (key-value pairs, encodings, paths, ...). */
 const MAX_LIST_ENTRIES = 1_000_000;
-/** Struct nesting depth; the format's own structs nest about six deep. */
+/** Nesting depth of structs, lists and maps; the format's own nest about ten deep. */
 const MAX_DEPTH = 32;
+
+/**
+ * Bytes DuckDB 1.5 allocates per declared entry (peak RSS over 1,000,000 entries, rounded up):
+ * schema element 445, row group 105, column chunk 765; of the other lists, key-value pairs 85 (the
+ * largest struct), paths 35 (strings), encodings 7 (numbers). A list of lists holds vectors (24).
+ */
+const COST = { schemaElement: 480, rowGroup: 128, columnChunk: 800, struct: 96, binary: 40, list: 32, scalar: 8 } as const;
+/** The footer's own bytes: a 50 MB footer of one string took DuckDB 144 MB (read, buffered, copied out). */
+const FOOTER_BYTE_COST = 3;
 
 export interface ParquetFooterSummary {
   footerBytes: number;
   schemaElements: number;
   rowGroups: number;
   columnChunks: number;
+  /** DuckDB's estimated memory for reading the footer, in bytes (see MAX_PARQUET_FOOTER_COST). */
+  cost: number;
 }
 
 /** Why a footer is refused: the words the ingest error uses. */
@@ -55,7 +75,7 @@ class CompactReader {
   readonly summary: ParquetFooterSummary;
 
   constructor(private readonly buf: Buffer) {
-    this.summary = { footerBytes: buf.length, schemaElements: 0, rowGroups: 0, columnChunks: 0 };
+    this.summary = { footerBytes: buf.length, schemaElements: 0, rowGroups: 0, columnChunks: 0, cost: buf.length * FOOTER_BYTE_COST };
   }
 
   private byte(): number {
@@ -116,12 +136,14 @@ class CompactReader {
       case T_MAP: {
         const count = this.varint();
         if (count === 0) return;
+        this.deeper(depth + 1);
         if (count * 2 > this.buf.length - this.pos) throw new FooterProblem(`its table of contents declares a map of ${count.toLocaleString('en-US')} entries in ${(this.buf.length - this.pos).toLocaleString('en-US')} bytes`);
         if (count > MAX_LIST_ENTRIES) throw new FooterProblem(`its table of contents declares a map of ${count.toLocaleString('en-US')} entries (at most ${MAX_LIST_ENTRIES.toLocaleString('en-US')})`);
         const kv = this.byte();
+        this.spend(count * (costOf(kv >> 4) + costOf(kv & 0x0f)));
         for (let i = 0; i < count; i++) {
-          this.element(kv >> 4, depth);
-          this.element(kv & 0x0f, depth);
+          this.element(kv >> 4, depth + 1);
+          this.element(kv & 0x0f, depth + 1);
         }
         return;
       }
@@ -139,16 +161,31 @@ class CompactReader {
     else this.skip(type, depth, role);
   }
 
-  /** Reads a list header, lets `seen` check the count, then skips (or descends into) the elements. */
-  private list(depth: number, seen: (count: number) => void, role: StructRole = 'other'): void {
+  /**
+   * Reads a list header, lets `seen` check the count, charges the entries (`each` bytes, or by their
+   * type), then skips (or descends into) the elements. A list is a level of nesting as a struct is:
+   * lists of lists recurse here as deeply as structs do.
+   */
+  private list(depth: number, seen: (count: number) => void, role: StructRole = 'other', each?: number): void {
+    this.deeper(depth + 1);
     const { type, count } = this.listHeader();
     if (count > MAX_LIST_ENTRIES) throw new FooterProblem(`its table of contents declares a list of ${count.toLocaleString('en-US')} entries (at most ${MAX_LIST_ENTRIES.toLocaleString('en-US')})`);
     seen(count);
-    for (let i = 0; i < count; i++) this.element(type, depth, role);
+    this.spend(count * (each ?? costOf(type)));
+    for (let i = 0; i < count; i++) this.element(type, depth + 1, role);
+  }
+
+  private deeper(depth: number): void {
+    if (depth > MAX_DEPTH) throw new FooterProblem(`its table of contents nests more than ${MAX_DEPTH} levels deep (structs, lists and maps)`);
+  }
+
+  private spend(bytes: number): void {
+    this.summary.cost += bytes;
+    if (this.summary.cost > MAX_PARQUET_FOOTER_COST) throw new FooterProblem(`its table of contents declares more entries than this service reads: reading them would take DuckDB over ${MAX_PARQUET_FOOTER_COST / 1024 ** 2} MB of memory`);
   }
 
   struct(depth: number, role: StructRole): void {
-    if (depth > MAX_DEPTH) throw new FooterProblem(`its table of contents nests more than ${MAX_DEPTH} levels deep`);
+    this.deeper(depth);
     let field = 0;
     for (;;) {
       const h = this.byte();
@@ -161,21 +198,30 @@ class CompactReader {
         this.list(depth, (n) => {
           this.summary.schemaElements += n;
           if (this.summary.schemaElements > MAX_PARQUET_SCHEMA_ELEMENTS) throw new FooterProblem(`it declares ${n.toLocaleString('en-US')} schema elements (columns); this service reads at most ${MAX_PARQUET_SCHEMA_ELEMENTS.toLocaleString('en-US')}`);
-        });
+        }, 'other', COST.schemaElement);
       } else if (role === 'file' && field === 4 && type === T_LIST) {
         this.list(depth, (n) => {
           this.summary.rowGroups += n;
-        }, 'rowGroup');
+          if (this.summary.rowGroups > MAX_PARQUET_ROW_GROUPS) throw new FooterProblem(`it declares ${this.summary.rowGroups.toLocaleString('en-US')} row groups; this service reads at most ${MAX_PARQUET_ROW_GROUPS.toLocaleString('en-US')}`);
+        }, 'rowGroup', COST.rowGroup);
       } else if (role === 'rowGroup' && field === 1 && type === T_LIST) {
         this.list(depth, (n) => {
           this.summary.columnChunks += n;
           if (this.summary.columnChunks > MAX_PARQUET_COLUMN_CHUNKS) throw new FooterProblem(`it declares more than ${MAX_PARQUET_COLUMN_CHUNKS.toLocaleString('en-US')} column chunks (columns times row groups); this service reads at most that many`);
-        });
+        }, 'other', COST.columnChunk);
       } else {
         this.skip(type, depth);
       }
     }
   }
+}
+
+/** What one entry of a list of `type` costs DuckDB when the list is not one of the counted ones. */
+function costOf(type: number): number {
+  if (type === T_STRUCT) return COST.struct;
+  if (type === T_BINARY) return COST.binary;
+  if (type === T_LIST || type === T_SET || type === T_MAP) return COST.list;
+  return COST.scalar;
 }
 
 function zigzag(n: number): number {
@@ -186,10 +232,12 @@ function zigzag(n: number): number {
 export function summarizeParquetFooter(footer: Buffer): ParquetFooterSummary {
   const r = new CompactReader(footer);
   try {
-    r.struct(0, 'file');
+    r.struct(1, 'file');
   } catch (err) {
     if (err instanceof FooterProblem) throw new Error(err.message);
-    throw err;
+    // Nothing else is expected (nesting is capped, every read is bounds-checked); if it happens,
+    // it still says which part failed rather than surfacing as an unexplained error.
+    throw new Error(`its table of contents could not be read (${err instanceof Error ? err.message : String(err)})`);
   }
   return r.summary;
 }

@@ -132,21 +132,47 @@ function withCellsCut(sql: string, st: DuckDBPreparedStatement, cap: number): st
   return cut ? `SELECT ${select.join(', ')} FROM (\n${sql}\n) AS capped_result` : undefined;
 }
 
+/** DuckDB's own parse of `sql` (json_serialize_sql), or undefined when it parses no SELECT. */
+async function parsed(conn: DuckDBConnection, sql: string): Promise<string | undefined> {
+  const rows = await conn.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]).then((r) => r.getRows(), () => []);
+  const json = rows[0]?.[0];
+  if (typeof json !== 'string') return undefined;
+  try {
+    const tree = JSON.parse(json) as { error?: boolean; statements?: unknown[] };
+    return tree.error === true || tree.statements?.length !== 1 ? undefined : json;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many statements DuckDB's splitter finds in `sql`; -1 when it cannot split it. */
+async function statementCount(conn: DuckDBConnection, sql: string): Promise<number> {
+  return conn.extractStatements(sql).then((x) => x.count, () => -1);
+}
+
 /**
  * `sql` (one statement) without its terminating `;` and what follows it (comments, blanks), so it can
- * stand in a subquery. The `;` is the first of the last few whose remainder holds no statement, as
- * DuckDB's own splitter says; a `;` inside a string or comment leaves a remainder that does not parse.
+ * stand in a subquery. A `;` is the cut only when the text before it is that very statement: for a
+ * SELECT, DuckDB parses both to the same tree; otherwise the text before parses as one statement and
+ * the text after as none. Looking only after the `;` is not enough: in `SELECT 'a;--' AS x` what
+ * follows is a comment, but the `;` lies inside a string.
  */
 async function statementBody(conn: DuckDBConnection, sql: string): Promise<string> {
   const semis: number[] = [];
   for (let i = sql.lastIndexOf(';'); i >= 0 && semis.length < 20; i = sql.lastIndexOf(';', i - 1)) semis.push(i);
-  let body = sql;
-  for (const i of semis) {
+  if (semis.length === 0) return sql;
+  const whole = await parsed(conn, sql);
+  // The earliest cut that keeps the statement whole also drops every comment after it.
+  for (const i of semis.reverse()) {
+    const before = sql.slice(0, i);
+    if (whole !== undefined) {
+      if ((await parsed(conn, before)) === whole) return before;
+      continue;
+    }
     // DuckDB refuses to split a text with no statement at all, so a known one goes first.
-    const count = await conn.extractStatements(`SELECT 1;${sql.slice(i + 1)}`).then((x) => x.count, () => -1);
-    if (count === 1) body = sql.slice(0, i);
+    if ((await statementCount(conn, before)) === 1 && (await statementCount(conn, `SELECT 1;${sql.slice(i + 1)}`)) === 1) return before;
   }
-  return body;
+  return sql;
 }
 
 /**

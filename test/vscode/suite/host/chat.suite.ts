@@ -72,7 +72,7 @@ describe('chat participant and language-model tools', function () {
     const token = new vscode.CancellationTokenSource().token;
     const prepared = await a.chat.tools.analyzeFiles.prepareInvocation?.({ input: { paths: ['data/sales.csv'], question: 'q' } }, token);
     const message = prepared?.confirmationMessages?.message;
-    assert.match(typeof message === 'string' ? message : message?.value ?? '', /`sales\.csv` on this machine.*No file leaves the machine/);
+    assert.match(typeof message === 'string' ? message : message?.value ?? '', /`data\/sales\.csv` on this machine.*No file leaves the machine/);
     assert.equal(prepared?.invocationMessage, 'Analyzing sales.csv…');
     const list = await a.chat.tools.listDatasets.prepareInvocation?.({ input: {} }, token);
     assert.equal(list?.confirmationMessages, undefined, 'a read-only tool needs no confirmation');
