@@ -37,6 +37,11 @@ export interface AttachOptions extends Omit<LeaseOptions, 'discovery'> {
   version: string;
   /** How long a start may take (default 60 s: DuckDB's first open of a big database). */
   startTimeoutMs?: number;
+  /**
+   * A service this client starts reads in place files with other hard links too
+   * (`--read-hard-links`). One already running keeps what it was started with.
+   */
+  readHardLinks?: boolean;
   onNote?(message: string): void;
 }
 
@@ -111,6 +116,11 @@ async function openLog(dataDir: string): Promise<{ fd: number; close(): Promise<
   return { fd: h.fd, close: () => h.close(), from };
 }
 
+/** The command line of `serve --shared` for these options (after the Node binary). */
+export function serveArgs(o: Pick<AttachOptions, 'cliPath' | 'dataDir' | 'readHardLinks'>, roots: readonly string[]): string[] {
+  return [o.cliPath, 'serve', '--shared', '--data-dir', o.dataDir, ...roots.flatMap((r) => ['--read-root', r]), ...(o.readHardLinks === true ? ['--read-hard-links'] : [])];
+}
+
 /** Starts `serve --shared` detached and waits for its discovery file; rejects with its own words. */
 async function startService(o: AttachOptions): Promise<Discovery> {
   if (!existsSync(o.cliPath)) throw new ServiceStartError('missing', `the local service is not built (${o.cliPath} is missing); run "npm run build"`);
@@ -119,7 +129,7 @@ async function startService(o: AttachOptions): Promise<Discovery> {
   // Keys of the hosted service or of an earlier local one have no business in the service.
   for (const k of ['TEAM_DATA_API_KEY', 'TEAM_DATA_LOCAL_API_KEY', 'TEAM_DATA_BASE_URL']) delete env[k];
   const roots = [...(o.roots?.() ?? [])];
-  const child = spawn(o.nodePath ?? process.execPath, [o.cliPath, 'serve', '--shared', '--data-dir', o.dataDir, ...roots.flatMap((r) => ['--read-root', r])], {
+  const child = spawn(o.nodePath ?? process.execPath, serveArgs(o, roots), {
     env, detached: true, stdio: ['ignore', 'ignore', log.fd], windowsHide: true,
   });
   await log.close();

@@ -24,6 +24,8 @@ export interface Settings {
   requestTimeoutSeconds: number;
   /** The local service's data folder; empty: the folder shared with the CLI and MCP. */
   localDataFolder: string;
+  /** The local service reads in place files with other hard links too (`--read-hard-links`). */
+  localServiceReadHardLinks: boolean;
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
@@ -54,6 +56,7 @@ export function readSettings(): Settings {
     maxMessagesInContext: intIn(c.get('maxMessagesInContext'), 0, 10, 10),
     requestTimeoutSeconds: intIn(c.get('requestTimeoutSeconds'), 1, 3600, 30),
     localDataFolder: folderSetting(c.get('localDataFolder')),
+    localServiceReadHardLinks: c.get<unknown>('localService.readHardLinks') === true,
   };
 }
 

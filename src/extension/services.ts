@@ -61,6 +61,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
       if (moved) log.write('info', moved);
     },
     readRoots: workspaceReadRoots,
+    readHardLinks: () => readSettings().localServiceReadHardLinks,
     log: (level, message) => log.write(level, message),
     onNote: (message) => void prompts.choose(message, ['Restart Local Service'] as const, { level: 'info' }).then((choice) => {
       if (choice) void vscode.commands.executeCommand('teamData.restartLocalService');
@@ -82,6 +83,14 @@ export function createServices(context: vscode.ExtensionContext): Services {
     if (!e.affectsConfiguration('teamData.localDataFolder') || supervisor.endpoint === undefined) return;
     log.write('info', `The local data folder is now ${supervisor.dataDir}`);
     supervisor.reattach().catch((err: unknown) => log.write('warn', `using the new local data folder failed: ${String(err)}`));
+  }));
+  // A running service keeps the flags it started with (it may be shared with other clients), so
+  // the setting takes effect at its next start: offer that start now.
+  own(context, vscode.workspace.onDidChangeConfiguration((e) => {
+    if (!e.affectsConfiguration('teamData.localService.readHardLinks') || supervisor.endpoint === undefined) return;
+    void prompts.choose('The local service reads files with other hard links as teamData.localService.readHardLinks now says once it restarts.', ['Restart Local Service'] as const, { level: 'info' }).then((choice) => {
+      if (choice) void vscode.commands.executeCommand('teamData.restartLocalService');
+    }, () => undefined);
   }));
   const connection: ConnectionManager = own(context, new ConnectionManager(keys, supervisor, log));
   const jobs = own(context, new RunningJobs());

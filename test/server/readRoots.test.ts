@@ -76,6 +76,8 @@ describe('in-place path check (readRoots)', () => {
     await link(join(outside, 'secret.csv'), twin);
     const refused = await checkInPlacePath(twin, roots);
     assert.ok(!refused.ok && /has other hard links/.test(refused.reason) && /--read-hard-links/.test(refused.reason), JSON.stringify(refused));
+    // The extension starts the service itself: its users are told the setting that passes the flag.
+    assert.ok(!refused.ok && /teamData\.localService\.readHardLinks/.test(refused.reason), refused.reason);
     const allowed = await checkInPlacePath(twin, roots, { hardLinks: true });
     assert.ok(allowed.ok, JSON.stringify(allowed));
   });

@@ -192,6 +192,7 @@ export class LocalServiceSupervisor {
         ...(this.opts.nodePath ? { nodePath: this.opts.nodePath } : {}),
         ...(this.opts.env ? { env: this.opts.env } : {}),
         ...(this.opts.startTimeoutMs ? { startTimeoutMs: this.opts.startTimeoutMs } : {}),
+        ...(this.opts.readHardLinks?.() === true ? { readHardLinks: true } : {}),
         version: this.opts.version,
         client: 'vscode',
         // Live: a later updateReadRoots sends the folders of that moment.

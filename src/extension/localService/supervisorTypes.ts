@@ -31,6 +31,11 @@ export interface SupervisorOptions {
    * the window's lease; a change goes through {@link LocalServiceSupervisor.updateReadRoots}.
    */
   readRoots?: () => readonly string[];
+  /**
+   * Whether a service this window starts reads in place files with other hard links too
+   * (`--read-hard-links`, the machine setting teamData.localService.readHardLinks), read at each start.
+   */
+  readHardLinks?: () => boolean;
   /** Base environment of the child (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   /** Receives lines that never contain the key. */

@@ -93,7 +93,7 @@ export async function checkInPlacePath(path: string, roots: readonly string[], r
   if (st === undefined) return missing;
   if (!st.isFile()) return { ok: false, reason: `${path} is not a file` };
   if (st.nlink > 1 && rules.hardLinks !== true) {
-    return { ok: false, reason: `${path} has other hard links (${st.nlink - 1}), which may lie outside the workspace folders; copy the file, or upload it, or start the service with --read-hard-links` };
+    return { ok: false, reason: `${path} has other hard links (${st.nlink - 1}), which may lie outside the workspace folders; copy the file, or upload it, or start the service with --read-hard-links (in VS Code: turn on the setting teamData.localService.readHardLinks, then restart the local service)` };
   }
   return { ok: true, real, stamp: { size: st.size, mtimeMs: st.mtimeMs } };
 }
