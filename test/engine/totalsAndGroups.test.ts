@@ -3,7 +3,8 @@
  * - rows that hold the sum of the others ("Total", "All ages") are left out of sums, counts and
  *   rankings, and the answer says so; the overview says it before anyone asks;
  * - a top N shows part of the groups: the answer gives the real number of groups, not the rows shown;
- * - a column counted in thousands is compared with "20 million" in its own unit.
+ * - a column counted in thousands is compared with "20 million" in its own unit;
+ * - rows with no value (empty, NA) never win a ranking of that column's values.
  */
 import { strict as assert } from 'node:assert';
 import { startRig, type EngineRig } from './engineHarness';
@@ -23,13 +24,15 @@ const ORDERS = ['order_id,country,revenue'];
   for (let k = 0; k < 3; k++) ORDERS.push(`${i * 10 + k},${c},${(i + 1) * 100 + k}`);
 });
 
+// Five titles have no country: as a group they would outnumber the US.
+const TITLES = JSON.stringify([['US', 1], ['', 2], ['UK', 3], ['', 4], ['US', 5], ['', 6], ['FR', 7]].map(([country, n]) => ({ name: `t${n}`, country })));
 const CITIES = ['city,pop_thousands', 'Tokyo,37400', 'Delhi,28514', 'Lima,10391', 'Oslo,1000'];
 
 describe('total rows and the real number of groups', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'cases.csv': CASES.join('\n'), 'orders.csv': ORDERS.join('\n'), 'cities.csv': CITIES.join('\n') });
+    rig = await startRig({ 'cases.csv': CASES.join('\n'), 'orders.csv': ORDERS.join('\n'), 'cities.csv': CITIES.join('\n'), 'titles.json': TITLES });
   });
   after(async () => rig?.close());
 
@@ -77,5 +80,11 @@ describe('total rows and the real number of groups', function () {
     const a = await rig.ask('cities with pop over 20 million', ['cities.csv']);
     assert.match(a.message, /`pop_thousands` > 20000/, a.message);
     assert.match(a.message, /\*\*2\*\* rows match/, a.message);
+  });
+
+  it('never lets the rows with no value win a ranking: "which country has the most titles"', async () => {
+    const a = await rig.ask('which country has the most titles', ['titles.json']);
+    assert.match(a.message, /\*\*US\*\*/, a.message);
+    assert.match(a.message, /Rows with no `country` are left out of the ranking/, a.message);
   });
 });

@@ -69,17 +69,25 @@ export function withoutTotals<P extends Plan>(plan: P): { plan: P; left: TotalsL
   const table = filteredTable(plan);
   if (table === undefined || !('filters' in plan)) return { plan, left: [] };
   const named = new Set(plan.filters.map((f) => f.col.column));
-  const left = table.columns.filter((c) => (c.totals ?? []).length > 0 && !named.has(c)).map((c) => ({ column: c, values: c.totals ?? [] }));
-  if (left.length === 0) return { plan, left };
+  const left: Array<TotalsLeft[number]> = table.columns.filter((c) => (c.totals ?? []).length > 0 && !named.has(c)).map((c) => ({ column: c, values: c.totals ?? [] }));
   const extra: Filter[] = left.map((l) => ({ kind: 'in', col: { table, column: l.column }, values: l.values, negate: true }));
-  return { plan: { ...plan, filters: [...plan.filters, ...extra] }, left };
+  // "which country has the most titles": rows with no country (empty, NA) are no country, so never the winner.
+  const ranked = plan.kind === 'aggregate' && plan.order !== undefined && plan.limit !== undefined ? plan.dims.filter((d) => d.grain === undefined && !named.has(d.col.column)) : [];
+  for (const d of ranked.filter((x) => x.col.column.nonNull < x.col.table.rowCount || (x.col.column.nullMarkers ?? []).length > 0)) {
+    extra.push({ kind: 'null', col: d.col, isNull: false });
+    left.push({ column: d.col.column, values: [], missing: true });
+  }
+  return extra.length === 0 ? { plan, left } : { plan: { ...plan, filters: [...plan.filters, ...extra] }, left };
 }
 
-export type TotalsLeft = ReadonlyArray<{ column: ColumnMeta; values: string[] }>;
+export type TotalsLeft = ReadonlyArray<{ column: ColumnMeta; values: string[]; missing?: boolean }>;
 
 /** "Rows where `sex` is "Total" hold the sum of the others: they are left out." */
 export function totalsNote(left: TotalsLeft): string {
-  if (left.length === 0) return '';
-  const each = left.map((l) => `${code(l.column.name)} is ${l.values.map((v) => `"${md(v)}"`).join(' or ')}`);
-  return `_Rows where ${each.join(', or ')} hold the sum of the others: they are left out._`;
+  const totals = left.filter((l) => l.missing !== true).map((l) => `${code(l.column.name)} is ${l.values.map((v) => `"${md(v)}"`).join(' or ')}`);
+  const missing = left.filter((l) => l.missing === true).map((l) => code(l.column.name));
+  return [
+    ...(totals.length > 0 ? [`_Rows where ${totals.join(', or ')} hold the sum of the others: they are left out._`] : []),
+    ...(missing.length > 0 ? [`_Rows with no ${missing.join(' or ')} are left out of the ranking._`] : []),
+  ].join('\n\n');
 }
