@@ -5,7 +5,8 @@
  */
 import type { Part } from './parts';
 import { isChangeOfAmount } from '../language/concepts';
-import type { Draft, Ranking } from './composeFinish';
+import type { Draft } from './composeFinish';
+import type { Ranking } from './composeRanking';
 import { dateColumnOf, frequencyWeight, isIdLike, isPercent } from './shape';
 import type { AggregatePlan, ColRef, Dim, Filter, Plan, RowsPlan } from './types';
 

@@ -13,7 +13,7 @@ import { taggedSenses } from '../language/wordnet';
 import { fold, identifierWords, singular } from '../language/words';
 import { dateLiterals, type DateLit } from './dateLiterals';
 import type { GlossaryEntry } from '../../shared/glossary';
-import { isFlag, isIdLike, isSexColumn, soleMeasure } from './shape';
+import { isFlag, isIdLike, isSexColumn, saysSex, soleMeasure } from './shape';
 import type { ColRef, ColumnMeta, TableMeta } from './types';
 import { vocabularyOf, type ValueEntry, type Vocabulary } from './vocabulary';
 import { guessRows, rowsHits } from './latticeRows';
@@ -309,8 +309,7 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
     }
     // "women" where `personal_status` says "female div/dep/mar": the values that say the sex in words.
     if (sex !== undefined) {
-      const said = new RegExp(`(^|[^a-z])${sex}([^a-z]|$)`, 'i');
-      const es = v.tables.flatMap((tb) => tb.columns.flatMap((c) => (c.kind === 'text' ? (c.values ?? []).filter((x) => said.test(x)).map((value) => ({ ref: { table: tb, column: c }, value })) : [])));
+      const es = v.tables.flatMap((tb) => tb.columns.flatMap((c) => (c.kind === 'text' ? (c.values ?? []).filter((x) => saysSex(x, sex)).map((value) => ({ ref: { table: tb, column: c }, value })) : [])));
       if (es.length > 0) put(i, i + 1, es, 0.5, 'word');
     }
     // A word inside longer values ("ford" in "ford torino"); a plural noun in lower case ("companies",

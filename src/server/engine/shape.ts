@@ -57,10 +57,13 @@ export function ingestRole(c: ColumnMeta): ColumnMeta['role'] {
 }
 
 /** A column holding people's sex (`sex`, `gender`, `Sex_code`). */
-/** `sex`, `gender`, a column holding just F and M, or one whose values say "female" in words ("female div/dep/mar"). */
+/** Whether a value says the sex in words ("female div/dep/mar"; "male" is not found in "female"). */
+export const saysSex = (value: string, sex: 'female' | 'male'): boolean => new RegExp(`(^|[^a-z])${sex}([^a-z]|$)`, 'i').test(value);
+
+/** `sex`, `gender`, a column holding just F and M, or one whose values say "female" in words. */
 export const isSexColumn = (c: ColumnMeta): boolean => /^(sex|gender)$/i.test(identifierWords(c.name)[0] ?? '')
   || (c.values !== undefined && c.values.filter((v) => !(c.nullMarkers ?? []).includes(v)).map((v) => v.trim().toUpperCase()).sort().join() === 'F,M')
-  || (c.kind === 'text' && (c.values ?? []).some((v) => /(^|[^a-z])female([^a-z]|$)/i.test(v)));
+  || (c.kind === 'text' && (c.values ?? []).some((v) => saysSex(v, 'female')));
 
 /** A 0/1 number column: a yes/no flag ("retired", "smoker"). */
 export const isFlag = (c: ColumnMeta): boolean => c.kind === 'boolean' || (c.kind === 'numeric' && c.min === 0 && c.max === 1 && c.distinct === 2);

@@ -1,0 +1,72 @@
+/**
+ * The values of a table's low-cardinality text columns, read once when the table is indexed, and
+ * what they say about their column: placeholders that mean "no value", lists written as text, and
+ * yes/no columns written as letters.
+ */
+import { quoteIdent } from '../duckdb/sqlText';
+import { num } from '../profile/cellValues';
+import { QUALIFIER, type RunSql } from './columnTypes';
+import { nullMarkersOf } from './missingMarkers';
+import type { ColumnMeta } from './types';
+
+/** Text columns with at most this many distinct values have their values indexed. */
+export const MAX_INDEXED_VALUES = 5000;
+/**
+ * Columns per statement when reading stats and values: each distinct count holds a hash table, so a
+ * 10,000-column file in one statement runs DuckDB out of memory; batches keep each scan bounded.
+ */
+export const COLUMN_BATCH = 200;
+
+/** Loads every value of the low-cardinality text columns in one statement. */
+export async function indexValues(run: RunSql, table: string, columns: ColumnMeta[]): Promise<void> {
+  const wanted = columns
+    .map((c, i) => ({ c, i }))
+    .filter(({ c }) => c.kind === 'text' && !c.converted && c.derived === undefined && c.distinct > 0 && c.distinct <= MAX_INDEXED_VALUES);
+  if (wanted.length === 0) return;
+  const t = quoteIdent(table);
+  const rows: unknown[][] = [];
+  for (let from = 0; from < wanted.length; from += COLUMN_BATCH) {
+    // One scan for the whole batch: a file read in place is read once, not once per column.
+    const batch = wanted.slice(from, from + COLUMN_BATCH);
+    const lists = batch.map(({ c }) => `list(DISTINCT CAST(${quoteIdent(c.name)} AS VARCHAR)) FILTER (WHERE ${quoteIdent(c.name)} IS NOT NULL)`);
+    const row = (await run(`SELECT ${lists.join(', ')} FROM ${t}`))[0] ?? [];
+    batch.forEach(({ i }, k) => {
+      const list = row[k];
+      if (Array.isArray(list)) for (const v of list) rows.push([i, v]);
+    });
+  }
+  const byColumn = new Map<number, string[]>();
+  for (const r of rows) {
+    const i = num(r[0]);
+    if (typeof r[1] !== 'string') continue;
+    const list = byColumn.get(i) ?? [];
+    list.push(r[1]);
+    byColumn.set(i, list);
+  }
+  for (const { c, i } of wanted) {
+    const values = byColumn.get(i) ?? [];
+    if (values.length <= MAX_INDEXED_VALUES) c.values = values.sort();
+    const markers = nullMarkersOf(values);
+    if (markers.length > 0) c.nullMarkers = markers;
+    // Lists written as text ("red, green, blue"): items are matched one by one.
+    const lists = values.filter((v) => /\S, \S/.test(v)).length;
+    if (lists >= 2 && lists >= values.length * 0.2) c.listLike = true;
+    yesNoText(c, values.filter((v) => !markers.includes(v)));
+  }
+}
+
+const YES = /^(y|yes|true|t)$/i;
+const NO = /^(n|no|false|f)$/i;
+
+/**
+ * `active` written Y / N (or Yes / No): a yes/no column, so "airlines still active" keeps the Y rows
+ * rather than splitting them by the letter. The text stays as written; the column reads as a flag.
+ */
+function yesNoText(c: ColumnMeta, values: string[]): void {
+  const trimmed = values.map((v) => v.trim());
+  const kinds = new Set(trimmed.map((v) => v.toLowerCase()));
+  if (kinds.size !== 2 || !trimmed.every((v) => YES.test(v) || NO.test(v)) || !trimmed.some((v) => YES.test(v)) || !trimmed.some((v) => NO.test(v))) return;
+  const yes = trimmed.filter((v) => YES.test(v)).map((v) => `'${v.replace(/'/g, "''")}'`).join(', ');
+  const template = `(trim(${QUALIFIER}${quoteIdent(c.name)}) IN (${yes}))`;
+  Object.assign(c, { kind: 'boolean', converted: true, sqlTemplate: template, expr: template.split(QUALIFIER).join('') });
+}
