@@ -92,6 +92,7 @@ export function rowsHits(lat: Lattice, v: Vocabulary): void {
       if (n > 1 && i + n <= tokens.length && nouns.every((w, k) => tokens[i + k]?.sing === w)) add(lat.rows, spanKey(i, i + n), { table, cost: 0 }, (a, b) => a.table === b.table);
       if (last === undefined) continue;
       // ("temperature" in city-temperature.csv with a `temp` column: the column is likelier meant.)
+      if (t.sing === last && t.sing.length >= 4) countedIn(lat, i, table, t.sing);
       const measured = (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.ref.table === table && h.ref.column.kind === 'numeric' && h.cost <= 0.8);
       if (t.sing === last || (t.pos === 'VERB' && t.lemma === last)) {
         add(lat.rows, spanKey(i, i + 1), { table, cost: measured ? 0.9 : 0.1 }, (a, b) => a.table === b.table);
@@ -111,6 +112,20 @@ export function rowsHits(lat: Lattice, v: Vocabulary): void {
         else if (t.pos === 'NOUN' && !t.stop && t.sing.length >= 3 && t.norm !== t.sing && !ROW_WORDS.test(t.sing) && isKindOf(last, t.sing, 6)) add(lat.rows, spanKey(i, i + 1), { table, cost: 0.5 }, (a, b) => a.table === b.table);
       }
     }
+  }
+}
+
+/**
+ * "deaths" in arsenic_deaths.csv whose `respdeath` counts them: the file is about deaths, but its
+ * rows are groups and the whole-number column glued on the word holds how many, so the word names
+ * that column (a sum) before the rows.
+ */
+function countedIn(lat: Lattice, i: number, table: TableMeta, word: string): void {
+  for (const column of table.columns) {
+    const name = column.name.toLowerCase();
+    const glued = identifierWords(column.name).length === 1 && name.length >= word.length + 3 && (name.endsWith(word) || name.startsWith(word));
+    if (!glued || column.kind !== 'numeric' || !Number.isInteger(column.min) || !Number.isInteger(column.max) || (column.min as number) < 0 || column.unique) continue;
+    add(lat.col, spanKey(i, i + 1), { ref: { table, column }, cost: 0.5, link: 'abbreviation' }, (a, b) => a.ref.column === b.ref.column);
   }
 }
 

@@ -81,13 +81,31 @@ export function frequencyWeight(table: TableMeta): ColRef | undefined {
   const oneThingEach = table.columns.some((c) => (c.kind === 'text' && c.unique) || (c.kind === 'temporal' && c.derived === undefined));
   const plural = oneThingEach ? [] : table.columns.filter((c) => c.kind === 'numeric' && /INT/i.test(c.type) && identifierWords(c.name).length === 1 && /^[a-z]{4,}$/.test(c.name.trim().toLowerCase())
     && singular(c.name.trim().toLowerCase()) !== c.name.trim().toLowerCase());
-  const counts = named.length > 0 ? named : plural;
+  const counts = named.length > 0 ? named : plural.length > 0 ? plural : crossTabCount(table);
   const w = counts[0];
   if (counts.length !== 1 || w === undefined || w.kind !== 'numeric' || !Number.isInteger(w.min) || !Number.isInteger(w.max) || (w.min as number) < 0) return undefined;
   const categorical = table.columns.every((c) => c === w || c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal'
     // (`subject` 1..39 repeated over 117 rows: a key of the counted groups, not a measure.)
     || (c.kind === 'numeric' && Number.isInteger(c.min) && Number.isInteger(c.max) && (c.distinct <= 12 || c.distinct <= table.rowCount / 2)));
   return categorical && table.columns.length >= 2 ? { table, column: w } : undefined;
+}
+
+/**
+ * The one whole-number column of a cross-tabulation: every combination of the other columns'
+ * values is one row (`population` per age, sex and year: 76 x 2 x 80 = 12,160 rows), so a row is
+ * a cell, never one of the things counted, and the number in it is how many there are.
+ */
+function crossTabCount(table: TableMeta): ColumnMeta[] {
+  const own = table.columns.filter((c) => c.derived === undefined);
+  const whole = own.filter((c) => c.kind === 'numeric' && !c.unique && Number.isInteger(c.min) && Number.isInteger(c.max) && (c.min as number) >= 0 && c.distinct > table.rowCount / 2);
+  // Named for how many: a group or quantity (`population`, `count`) or things in the plural (`deaths`);
+  // `rainfall` in whole millimetres per station and month is a measurement, never a number of rows.
+  const word = identifierWords(whole[0]?.name ?? '').join(' ');
+  const many = /^[a-z]+$/.test(word) && !AVERAGED.test(word) && (singular(word) !== word || [14, 23].includes(senses(word, 'n', 1)[0]?.lex ?? -1));
+  if (!many) return [];
+  const keys = own.filter((c) => !whole.includes(c));
+  if (whole.length !== 1 || keys.length < 2 || keys.some((c) => c.distinct < 2)) return [];
+  return keys.reduce((n, c) => n * c.distinct, 1) === table.rowCount ? whole : [];
 }
 
 /** Measures that are levels or per-unit figures whatever WordNet says of their name. */

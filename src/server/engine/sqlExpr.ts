@@ -36,6 +36,12 @@ export function filterSql(f: Filter, qualify: boolean): string {
   switch (f.kind) {
     case 'in': {
       const list = f.values.map(quoteLiteral).join(', ');
+      // A word among numbers written as text ("Total" in `agegr`) is matched as written.
+      const c = f.col.column;
+      if (c.converted && c.kind === 'numeric' && f.values.some((v) => !Number.isFinite(Number(v)))) {
+        const raw = `trim(${qualify ? `${sqlName(f.col.table.alias)}.` : ''}${quoteIdent(c.name)})`;
+        return `${f.negate ? 'NOT ' : ''}coalesce(${raw} IN (${list}), false)`;
+      }
       const single = f.values.length === 1;
       if (!f.negate) return single ? `${x} = ${list}` : `${x} IN (${list})`;
       // "not in Europe" keeps rows whose region is unknown: they are not in Europe either.

@@ -26,6 +26,9 @@ export async function markTotalRows(run: RunSql, table: string, columns: ColumnM
   const numbers = columns.filter((c) => c.kind === 'numeric' && !c.converted && c.derived === undefined && !isIdLike(c) && !timeNamed(c)).slice(0, 20);
   if (numbers.length === 0) return;
   const candidates = columns.flatMap((c) => {
+    // `agegr` 1..4 with a last row "Total": a column of numbers whose one word is a total's.
+    const word = c.unreadableExample?.trim();
+    if (c.kind === 'numeric' && c.converted && (c.unreadable ?? 0) <= 3 && word !== undefined && TOTAL_WORDS.test(word)) return [{ column: c, values: [word] }];
     if (c.kind !== 'text' || c.values === undefined || c.values.length < 3) return [];
     const values = c.values.filter((v) => v.length <= 60 && v.trim().split(/\s+/).length <= 5 && TOTAL_WORDS.test(v.trim()));
     return values.length > 0 && values.length <= 3 ? [{ column: c, values }] : [];
