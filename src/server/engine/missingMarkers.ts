@@ -5,6 +5,9 @@
  * include such markers counts them as missing, and the answer says so.
  */
 import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
+import { num } from '../profile/cellValues';
+import type { RunSql } from './columnTypes';
+import { isIdLike, timeNamed } from './shape';
 import type { ColumnMeta } from './types';
 
 const MARKER = /^(na|n\/a|#n\/a|null|nan|none|-|--|\.|\?)$/i;
@@ -42,4 +45,40 @@ export function presentSql(column: ColumnMeta, x: string): string {
 export function markersNote(column: ColumnMeta): string {
   const markers = (column.nullMarkers ?? []).map((m) => (m.trim() === '' ? 'empty' : m.trim()));
   return markers.length === 0 ? '' : ` (${markers.join(' or ')} counted as missing)`;
+}
+
+/** Numbers surveys write for "no answer": all nines, or minus nines below numbers that are never negative. */
+const HIGH_CODES = [99, 999, 9999, 99999];
+const LOW_CODES = [-9, -99, -999, -9999];
+
+/**
+ * A number column whose top value is all nines far above the rest (`age` 15..62 and 99 on 60 rows),
+ * or whose only negative value is minus nines: the code for "not known", which an average would take
+ * for an age of 99. Read as missing (the column's expression drops it) and said in every answer.
+ */
+export async function markMissingCodes(run: RunSql, table: string, columns: ColumnMeta[]): Promise<void> {
+  for (const c of columns) {
+    if (c.kind !== 'numeric' || c.converted || c.sqlTemplate !== undefined || c.derived !== undefined || isIdLike(c) || timeNamed(c) || c.distinct < 4) continue;
+    const high = HIGH_CODES.includes(c.max as number) ? (c.max as number) : undefined;
+    const low = LOW_CODES.includes(c.min as number) ? (c.min as number) : undefined;
+    const codeValue = high ?? low;
+    if (codeValue === undefined) continue;
+    const x = quoteIdent(c.name);
+    const r = (await run(`SELECT count(*) FILTER (WHERE ${x} = ${codeValue}), min(${x}) FILTER (WHERE ${x} <> ${codeValue}), max(${x}) FILTER (WHERE ${x} <> ${codeValue}) FROM ${quoteIdent(table)}`))[0] ?? [];
+    const [coded, restMin, restMax] = [num(r[0]), num(r[1]), num(r[2])];
+    if (coded < 2 || coded > c.nonNull / 2 || !Number.isFinite(restMin) || !Number.isFinite(restMax)) continue;
+    // 99 above ages of at most 89; -9 where every other value is zero or more.
+    const apart = high !== undefined ? restMax <= 0.9 * high && restMin >= 0 : restMin >= 0;
+    if (!apart) continue;
+    const template = `NULLIF({t}${x}, ${codeValue})`;
+    Object.assign(c, { sqlTemplate: template, expr: template.split('{t}').join(''), missingCode: { value: codeValue, rows: coded }, min: restMin, max: restMax, nonNull: c.nonNull - coded, distinct: c.distinct - 1 });
+  }
+}
+
+/** "_Note: in `age`, 99 means not known (60 rows): left out._" for the columns a plan reads. */
+export function missingCodeNote(columns: readonly ColumnMeta[]): string {
+  const coded = [...new Set(columns)].filter((c) => c.missingCode !== undefined);
+  if (coded.length === 0) return '';
+  const said = coded.map((c) => `in \`${c.name.replace(/`/g, "'")}\`, ${c.missingCode?.value} means not known (${c.missingCode?.rows} rows)`);
+  return `\n\n_Note: ${said.join('; ')}: left out._`;
 }

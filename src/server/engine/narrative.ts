@@ -5,6 +5,7 @@
 import { formatNumber, plural } from '../profile/profileSummary';
 import { code, describePlan, filterPhrase, fmtLabel, fmtValue, grainWords, isCyclic, md, measurePhrase, rowNoun, timeLabel } from './describe';
 import { isScope, tieCap } from './sqlBuilder';
+import { missingCodeNote } from './missingMarkers';
 import type { Plan } from './types';
 
 export interface ResultData {
@@ -170,7 +171,8 @@ function contrastLine(c: { kind: 'ratio' | 'difference'; first: string; second: 
 export function finding(plan: Plan, r: ResultData): string {
   switch (plan.kind) {
     case 'aggregate':
-      return aggregateFinding(plan, r) + convertedNote(plan);
+      return aggregateFinding(plan, r) + convertedNote(plan)
+        + missingCodeNote([...plan.measures.flatMap((m) => (m.col ? [m.col.column] : [])), ...plan.dims.map((d) => d.col.column), ...plan.filters.map((f) => f.col.column)]);
     case 'rows': {
       const total = n(r.extra?.[0]);
       const shown = r.rows.length;
@@ -200,13 +202,13 @@ export function finding(plan: Plan, r: ResultData): string {
       const lo = r.rows[0]?.[0];
       const hi = r.rows[r.rows.length - 1]?.[1];
       if (!peak || total === 0) return `${code(plan.col.column.name)} has no values to show${plan.filters.length ? ' under these conditions' : ''}.`;
-      return `${code(plan.col.column.name)} ranges over ${fmtValue(lo)} to ${fmtValue(hi)} across ${plural(total, 'value')}; the most common range is **${fmtValue(peak[0])} to ${fmtValue(peak[1])}** with ${formatNumber(n(peak[2]))} values (${pct((n(peak[2]) / total) * 100)}).`;
+      return `${code(plan.col.column.name)} ranges over ${fmtValue(lo)} to ${fmtValue(hi)} across ${plural(total, 'value')}; the most common range is **${fmtValue(peak[0])} to ${fmtValue(peak[1])}** with ${formatNumber(n(peak[2]))} values (${pct((n(peak[2]) / total) * 100)}).${missingCodeNote([plan.col.column])}`;
     }
     case 'correlation': {
       const row = r.rows[0] ?? [];
       const cr = n(row[0]);
       if (!Number.isFinite(cr)) return `The correlation between ${code(plan.x.column.name)} and ${code(plan.y.column.name)} cannot be computed (too few pairs or no variation).`;
-      return `**r = ${cr.toFixed(2)}**: ${strength(cr)} correlation between ${code(plan.x.column.name)} and ${code(plan.y.column.name)} over ${plural(n(row[2]), 'pair')} of values${Number.isFinite(n(row[1])) ? `; each unit of ${code(plan.x.column.name)} goes with ${formatNumber(n(row[1]))} of ${code(plan.y.column.name)} on average` : ''}. Correlation alone does not show cause.`;
+      return `**r = ${cr.toFixed(2)}**: ${strength(cr)} correlation between ${code(plan.x.column.name)} and ${code(plan.y.column.name)} over ${plural(n(row[2]), 'pair')} of values${Number.isFinite(n(row[1])) ? `; each unit of ${code(plan.x.column.name)} goes with ${formatNumber(n(row[1]))} of ${code(plan.y.column.name)} on average` : ''}. Correlation alone does not show cause.${missingCodeNote([plan.x.column, plan.y.column])}`;
     }
     case 'correlationScan': {
       const best = r.rows[0];

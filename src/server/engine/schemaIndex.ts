@@ -12,7 +12,7 @@ import { quoteIdent, slug } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
 import { codeLikeAggregate, dateFromParts, marginFromPriceAndCost, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
-import { NULL_MARKER_SQL } from './missingMarkers';
+import { markMissingCodes, NULL_MARKER_SQL } from './missingMarkers';
 import { identifierWords, singular } from '../language/words';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
 import { ingestRole } from './shape';
@@ -220,8 +220,8 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
     }
     columns.push(meta);
   }
-  const date = dateFromParts(columns);
-  if (date !== undefined && date.sqlTemplate !== undefined) {
+  for (const date of [dateFromParts(columns)]) {
+    if (date?.sqlTemplate === undefined) continue;
     const expr = date.sqlTemplate.split(QUALIFIER).join('');
     const r = await rangeOf(run, t.table, expr, true);
     Object.assign(date, { expr, min: r.min, max: r.max, nonNull: r.count, distinct: num((await run(`SELECT count(DISTINCT ${expr}) FROM ${quoteIdent(t.table)}`))[0]?.[0]) });
@@ -240,6 +240,7 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
   }
   await indexValues(run, t.table, columns);
   await markTotalRows(run, t.table, columns);
+  await markMissingCodes(run, t.table, columns);
   return { rowCount, columns };
 }
 

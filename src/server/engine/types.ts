@@ -60,6 +60,8 @@ export interface ColumnMeta {
   /** Numbers written as text: how many non-empty values are not numbers, and one of them ("Ancient"). */
   unreadable?: number;
   unreadableExample?: string;
+  /** A number that stands for "not known" (`age` 99): read as missing. */
+  missingCode?: { value: number; rows: number };
 }
 
 export interface TableMeta {
