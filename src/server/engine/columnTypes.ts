@@ -154,6 +154,24 @@ export function dateFromParts(columns: readonly ColumnMeta[]): ColumnMeta | unde
   };
 }
 
+/**
+ * A day in one column and the time of day in another (`date` 2013-01-01, `time` 01:00): the moment
+ * each row was taken, so "how many hours" and "by hour" count hours rather than days. It is not in
+ * the file; the overview says what it is made of.
+ */
+export function dateTimeFromParts(columns: readonly ColumnMeta[]): ColumnMeta | undefined {
+  const days = columns.filter((c) => /^DATE$/i.test(c.type.trim()) && c.derived === undefined);
+  const times = columns.filter((c) => /^TIME$/i.test(c.type.trim()));
+  const [day, time] = [days[0], times[0]];
+  if (days.length !== 1 || times.length !== 1 || day === undefined || time === undefined) return undefined;
+  const name = columns.some((c) => c.name.toLowerCase() === 'date_time') ? 'date_and_time' : 'date_time';
+  return {
+    name, type: 'TIMESTAMP', kind: 'temporal', expr: '', converted: false, tokens: ['date', 'time'], nonNull: Math.min(day.nonNull, time.nonNull),
+    distinct: 0, unique: false, derived: [day.name, time.name],
+    sqlTemplate: `(${QUALIFIER}${quoteIdent(day.name)} + ${QUALIFIER}${quoteIdent(time.name)})`,
+  };
+}
+
 const PRICE = /(^|[^a-z])(list[ _]?)?(unit[ _]?)?(sale[ _]?)?price([^a-z]|$)/i;
 const COST = /(^|[^a-z])(unit[ _]?)?cost([^a-z]|$)/i;
 

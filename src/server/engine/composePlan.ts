@@ -8,7 +8,7 @@ import { isChangeOfAmount } from '../language/concepts';
 import type { Draft } from './composeFinish';
 import type { Ranking } from './composeRanking';
 import { dateColumnOf, frequencyWeight, isIdLike, isPercent } from './shape';
-import type { AggregatePlan, ColRef, Dim, Filter, Plan, RowsPlan } from './types';
+import type { AggregatePlan, ColRef, Dim, Filter, Grain, Measure, Plan, RowsPlan } from './types';
 
 function rowsPlan(d: Draft, rank: Ranking | undefined, show: ColRef | undefined, orderCol: ColRef | undefined): RowsPlan {
   const table = d.rowsTable ?? d.table;
@@ -61,6 +61,19 @@ export function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undef
       if (m.agg === 'count' && m.col === undefined) measures[i] = { agg: 'sum', col: weight };
     });
   }
+  // "how many hours" over a column of days counts each day as one hour: the day and time together
+  // (`date_time`, made of `date` and `time`) tell hours apart; without a time there is no answer.
+  const inHours = <X extends { col?: ColRef; grain?: Grain }>(x: X): X | string => {
+    if ((x.grain !== 'hour' && x.grain !== 'hourOfDay') || x.col === undefined || !/^DATE$/i.test(x.col.column.type.trim())) return x;
+    const { table, column } = x.col;
+    const moment = table.columns.find((c) => c.type === 'TIMESTAMP' && (c.derived ?? []).includes(column.name));
+    return moment !== undefined ? { ...x, col: { table, column: moment } } : `${column.name} holds days, not times: it cannot tell hours apart`;
+  };
+  const timed = [...measures.map(inHours), ...d.dims.map(inHours)];
+  const noTime = timed.find((x): x is string => typeof x === 'string');
+  if (noTime !== undefined) return noTime;
+  measures.splice(0, measures.length, ...(timed.slice(0, measures.length) as Measure[]));
+  const dims = timed.slice(measures.length) as Dim[];
   for (const m of measures) {
     if (m.col !== undefined && (m.agg === 'sum' || m.agg === 'avg' || m.agg === 'median') && isIdLike(m.col.column) && m.col.column !== weight?.column) {
       return `${m.col.column.name} identifies rows; adding it up or averaging it means nothing`;
@@ -73,7 +86,7 @@ export function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undef
   if (one !== undefined && !rowsSaid && d.dims.length === 0 && measures.length === 1 && measures[0]?.agg === 'count' && measures[0].col === undefined) {
     return `each ${one.col.column.name} is one row: there is nothing to count for ${(one as { values: string[] }).values[0]}`;
   }
-  const plan: AggregatePlan = { kind: 'aggregate', base, measures, dims: dedupeDims(d.dims).slice(0, 3), filters: d.filters, chart: d.chart };
+  const plan: AggregatePlan = { kind: 'aggregate', base, measures, dims: dedupeDims(dims).slice(0, 3), filters: d.filters, chart: d.chart };
   if (d.perBucket !== undefined) {
     if (plan.dims.length > 0 || plan.measures.length !== 1 || rank !== undefined) return 'an average of totals per period is one number, and the question asks for more';
     plan.perBucket = d.perBucket;

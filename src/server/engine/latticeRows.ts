@@ -129,6 +129,8 @@ function countedIn(lat: Lattice, i: number, table: TableMeta, word: string): voi
   }
 }
 
+const TIME_UNITS = /^(second|minute|hour|day|week|month|quarter|year|decade|century|night|weekend|season)$/;
+
 /**
  * A noun nothing names ("planets" in planets.json, "wards" in polls.csv) may be
  * what a table's rows are, read so only where a question counts, ranks or picks them. Not when
@@ -145,6 +147,8 @@ export function guessRows(lat: Lattice, v: Vocabulary): void {
   if (named || labelled || entityColumn(table) !== undefined) return;
   lat.tokens.forEach((t, i) => {
     if (t.kind !== 'word' || t.pos !== 'NOUN' || t.stop || isKeyword(t.norm) || bound(lat, i) || senses(t.sing, 'n', 1).length === 0) return;
+    // "how many hours" in a file of daily rows: a unit of time is counted in time, never taken for rows.
+    if (TIME_UNITS.test(t.sing)) return;
     // "women" where a column holds the sex: some of the rows, not what they are; any other person
     // in a table of people was weighed as its rows already ("smokers": a column tells them apart).
     if ((isSexedNoun(t.sing) && table.columns.some(isSexColumn)) || (isPersonNoun(t.sing) && rowsArePeople(table))) return;

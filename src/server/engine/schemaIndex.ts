@@ -11,7 +11,7 @@ import type { TableStats } from '../duckdb/scanStats';
 import { quoteIdent, slug } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
-import { codeLikeAggregate, dateFromParts, marginFromPriceAndCost, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
+import { codeLikeAggregate, dateFromParts, dateTimeFromParts, marginFromPriceAndCost, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
 import { markMissingCodes, NULL_MARKER_SQL } from './missingMarkers';
 import { identifierWords, singular } from '../language/words';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
@@ -220,7 +220,7 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
     }
     columns.push(meta);
   }
-  for (const date of [dateFromParts(columns)]) {
+  for (const date of [dateFromParts(columns), dateTimeFromParts(columns)]) {
     if (date?.sqlTemplate === undefined) continue;
     const expr = date.sqlTemplate.split(QUALIFIER).join('');
     const r = await rangeOf(run, t.table, expr, true);

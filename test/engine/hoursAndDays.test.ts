@@ -1,0 +1,51 @@
+/**
+ * Hours are told apart only by a time (issue 22: "hours counted as distinct days when the time is in
+ * another column"). A day in one column and the time in another make the moment of each row, so
+ * "how many hours" and "by hour" count hours; a column of days alone cannot tell hours apart, and
+ * the engine says so instead of counting each day as one hour.
+ */
+import { strict as assert } from 'node:assert';
+import { startRig, type EngineRig } from './engineHarness';
+
+const HOURLY = ['date,time,pm10,no2'];
+const DAILY = ['date,pm10'];
+let above = 0;
+const no2ByHour = new Map<number, number[]>();
+for (let d = 1; d <= 5; d++) {
+  for (let h = 0; h < 24; h++) {
+    const pm10 = (d * 37 + h * 11) % 400;
+    const no2 = (h * 7) % 50 + d;
+    if (pm10 > 300) above++;
+    no2ByHour.set(h, [...(no2ByHour.get(h) ?? []), no2]);
+    HOURLY.push(`2021-03-0${d},${String(h).padStart(2, '0')}:00,${pm10},${no2}`);
+  }
+  DAILY.push(`2021-03-0${d},${d * 90}`);
+}
+
+describe('hours and days', function () {
+  this.timeout(120_000);
+  let rig: EngineRig;
+  before(async () => {
+    rig = await startRig({ 'air_hourly.csv': HOURLY.join('\n'), 'air_daily.csv': DAILY.join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('counts hours from the day and the time together', async () => {
+    const a = await rig.ask('how many hours was pm10 above 300', ['air_hourly.csv']);
+    assert.match(a.message, new RegExp(`\\*\\*${above}\\*\\*`), a.message);
+    assert.match(a.code.join('\n'), /"date" \+ "time"/, a.code.join('\n'));
+  });
+
+  it('groups by hour of day over the time column', async () => {
+    const a = await rig.ask('average no2 by hour of day', ['air_hourly.csv']);
+    const at7 = no2ByHour.get(7) ?? [];
+    const mean7 = at7.reduce((x, y) => x + y, 0) / at7.length;
+    assert.match(a.message, new RegExp(`07:00[^\\n]*${mean7}`), a.message);
+  });
+
+  it('never counts days as hours where the file holds no time', async () => {
+    const a = await rig.ask('how many hours was pm10 above 300', ['air_daily.csv']);
+    assert.doesNotMatch(a.message, /\*\*2\*\*/, a.message);
+    assert.doesNotMatch(a.code.join('\n'), /date_trunc\('hour'/, a.code.join('\n'));
+  });
+});
