@@ -360,7 +360,9 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
     } else if (p.k === 'null') {
       const col = pickCol(ch, p.col, 'filter');
       if (col === undefined) return fail('no column', [p]);
-      draft.filters.push(p.none === true && !p.isNull ? { kind: 'none', col } : p.none === true ? { kind: 'none', col } : { kind: 'null', col, isNull: p.isNull });
+      // "policies that have a deny statement" over a count (`deny_statements` 0, 1, 3): more than none.
+      const counted = !p.isNull && p.none !== true && col.column.kind === 'numeric' && col.column.min === 0 && Number.isInteger(col.column.max) && (col.column.max as number) > 0;
+      draft.filters.push(p.none === true ? { kind: 'none', col } : counted ? { kind: 'cmp', col, op: '>', value: 0 } : { kind: 'null', col, isNull: p.isNull });
       use(p);
     }
   }

@@ -8,7 +8,7 @@ import type { Composition } from './compose';
 import { dimOf } from './compose';
 import { cmpFilter, valFilters, whenFilters } from './composeFilters';
 import type { Part } from './parts';
-import { defaultAgg, isFlag, isNumeric } from './shape';
+import { defaultAgg, frequencyWeight, isFlag, isNumeric } from './shape';
 import type { Dim, Filter, Plan, TableMeta, ColRef } from './types';
 import { placesOfValue } from '../language/places';
 
@@ -43,7 +43,12 @@ export function refine(prev: Plan, parts: readonly Part[], ch: Chooser, question
   const instead = live.some((p) => p.k === 'edit' && p.edit === 'instead');
   let dims: Dim[] | undefined;
   let changed = false;
-  const plan: Plan = { ...prev } as Plan;
+  // "titles released in 2021", then "by month": the listed rows, counted per month (still in 2021).
+  const regroup = prev.kind === 'rows' && live.some((p) => p.k === 'group') && !live.some((p) => p.k === 'rank' || p.k === 'top' || p.k === 'order');
+  const weight = frequencyWeight(table);
+  const plan: Plan = regroup
+    ? { kind: 'aggregate', base: table, measures: [weight !== undefined ? { agg: 'sum', col: weight } : { agg: 'count' }], dims: [], filters: prev.filters, chart: 'auto' }
+    : { ...prev } as Plan;
   for (const p of live) {
     if (p.k === 'val' || ((p.k === 'rows' || p.k === 'count') && p.vals !== undefined)) {
       const r = valFilters(ch, p.k === 'val' ? p : { k: 'val', vals: p.vals ?? [], from: p.from, to: p.to, cost: 0 }, false);
