@@ -92,7 +92,9 @@ r('MCol', ['Col', tok((f) => f.t.kind === 'word' && f.t.pos === 'NOUN' && f.in.s
 // (A name of one thing, "chicago retailers", "texas sales", is a condition the data must hold: WordNet
 // files it as an instance of a kind, not a kind.)
 const instanceName = (f: Feed): boolean => senses(f.t.sing, 'n', 1)[0]?.ptrs.some((p) => p.sym === '@i') === true;
-const QUALIFIER_NOUN = tok((f) => f.t.kind === 'word' && f.t.pos === 'NOUN' && f.in.size === 0 && !f.t.stop && !isKeyword(f.t.norm) && !instanceName(f));
+// (Only a word of the language: "matrix_cal" or "zork" before `time` is a name or a value the data
+// does not hold, never a qualifier to drop.)
+const QUALIFIER_NOUN = tok((f) => f.t.kind === 'word' && f.t.pos === 'NOUN' && f.in.size === 0 && !f.t.stop && !isKeyword(f.t.norm) && !instanceName(f) && senses(f.t.sing, 'n', 1).length > 0);
 r('MCol', [QUALIFIER_NOUN, 'Col'], (d) => ({ alts: at<ColM>(d, 1).alts }), 0.5);
 // "order value", "car price": a column said of the rows it belongs to.
 r('MCol', ['Subject', 'Col'], (d) => {

@@ -142,7 +142,8 @@ function columnHits(lat: Lattice, v: Vocabulary): void {
     }
     for (let j = i + 1; j <= Math.min(tokens.length, i + MAX_SPAN); j++) {
       // A possessive or article inside a name says nothing ("rate their job" for `rate_job`).
-      const inner = (x: Tok, k: number): boolean => k > i && k < j - 1 && (/^(their|its|his|her|our|my|your|the|a|an)$/.test(x.norm) || tableNouns.has(x.sing));
+      // ... nor does "per" inside a name made of a measure and its unit ("gdp per cap" for `GDP.cap`).
+      const inner = (x: Tok, k: number): boolean => k > i && k < j - 1 && (/^(their|its|his|her|our|my|your|the|a|an|per)$/.test(x.norm) || tableNouns.has(x.sing));
       const span = tokens.slice(i, j).filter((x, k) => !inner(x, i + k));
       if (!span.every(wordish)) break;
       // Only columns one of whose words the first token links to can be named from here.
@@ -254,7 +255,9 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
       if (!span.every(wordish)) break;
       // ("babies" is no plural of the first name "Baby": names are matched as written.)
       const pluralOfName = span.length === 1 && t.pos === 'NOUN' && t.norm !== t.sing && t.raw === t.raw.toLowerCase();
-      const exact = v.values.get(span.map((x) => x.norm).join(' ')) ?? v.values.get(span.map((x) => x.sing).join(' '))?.filter((e) => !(pluralOfName && isNameColumn(e.ref.column)));
+      // (`matrix_cal` as typed: values are indexed by their words, "matrix cal".)
+      const exact = v.values.get(span.map((x) => x.norm).join(' ')) ?? v.values.get(span.map((x) => x.sing).join(' '))?.filter((e) => !(pluralOfName && isNameColumn(e.ref.column)))
+        ?? (span.length === 1 && t.norm.includes('_') ? v.values.get(identifierWords(t.norm).join(' ')) : undefined);
       // A lower-case function word ("by", "in", "other") is a value only right after its column's name ("race other").
       // ("always", "often": adverbs are answers a survey column may hold.)
       const weak = span.length === 1 && t.stop && t.pos !== 'ADV' && t.raw === t.raw.toLowerCase();

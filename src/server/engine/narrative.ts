@@ -116,9 +116,13 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
     // Ranked from the values themselves, never from row order: the result may be unordered (no
     // "highest" in the question) and a reader takes "followed by" as a ranking.
     const dir = plan.order === 'asc' ? 'lowest' : 'highest';
+    // Rows with no value for a group (an empty borough) are no group: never named as the top one.
+    const unknown = (row: unknown[]): boolean => plan.dims.some((_d, k) => row[k] === null || row[k] === undefined);
     const ranked = r.rows.map((row, i) => ({ row, v: n(row[mi]), i }))
-      .sort((a, b) => (Number.isFinite(b.v) ? 1 : 0) - (Number.isFinite(a.v) ? 1 : 0) || (dir === 'lowest' ? a.v - b.v : b.v - a.v) || a.i - b.i)
+      .sort((a, b) => Number(unknown(a.row)) - Number(unknown(b.row)) || (Number.isFinite(b.v) ? 1 : 0) - (Number.isFinite(a.v) ? 1 : 0) || (dir === 'lowest' ? a.v - b.v : b.v - a.v) || a.i - b.i)
       .map((x) => x.row);
+    const unplaced = ranked.find(unknown);
+    if (unplaced !== undefined && ranked.length > 1) ranked.splice(ranked.indexOf(unplaced), 1);
     const top = ranked[0] ?? [];
     const share = plan.share ? `, ${pct(n(top[top.length - 1]))} of the total` : '';
     const dimName = plan.dims.map((d) => d.col.column.name).join(' / ');
@@ -137,6 +141,7 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
         : `**${label(top)}** has the ${dir} ${what} (${fmtValue(top[mi])}${share})`;
       lines.push(`${lead}${rest ? `, followed by ${rest}` : ''}; ${plural(groupCount, dimName.length > 0 ? 'group' : 'row')} in all.`);
     }
+    if (unplaced !== undefined && ranked.length > 0 && ranked[0] !== unplaced) lines.push(`Rows with no ${code(dimName)}: ${fmtValue(unplaced[mi])} (not ranked).`);
   }
   const contrast = plan.contrast !== undefined ? contrastLine(plan.contrast, r.rows, mi, what) : undefined;
   if (contrast !== undefined) lines.unshift(contrast, '');

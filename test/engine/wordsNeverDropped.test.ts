@@ -1,0 +1,53 @@
+/**
+ * Words are placed or the question is refused (issue 22, point 2), from probe G's wrong answers:
+ * - a value typed as written with an underscore ("matrix_cal") is found in its column;
+ * - a word nothing names before a column ("median zork time") is never dropped as a qualifier;
+ * - "gdp per cap" names `GDP.cap`, not `GDP.cap` divided by another column ending in `cap`;
+ * - a group with no value (an empty borough) is never named as the top group of a listing.
+ */
+import { strict as assert } from 'node:assert';
+import { startRig, type EngineRig } from './engineHarness';
+
+const RUNS = ['id,test_group,sysname,time'];
+for (let i = 0; i < 48; i++) RUNS.push(`r${i},${['matrix_cal', 'matrix_fun', 'prog'][i % 3]},${i % 2 === 0 ? 'Linux' : 'Windows'},${(10 + (i % 3) * 5 + (i % 2)).toFixed(1)}`);
+
+const WORLD = ['country,GDP.cap,CO2.cap,Pop'];
+[['Aland', 250, 90, 1000], ['Borduria', 1200, 5000, 2000], ['Carpania', 280, 8000, 3000], ['Dorne', 5000, 300, 4000]].forEach((r) => WORLD.push(r.join(',')));
+
+const CRASHES = ['crash_id,borough,injured'];
+for (let i = 0; i < 60; i++) CRASHES.push(`${i},${i % 2 === 0 ? '' : i % 3 === 0 ? 'QUEENS' : 'BROOKLYN'},${i % 4}`);
+
+describe('words placed or refused, never dropped', function () {
+  this.timeout(120_000);
+  let rig: EngineRig;
+  before(async () => {
+    rig = await startRig({ 'benchmarks.csv': RUNS.join('\n'), 'world.csv': WORLD.join('\n'), 'collisions.csv': CRASHES.join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('finds a value typed with its underscore: median matrix_cal time linux vs windows', async () => {
+    const a = await rig.ask('median matrix_cal time linux vs windows', ['benchmarks.csv']);
+    assert.match(a.steps[0]?.name ?? '', /`test_group` is "matrix_cal"/, a.steps[0]?.name);
+    // matrix_cal runs: Linux 10.0, Windows 11.0.
+    assert.match(a.message, /Windows[^\n]*11\b/, a.message);
+  });
+
+  it('refuses a word it cannot place before a column instead of dropping it', async () => {
+    const a = await rig.ask('median zork time', ['benchmarks.csv']);
+    assert.match(a.message, /"zork"/, a.message);
+    assert.doesNotMatch(a.message, /\*\*[\d.]+\*\*/, a.message);
+  });
+
+  it('reads "gdp per cap" as the column of that name', async () => {
+    const a = await rig.ask('countries with gdp per cap under $300', ['world.csv']);
+    assert.match(a.steps[0]?.name ?? '', /`GDP\.cap` < 300/, a.steps[0]?.name);
+    assert.doesNotMatch(a.steps[0]?.name ?? '', /per `CO2\.cap`/, a.steps[0]?.name);
+    assert.match(a.message, /\*\*2\*\*/, a.message);
+  });
+
+  it('never names the rows with no borough as the top borough', async () => {
+    const a = await rig.ask('collisions per borough', ['collisions.csv']);
+    assert.match(a.message, /\*\*BROOKLYN\*\* has the highest/, a.message);
+    assert.match(a.message, /no `borough`: 30/, a.message);
+  });
+});
