@@ -142,9 +142,11 @@ function columnHits(lat: Lattice, v: Vocabulary): void {
     }
     for (let j = i + 1; j <= Math.min(tokens.length, i + MAX_SPAN); j++) {
       // A possessive or article inside a name says nothing ("rate their job" for `rate_job`).
-      // ... nor does "per" inside a name made of a measure and its unit ("gdp per cap" for `GDP.cap`).
-      const inner = (x: Tok, k: number): boolean => k > i && k < j - 1 && (/^(their|its|his|her|our|my|your|the|a|an|per)$/.test(x.norm) || tableNouns.has(x.sing));
+      const inner = (x: Tok, k: number): boolean => k > i && k < j - 1 && (/^(their|its|his|her|our|my|your|the|a|an)$/.test(x.norm) || tableNouns.has(x.sing));
       const span = tokens.slice(i, j).filter((x, k) => !inner(x, i + k));
+      // ... nor does "per" between the words of a name of several ("gdp per cap" for `GDP.cap`; a
+      // name run together, `beerpercap`, spells it).
+      const unglued = span.filter((x, k) => !(k > 0 && k < span.length - 1 && x.norm === 'per'));
       if (!span.every(wordish)) break;
       // Only columns one of whose words the first token links to can be named from here.
       const candidates = new Set<ColRef>();
@@ -153,7 +155,8 @@ function columnHits(lat: Lattice, v: Vocabulary): void {
       // `hs_degree` from "high": a short name word may be the initials of the words starting here.
       if (j - i > 1 && span.every((x) => x.kind === 'word')) for (const r of v.shortWordNames.get(t.norm.slice(0, 1)) ?? []) candidates.add(r);
       for (const ref of candidates) {
-        const hit = nameHit(span, v.names.get(ref.column), span.map((x) => links[x.i] ?? new Map()), ref.column.kind === 'temporal');
+        const words = (v.names.get(ref.column)?.core.length ?? 0) >= 2 ? unglued : span;
+        const hit = nameHit(words, v.names.get(ref.column), words.map((x) => links[x.i] ?? new Map()), ref.column.kind === 'temporal');
         if (hit === undefined) continue;
         add(lat.col, spanKey(i, j), { ref, ...hit }, sameCol);
         // "orders" naming `order_id`, one per row: the rows themselves.
