@@ -21,12 +21,15 @@ for (let d = 1; d <= 5; d++) {
   }
   DAILY.push(`2021-03-0${d},${d * 90}`);
 }
+// Dates written year first with the month's name ("2015 Jun 15"), as browser statistics export them.
+const SHARES = ['date,Firefox'];
+for (let d = 0; d < 40; d++) SHARES.push(`${d < 20 ? '2015 Dec' : '2016 Jan'} ${String((d % 20) + 1).padStart(2, '0')},${(20 - d * 0.1).toFixed(1)}`);
 
 describe('hours and days', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'air_hourly.csv': HOURLY.join('\n'), 'air_daily.csv': DAILY.join('\n') });
+    rig = await startRig({ 'air_hourly.csv': HOURLY.join('\n'), 'air_daily.csv': DAILY.join('\n'), 'browser_usage.csv': SHARES.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -47,5 +50,11 @@ describe('hours and days', function () {
     const a = await rig.ask('how many hours was pm10 above 300', ['air_daily.csv']);
     assert.doesNotMatch(a.message, /\*\*2\*\*/, a.message);
     assert.doesNotMatch(a.code.join('\n'), /date_trunc\('hour'/, a.code.join('\n'));
+  });
+
+  it('reads dates written year first with the month\'s name', async () => {
+    const a = await rig.ask('average firefox in 2016', ['browser_usage.csv']);
+    // 2016: d = 20..39, 20 - d/10 -> 18.0 .. 16.1, mean 17.05.
+    assert.match(a.message, /\*\*17\.05\*\*/, a.message);
   });
 });

@@ -16,11 +16,11 @@ import { quoteIdent, quoteLiteral } from './sqlText';
 const DATE_FORMATS = [
   '%d.%m.%Y', '%m/%d/%Y', '%d/%m/%Y', '%Y/%m/%d', '%Y.%m.%d', '%d-%m-%Y', '%m-%d-%Y', '%Y-%m-%d',
   '%d %b %Y', '%d-%b-%Y', '%b %d %Y', '%b %d, %Y', '%b-%d-%Y', '%d %B %Y', '%d-%B-%Y', '%B %d %Y', '%B %d, %Y', '%B-%d-%Y',
-  '%a, %d %b %Y', '%a %b %d %Y',
+  '%a, %d %b %Y', '%a %b %d %Y', '%Y %b %d', '%Y-%b-%d', '%Y %B %d',
 ];
 const TIME_SUFFIXES = [' %H:%M:%S', ' %H:%M', 'T%H:%M:%S', 'T%H:%M:%SZ', 'T%H:%M:%S.%f', 'T%H:%M:%S.%fZ', ' %H:%M:%S.%f', 'T%H:%M', ' %I:%M:%S %p', ' %I:%M %p'];
 /** Month-only values ("2014-05", "Jan 2014"): read as the first day of the month. */
-const MONTH_FORMATS = ['%Y-%m', '%Y/%m', '%m/%Y', '%b %Y', '%B %Y', '%b-%Y'];
+const MONTH_FORMATS = ['%Y-%m', '%Y/%m', '%m/%Y', '%b %Y', '%B %Y', '%b-%Y', '%Y %b', '%Y-%b'];
 
 interface Candidate {
   format: string;
