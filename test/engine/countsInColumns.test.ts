@@ -75,3 +75,29 @@ describe('counts held in a column, not in the rows', function () {
     assert.doesNotMatch(a.message, new RegExp(`\\*\\*${allDeaths * 2}\\*\\*`), a.message);
   });
 });
+
+// Languages spoken per territory, with each territory's population repeated on its language rows.
+const TERRITORIES: Array<[string, number, number]> = [['JP', 123_000_000, 3], ['IN', 1_400_000_000, 9], ['FR', 68_000_000, 4], ['NZ', 5_000_000, 2], ['PE', 34_000_000, 3], ['CH', 9_000_000, 4]];
+const SPOKEN = ['territory,territory_population,language,population_pct'];
+for (const [t, pop, n] of TERRITORIES) for (let i = 0; i < n; i++) SPOKEN.push(`${t},${pop},lang${i},${Math.max(1, 90 - i * 20)}`);
+
+describe('numbers that describe a repeated thing', function () {
+  this.timeout(120_000);
+  let rig: EngineRig;
+  before(async () => {
+    rig = await startRig({ 'territory_languages.csv': SPOKEN.join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('adds up each territory once: total world population', async () => {
+    const a = await rig.ask('total world population', ['territory_languages.csv']);
+    const truth = TERRITORIES.reduce((s, [, pop]) => s + pop, 0);
+    assert.match(a.message, new RegExp(`\\*\\*${fmt(truth)}\\*\\*`), a.message);
+    assert.match(a.message, /one value per `territory`/, a.message);
+  });
+
+  it('gives one territory its own population, not times its languages: population of japan', async () => {
+    const a = await rig.ask('population of japan', ['territory_languages.csv']);
+    assert.match(a.message, /\*\*123,000,000\*\*/, a.message);
+  });
+});

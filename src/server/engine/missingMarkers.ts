@@ -82,3 +82,33 @@ export function missingCodeNote(columns: readonly ColumnMeta[]): string {
   const said = coded.map((c) => `in \`${c.name.replace(/`/g, "'")}\`, ${c.missingCode?.value} means not known (${c.missingCode?.rows} rows)`);
   return `\n\n_Note: ${said.join('; ')}: left out._`;
 }
+
+/**
+ * Numbers that describe the things a repeating column names rather than the rows (`territory_population`
+ * on every language row of its territory): the same value on every row of each `territory`. Added up
+ * per row, India's population counts 80 times. The coarsest such column is kept as the number's key.
+ */
+export async function markEntityAttributes(run: RunSql, table: string, rowCount: number, columns: ColumnMeta[]): Promise<void> {
+  const keys = columns.filter((c) => c.kind === 'text' && !c.converted && !c.unique && c.distinct >= 5 && c.distinct <= rowCount / 1.5 && c.nonNull === rowCount)
+    .sort((a, b) => a.distinct - b.distinct).slice(0, 3);
+  const numbers = columns.filter((c) => c.kind === 'numeric' && c.sqlTemplate === undefined && !c.converted && c.derived === undefined && !isIdLike(c) && !timeNamed(c) && c.distinct > 2).slice(0, 40);
+  // (Three grouped passes over the file: past a million rows the check would be felt at ingest.)
+  if (keys.length === 0 || numbers.length === 0 || rowCount > 1_000_000) return;
+  for (const key of keys) {
+    const open = numbers.filter((c) => c.entityKey === undefined);
+    if (open.length === 0) return;
+    const k = quoteIdent(key.name);
+    const per = open.map((c, i) => `count(DISTINCT ${quoteIdent(c.name)}) AS n${i}`).join(', ');
+    const r = (await run(`SELECT count(*) FILTER (WHERE rows_of_key > 1), ${open.map((_c, i) => `max(n${i})`).join(', ')} FROM (SELECT count(*) AS rows_of_key, ${per} FROM ${quoteIdent(table)} GROUP BY ${k})`))[0] ?? [];
+    // Enough things seen on several rows for "always the same" to mean something.
+    if (num(r[0]) < 5) continue;
+    open.forEach((c, i) => { if (num(r[i + 1]) === 1) c.entityKey = key.name; });
+  }
+}
+
+/** "_Note: `territory_population` is one value per `territory`: each counts once._" for the measures a plan reads. */
+export function entityNote(columns: readonly ColumnMeta[]): string {
+  const keyed = [...new Set(columns)].filter((c) => c.entityKey !== undefined);
+  if (keyed.length === 0) return '';
+  return `\n\n_Note: ${keyed.map((c) => `\`${c.name.replace(/`/g, "'")}\` is one value per \`${(c.entityKey ?? '').replace(/`/g, "'")}\``).join('; ')}, repeated on its rows: each counts once._`;
+}

@@ -5,7 +5,7 @@
 import { formatNumber, plural } from '../profile/profileSummary';
 import { code, describePlan, filterPhrase, fmtLabel, fmtValue, grainWords, isCyclic, md, measurePhrase, rowNoun, timeLabel } from './describe';
 import { isScope, tieCap } from './sqlBuilder';
-import { missingCodeNote } from './missingMarkers';
+import { entityNote, missingCodeNote } from './missingMarkers';
 import type { Plan } from './types';
 
 export interface ResultData {
@@ -177,7 +177,8 @@ export function finding(plan: Plan, r: ResultData): string {
   switch (plan.kind) {
     case 'aggregate':
       return aggregateFinding(plan, r) + convertedNote(plan)
-        + missingCodeNote([...plan.measures.flatMap((m) => (m.col ? [m.col.column] : [])), ...plan.dims.map((d) => d.col.column), ...plan.filters.map((f) => f.col.column)]);
+        + missingCodeNote([...plan.measures.flatMap((m) => (m.col ? [m.col.column] : [])), ...plan.dims.map((d) => d.col.column), ...plan.filters.map((f) => f.col.column)])
+        + entityNote(plan.measures.flatMap((m) => (m.col !== undefined && (m.agg === 'sum' || m.agg === 'avg' || m.agg === 'median') ? [m.col.column] : [])));
     case 'rows': {
       const total = n(r.extra?.[0]);
       const shown = r.rows.length;

@@ -12,7 +12,7 @@ import { quoteIdent, slug } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
 import { codeLikeAggregate, dateFromParts, dateTimeFromParts, marginFromPriceAndCost, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
-import { markMissingCodes, NULL_MARKER_SQL } from './missingMarkers';
+import { markEntityAttributes, markMissingCodes, NULL_MARKER_SQL } from './missingMarkers';
 import { identifierWords, singular } from '../language/words';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
 import { ingestRole } from './shape';
@@ -241,6 +241,7 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
   await indexValues(run, t.table, columns);
   await markTotalRows(run, t.table, columns);
   await markMissingCodes(run, t.table, columns);
+  await markEntityAttributes(run, t.table, rowCount, columns);
   return { rowCount, columns };
 }
 

@@ -101,6 +101,13 @@ export function measureSql(m: Measure, qualify: boolean, filter?: string): strin
   const f = filter !== undefined ? ` FILTER (WHERE ${filter})` : '';
   if (m.agg === 'count' || m.col === undefined) return `count(*)${f}`;
   const x = colSql(m.col, qualify);
+  const key = m.col.table.columns.find((c) => c.name === m.col?.column.entityKey);
+  if (key !== undefined && (m.agg === 'sum' || m.agg === 'avg' || m.agg === 'median')) {
+    // One value per territory, not per row: the distinct (territory, value) pairs are what add up.
+    const k = colSql({ table: m.col.table, column: key }, qualify);
+    const pairs = `list(DISTINCT {'k': ${k}, 'v': ${x}}) FILTER (WHERE ${x} IS NOT NULL${filter !== undefined ? ` AND ${filter}` : ''})`;
+    return `list_aggregate(list_transform(${pairs}, p -> p.v), '${m.agg}')`;
+  }
   switch (m.agg) {
     case 'count_distinct':
       return `count(DISTINCT ${m.grain !== undefined ? grainSql(m.grain, x) : x})${f}`;

@@ -60,6 +60,11 @@ export interface ColumnMeta {
   /** Numbers written as text: how many non-empty values are not numbers, and one of them ("Ancient"). */
   unreadable?: number;
   unreadableExample?: string;
+  /**
+   * The column whose things this number describes (`territory_population` is the same on every row
+   * of a `territory`): sums and averages count each of them once.
+   */
+  entityKey?: string;
   /** A number that stands for "not known" (`age` 99): read as missing. */
   missingCode?: { value: number; rows: number };
 }

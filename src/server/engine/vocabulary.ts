@@ -47,8 +47,11 @@ export interface Vocabulary {
   rowNouns: Map<TableMeta, string[]>;
 }
 
-/** Words a column name may end with that give its unit, not its meaning (`Weight_in_lbs`, `Cost (USD)`). */
-const UNIT = /^(in|lbs?|kg|g|km|mi|mins|minutes?|secs?|seconds?|ms|hrs?|hours?|usd|eur|gbp|dollars?|euros?|pct|percent|mph|kmh|kph|cm|mm|m|ft|inch(es)?|celsius|fahrenheit|c|f|kwh|mw|kw|liters?|litres?|l|ml|oz|pounds?|tonnes?|tons?|k|thousands?|millions?|mn|bn|billions?|1000s?|000s?)$/;
+/**
+ * Words a column name may end with that give its unit, not its meaning (`Weight_in_lbs`, `Cost (USD)`).
+ * (Not `pct` or `percent`: `population_pct` is a share, and "population" names `territory_population`.)
+ */
+const UNIT = /^(in|lbs?|kg|g|km|mi|mins|minutes?|secs?|seconds?|ms|hrs?|hours?|usd|eur|gbp|dollars?|euros?|mph|kmh|kph|cm|mm|m|ft|inch(es)?|celsius|fahrenheit|c|f|kwh|mw|kw|liters?|litres?|l|ml|oz|pounds?|tonnes?|tons?|k|thousands?|millions?|mn|bn|billions?|1000s?|000s?)$/;
 /** Glue inside names ("Miles_per_Gallon", "Cost of goods"). */
 const GLUE = /^(of|per|the|and|a|an|by|for|to|at|on|with|from|is)$/;
 /** File-name words about the copy, not the subject: orders_raw.csv, sales_clean_final.csv. */
