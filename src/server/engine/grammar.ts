@@ -594,7 +594,8 @@ export function isFiller(f: Feed): boolean {
     const file = verbFile(t.lemma);
     return file !== undefined && FRAMING_VERBS.has(file);
   }
-  return t.pos === 'ADV' && /ly$/.test(t.norm) && !isKeyword(t.norm);
+  // ("italy" is tagged an adverb for its ending: only a word the dictionary knows as one is dropped.)
+  return t.pos === 'ADV' && /ly$/.test(t.norm) && !isKeyword(t.norm) && senses(t.norm, 'r', 1).length > 0;
 }
 /** Grammar words that carry a calculation: counting, combining, ranking, grouping, restricting. */
 const MEANINGFUL = /^(first|last|latest|earliest|many|much|most|least|more|less|fewer|top|bottom|per|each|every|only|just|total|average|avg|mean|median|sum|count|minimum|maximum|min|max|highest|lowest|largest|smallest|biggest|greatest|distinct|unique|share|percentage|percent|proportion|compare|versus|vs|over|under|above|below|than|since|before|after|until|instead|also|same)$/;

@@ -72,6 +72,9 @@ export const isFlag = (c: ColumnMeta): boolean => c.kind === 'boolean' || (c.kin
 export const TIME_NAMED = /^(year|yr|quarter|qtr|month|week|day|decade|hour|season|date|weekday|dow|day[ _]?of[ _]?(week|month|year)|month[ _]?of[ _]?year|hour[ _]?of[ _]?day|week[ _]?of[ _]?year)s?$/i;
 export const timeNamed = (c: ColumnMeta): boolean => TIME_NAMED.test(c.name.trim());
 
+/** WordNet's lexicographer files of acts, events, groups, people, quantities and states: things counted. */
+const COUNTED_FILES = new Set([4, 11, 14, 18, 23, 26]);
+
 /** The one column of a table of counts (`Freq`, `n`, `count`) beside categories: what a row stands for. */
 export function frequencyWeight(table: TableMeta): ColRef | undefined {
   const named = table.columns.filter((c) => /^(freq|frequency|n|count|counts|cnt|number|num|weight|wt|persons|people)$/i.test(c.name.trim()));
@@ -80,7 +83,9 @@ export function frequencyWeight(table: TableMeta): ColRef | undefined {
   // a crash on a day with its `fatalities` is one crash): what the rows count.
   const oneThingEach = table.columns.some((c) => (c.kind === 'text' && c.unique) || (c.kind === 'temporal' && c.derived === undefined));
   const plural = oneThingEach ? [] : table.columns.filter((c) => c.kind === 'numeric' && /INT/i.test(c.type) && identifierWords(c.name).length === 1 && /^[a-z]{4,}$/.test(c.name.trim().toLowerCase())
-    && singular(c.name.trim().toLowerCase()) !== c.name.trim().toLowerCase());
+    && singular(c.name.trim().toLowerCase()) !== c.name.trim().toLowerCase()
+    // ... of people, events or acts (`deaths`, `arrivals`, `visitors`); `points` of a review is a score.
+    && senses(singular(c.name.trim().toLowerCase()), 'n', 3).some((x) => COUNTED_FILES.has(x.lex)));
   const counts = named.length > 0 ? named : plural.length > 0 ? plural : crossTabCount(table);
   const w = counts[0];
   if (counts.length !== 1 || w === undefined || w.kind !== 'numeric' || !Number.isInteger(w.min) || !Number.isInteger(w.max) || (w.min as number) < 0) return undefined;
