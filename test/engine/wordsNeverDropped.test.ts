@@ -24,11 +24,14 @@ const WINES = ['country,points,price,winery'];
 for (let i = 0; i < 30; i++) WINES.push(`${['France', 'Germany', 'Austria'][i % 3]},${80 + (i % 15)},${10 + i * 3},W${i % 7}`);
 const french = WINES.slice(1).filter((l) => l.startsWith('France'));
 
+const SATISFACTION = ['Income,Job.Satisfaction,Gender,Freq'];
+['Dissatisfied', 'Satisfied', 'Very Satisfied'].forEach((j, a) => ['Female', 'Male'].forEach((g, b) => ['<5000', '5000+'].forEach((inc, c) => SATISFACTION.push(`${inc},${j},${g},${1 + a * 3 + b * 2 + c}`))));
+
 describe('words placed or refused, never dropped', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'benchmarks.csv': RUNS.join('\n'), 'world.csv': WORLD.join('\n'), 'collisions.csv': CRASHES.join('\n'), 'wine_reviews.csv': WINES.join('\n') });
+    rig = await startRig({ 'benchmarks.csv': RUNS.join('\n'), 'world.csv': WORLD.join('\n'), 'collisions.csv': CRASHES.join('\n'), 'wine_reviews.csv': WINES.join('\n'), 'job_satisfaction.csv': SATISFACTION.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -74,5 +77,13 @@ describe('words placed or refused, never dropped', function () {
     const mean = french.reduce((s, l) => s + Number(l.split(',')[2]), 0) / french.length;
     assert.match(a.message, new RegExp(`\\*\\*${mean}\\*\\*`), a.message);
     assert.doesNotMatch(a.steps[0]?.name ?? '', /winery/, a.steps[0]?.name);
+  });
+
+  it('keeps the column the file is named after in a breakdown: satisfaction breakdown by gender', async () => {
+    for (const q of ['satisfaction breakdown by gender', 'breakdown of satisfaction by gender']) {
+      const a = await rig.ask(q, ['job_satisfaction.csv']);
+      assert.match(a.steps[0]?.name ?? '', /`Job\.Satisfaction`/, `${q}: ${a.steps[0]?.name}`);
+      assert.match(a.steps[0]?.name ?? '', /`Gender`/, `${q}: ${a.steps[0]?.name}`);
+    }
   });
 });

@@ -213,7 +213,7 @@ r('Dims', ['Dims', kw('and', '&', 'then'), 'Dim'], (d) => ({ dims: [...at<{ dims
 r('Dims', ['Dims', kw('by', 'per')], (d) => at<object>(d, 0));
 r('Dims', ['Dims', kw('by', 'per'), 'Dim'], (d) => ({ dims: [...at<{ dims: DimSpec[] }>(d, 0).dims, d[2]] }));
 const BY: string[][] = [['by'], ['per'], ['for', 'each'], ['for', 'every'], ['in', 'each'], ['in', 'every'], ['each'], ['every'], ['across'], ['broken', 'down', 'by'],
-  ['break', 'down', 'by'], ['breakdown', 'by'], ['broken', 'out', 'by'], ['grouped', 'by'], ['group', 'by'], ['split', 'by'], ['split', 'across'], ['segmented', 'by'], ['par'], ['por'], ['pro'], ['nach']];
+  ['break', 'down', 'by'], ['breakdown', 'by'], ['breakdown', 'of'], ['broken', 'out', 'by'], ['grouped', 'by'], ['group', 'by'], ['split', 'by'], ['split', 'across'], ['segmented', 'by'], ['par'], ['por'], ['pro'], ['nach']];
 for (const words of BY) r('By', words.map((w) => kw(w)));
 r('Part', ['By', 'Dims'], (d) => part({ k: 'group', dims: at<{ dims: DimSpec[] }>(d, 1).dims }));
 r('Part', ['Dim', kw('wise')], (d) => part({ k: 'group', dims: [at<DimSpec>(d, 0)] }));

@@ -93,9 +93,11 @@ export function rowsHits(lat: Lattice, v: Vocabulary): void {
       if (last === undefined) continue;
       // ("temperature" in city-temperature.csv with a `temp` column: the column is likelier meant.)
       if (t.sing === last && t.sing.length >= 4) countedIn(lat, i, table, t.sing);
-      const measured = (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.ref.table === table && h.ref.column.kind === 'numeric' && h.cost <= 0.8);
+      // ("satisfaction" in job_satisfaction.csv with a `Job.Satisfaction` column: the column again, said
+      // before "breakdown by gender"; a plural, "the most isotopes", still counts the rows.)
+      const measured = (lat.col.get(spanKey(i, i + 1)) ?? []).some((h) => h.ref.table === table && h.cost <= 0.8 && (h.ref.column.kind === 'numeric' || (t.norm === t.sing && h.ref.column.kind === 'text' && !h.ref.column.unique)));
       if (t.sing === last || (t.pos === 'VERB' && t.lemma === last)) {
-        add(lat.rows, spanKey(i, i + 1), { table, cost: measured ? 0.9 : 0.1 }, (a, b) => a.table === b.table);
+        add(lat.rows, spanKey(i, i + 1), { table, cost: measured ? 1.2 : 0.1 }, (a, b) => a.table === b.table);
         // "the most isotopes" in isotopes.csv: said in the plural, likelier the rows than a word of `isotope_mass`.
         if (t.norm !== t.sing) for (const h of lat.col.get(spanKey(i, i + 1)) ?? []) if (h.link === 'part' && h.ref.table === table) h.cost += 0.6;
       }
