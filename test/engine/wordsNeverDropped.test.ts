@@ -27,11 +27,15 @@ const french = WINES.slice(1).filter((l) => l.startsWith('France'));
 const SATISFACTION = ['Income,Job.Satisfaction,Gender,Freq'];
 ['Dissatisfied', 'Satisfied', 'Very Satisfied'].forEach((j, a) => ['Female', 'Male'].forEach((g, b) => ['<5000', '5000+'].forEach((inc, c) => SATISFACTION.push(`${inc},${j},${g},${1 + a * 3 + b * 2 + c}`))));
 
+// A statistics office's wide table: a line code that is the same on every row, then one column per year.
+const INCOME = ['Per capita personal income,FIPS,AreaName,1999,2000'];
+[['01', 'Alabama', 22000, 23000], ['02', 'Alaska', 28000, 29500], ['04', 'Arizona', 24000, 25100]].forEach((r) => INCOME.push(`400,${r.join(',')}`));
+
 describe('words placed or refused, never dropped', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'benchmarks.csv': RUNS.join('\n'), 'world.csv': WORLD.join('\n'), 'collisions.csv': CRASHES.join('\n'), 'wine_reviews.csv': WINES.join('\n'), 'job_satisfaction.csv': SATISFACTION.join('\n') });
+    rig = await startRig({ 'benchmarks.csv': RUNS.join('\n'), 'world.csv': WORLD.join('\n'), 'collisions.csv': CRASHES.join('\n'), 'wine_reviews.csv': WINES.join('\n'), 'job_satisfaction.csv': SATISFACTION.join('\n'), 'state_income.csv': INCOME.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -85,5 +89,10 @@ describe('words placed or refused, never dropped', function () {
       assert.match(a.steps[0]?.name ?? '', /`Job\.Satisfaction`/, `${q}: ${a.steps[0]?.name}`);
       assert.match(a.steps[0]?.name ?? '', /`Gender`/, `${q}: ${a.steps[0]?.name}`);
     }
+  });
+
+  it('never names the one value of a constant column the winner of a ranking', async () => {
+    const a = await rig.ask('which state had the highest per capita income in 2000', ['state_income.csv']);
+    assert.doesNotMatch(a.message, /\*\*400\*\*/, a.message);
   });
 });

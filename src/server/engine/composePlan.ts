@@ -70,6 +70,10 @@ export function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undef
     return moment !== undefined ? { ...x, col: { table, column: moment } } : `${column.name} holds days, not times: it cannot tell hours apart`;
   };
   const timed = [...measures.map(inHours), ...d.dims.map(inHours)];
+  // "which state had the highest per capita income" naming a column that holds one code (400) on
+  // every row: its one value would be named the winner of a ranking of nothing.
+  const constant = rank !== undefined ? d.dims.find((x) => x.grain === undefined && x.col.column.distinct === 1 && x.col.table.rowCount > 1) : undefined;
+  if (constant !== undefined) return `${constant.col.column.name} holds one value on every row: there is nothing to rank`;
   const noTime = timed.find((x): x is string => typeof x === 'string');
   if (noTime !== undefined) return noTime;
   measures.splice(0, measures.length, ...(timed.slice(0, measures.length) as Measure[]));
