@@ -15,6 +15,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { PersistedUiState, WebviewToHost } from '../../src/shared/protocol';
 import { renderPanelHtml } from '../../src/webview/panelHtml';
 import { THEMES, type ThemeName } from './fixtures/themes';
+import { VSCODE_DEFAULT_STYLES } from './fixtures/vscodeDefaultStyles';
 import { barChartPng } from './png';
 
 declare global {
@@ -87,9 +88,13 @@ export async function startPanelServer(): Promise<PanelServer> {
       if (url.searchParams.get('csp') === 'none') html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\n/, '');
       // The same document without the bundle, for benchmarks that render with something else.
       if (url.searchParams.get('bundle') === 'none') html = html.replace(/<script [^>]*><\/script>\n/, '');
+      // VS Code puts its default stylesheet first in the webview's <head>; served as a file here so
+      // the strict CSP (styles from the resource origin only) lets it in.
+      if (url.searchParams.get('vscode') === 'defaults') html = html.replace('<head>', `<head>\n<link rel="stylesheet" href="${origin}/vscode-default.css">`);
       send(200, 'text/html; charset=utf-8', html);
     } else if (url.pathname === '/dist/webview.js') send(200, 'text/javascript; charset=utf-8', js);
     else if (url.pathname === '/dist/webview.css') send(200, 'text/css; charset=utf-8', css);
+    else if (url.pathname === '/vscode-default.css') send(200, 'text/css; charset=utf-8', VSCODE_DEFAULT_STYLES);
     else if (url.pathname.startsWith('/cache/') && url.pathname.endsWith('.png')) send(200, 'image/png', png);
     else send(404, 'text/plain', 'not found');
   });
@@ -127,6 +132,8 @@ export interface PanelOptions {
   state?: PersistedUiState;
   /** false: serve the document without the webview bundle (and do not wait for `ready`). */
   bundle?: boolean;
+  /** true: put VS Code's default webview stylesheet first in <head>, as VS Code does. */
+  vscodeDefaults?: boolean;
 }
 
 export class PanelPage {
@@ -188,6 +195,7 @@ export class PanelPage {
     const query = new URLSearchParams();
     if (opts.csp === 'none') query.set('csp', 'none');
     if (opts.bundle === false) query.set('bundle', 'none');
+    if (opts.vscodeDefaults === true) query.set('vscode', 'defaults');
     await page.goto(`${server.origin}/panel.html${query.size > 0 ? `?${query}` : ''}`);
     if (opts.bundle !== false) await page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === 'ready'));
     return panel;
