@@ -308,6 +308,11 @@ export class AnswerPanel implements vscode.Disposable {
     this.post({ type: 'imageData', turnId, fileKey, data: { status: 'ready', uri, ...(result.file.fromCache ? { fromCache: true } : {}), ...(svg !== undefined ? { svg } : {}) } });
   }
 
+  /** The question a turn answers (names the files its code and tables open as). */
+  turnQuestion(turnId: string): string | undefined {
+    return this.turns.find((t) => t.id === turnId)?.question;
+  }
+
   /** The block of a turn by its file key (for the table/image actions). */
   fileBlock(turnId: string, fileKey: string): FileBlock | undefined {
     const turn = this.turns.find((t) => t.id === turnId);

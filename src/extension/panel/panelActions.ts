@@ -6,7 +6,7 @@
  */
 import { copyFile, readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { safeFileName } from '../../shared/fileNames';
+import { codeFileName, safeFileName } from '../../shared/fileNames';
 import type { WebviewToHost } from '../../shared/protocol';
 import type { Services } from '../services';
 import type { AnswerPanel } from './answerPanel';
@@ -59,8 +59,7 @@ export async function handleAction(s: Services, panel: AnswerPanel, m: ActionMes
       return;
     case 'openCode': {
       const language = editorLanguage(m.language, await vscode.languages.getLanguages());
-      const doc = await vscode.workspace.openTextDocument({ content: m.code, language });
-      await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+      await openUntitled(codeFileName(panel.turnQuestion(m.turnId) ?? '', language), m.code, language);
       return;
     }
     case 'insertCode': {
