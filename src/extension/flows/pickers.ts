@@ -4,6 +4,7 @@
  */
 import type { TeamDataClient } from '../../api/index';
 import type { DataSource, Dataset, Session } from '../../shared/domain';
+import { sessionSettingsLabel } from '../../shared/sessionLabels';
 import type { Services } from '../services';
 import type { PickItem } from '../ui/prompts';
 
@@ -95,7 +96,7 @@ export async function pickSession(s: Services, client: TeamDataClient, opts: { t
   for (const x of preferred ? [preferred, ...sessions.filter((y) => y !== preferred)] : sessions) {
     items.push({
       label: `$(comment-discussion) ${x.title.trim() || 'Untitled session'}`,
-      description: x === preferred ? 'last used' : `${x.languageType} · ${x.jobMode}`,
+      description: [x === preferred ? 'last used' : '', sessionSettingsLabel(x.languageType, x.jobMode)].filter(Boolean).join(' · '),
       value: { kind: 'existing', session: x },
     });
   }
