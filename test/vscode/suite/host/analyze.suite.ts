@@ -194,19 +194,20 @@ describe('Analyze This File', function () {
     assert.equal(a.services.jobs.list.length, 0);
   });
 
-  it('names the sample data\'s default dataset after its own folder, not the workspace folder', async () => {
-    // Defect: "New dataset “samples” — named after the workspace folder" while the folder was another.
+  it('names the sample data\'s default dataset for what it is, not after a folder', async () => {
+    // Defects: "New dataset “samples” — named after the workspace folder" while the folder was
+    // another; then "samples", the shipped sample's folder (issue 24, point 17).
     let description: string | undefined;
     prompts().expect({
       kind: 'pick', match: /Add sales\.csv to which dataset/, answer: (items) => {
-        // A new "samples" dataset, or the existing one when an earlier test created it.
-        description = (items.find((i) => /New dataset “samples”/.test(i.label)) ?? items.find((i) => /\$\(database\) samples$/.test(i.label)))?.description;
+        // A new "Sample sales data" dataset, or the existing one when an earlier test created it.
+        description = (items.find((i) => /New dataset “Sample sales data”/.test(i.label)) ?? items.find((i) => /\$\(database\) Sample sales data$/.test(i.label)))?.description;
         return undefined; // cancel: only the offer is checked
       },
     });
     await vscode.commands.executeCommand('teamData.analyzeSample');
     prompts().assertDone();
-    assert.match(description ?? '', /named after the file’s folder, samples|same name as the file’s folder/);
+    assert.match(description ?? '', /^(the sample data that ships with the extension|the sample data)$/);
   });
 
   it('opens an answer table as CSV under the table\'s own name, not the cache file\'s', async () => {
