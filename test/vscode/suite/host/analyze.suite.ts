@@ -11,6 +11,7 @@ import type { AskResult } from '../../../../src/extension/flows/ask';
 import { handleAction } from '../../../../src/extension/panel/panelActions';
 import type { PickItem } from '../../../../src/extension/ui/prompts';
 import type { DataSource } from '../../../../src/shared/domain';
+import { codeFileName } from '../../../../src/shared/fileNames';
 import { fileKeyOf } from '../../../../src/shared/protocol';
 import { activeItem, api, labelled, useScriptedPrompts, waitFor, workspaceFile } from './helpers';
 
@@ -225,6 +226,25 @@ describe('Analyze This File', function () {
     assert.equal(doc?.uri.path.split('/').pop(), table.content.name);
     assert.ok(!/answer-files/.test(doc?.uri.toString() ?? ''));
     assert.ok((doc?.getText() ?? '').split('\n')[0]?.includes(','), 'the CSV text, header first');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('opens an answer\'s SQL in an editor named after the question, not after its first comment line', async () => {
+    // Defect: the tab read "-- Runs in DuckDB from the folder that h" (issue 24, point 11).
+    const first = shared.first;
+    assert.ok(first?.sessionId, 'needs the first analysis');
+    const a = await api();
+    const panel = a.services.panels.get(first.sessionId);
+    assert.ok(panel);
+    const turn = panel.conversation.find((t) => t.answer.groups.some((g) => g.blocks.some((b) => b.type === 'CODE')));
+    const code = turn?.answer.groups.flatMap((g) => g.blocks).find((b) => b.type === 'CODE');
+    assert.ok(turn && code && code.type === 'CODE', 'an answer with SQL');
+    await handleAction(a.services, panel, { type: 'openCode', code: code.content, language: 'sql', turnId: turn.id });
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.equal(doc?.uri.scheme, 'untitled', String(doc?.uri));
+    assert.equal(doc?.uri.path.split('/').pop(), codeFileName(turn.question, 'sql'));
+    assert.match(doc?.uri.path ?? '', /\.sql$/);
+    assert.equal(doc?.getText(), code.content);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
