@@ -129,7 +129,7 @@ export class AnswerPanel implements vscode.Disposable {
     }
   }
 
-  /** The conversation as the host holds it (the tests read it). */
+  /** The conversation as the host holds it (the tests read it, and Open in Editor its questions). */
   get conversation(): readonly Turn[] {
     return this.turns;
   }
@@ -306,11 +306,6 @@ export class AnswerPanel implements vscode.Disposable {
     const svg = await readSvgText(result.file.path).catch(() => undefined);
     if (this.isDisposed) return;
     this.post({ type: 'imageData', turnId, fileKey, data: { status: 'ready', uri, ...(result.file.fromCache ? { fromCache: true } : {}), ...(svg !== undefined ? { svg } : {}) } });
-  }
-
-  /** The question a turn answers (names the files its code and tables open as). */
-  turnQuestion(turnId: string): string | undefined {
-    return this.turns.find((t) => t.id === turnId)?.question;
   }
 
   /** The block of a turn by its file key (for the table/image actions). */

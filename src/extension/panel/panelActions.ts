@@ -59,7 +59,8 @@ export async function handleAction(s: Services, panel: AnswerPanel, m: ActionMes
       return;
     case 'openCode': {
       const language = editorLanguage(m.language, await vscode.languages.getLanguages());
-      await openUntitled(codeFileName(panel.turnQuestion(m.turnId) ?? '', language), m.code, language);
+      const question = panel.conversation.find((t) => t.id === m.turnId)?.question ?? '';
+      await openUntitled(codeFileName(question, language), m.code, language);
       return;
     }
     case 'insertCode': {
