@@ -15,8 +15,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { PersistedUiState, WebviewToHost } from '../../src/shared/protocol';
 import { renderPanelHtml } from '../../src/webview/panelHtml';
 import { THEMES, type ThemeName } from './fixtures/themes';
-import { VSCODE_DEFAULT_STYLES } from './fixtures/vscodeDefaultStyles';
 import { barChartPng } from './png';
+import { vscodeDefaultStyles } from './vscodeDefaultStyles';
 
 declare global {
   interface Window {
@@ -94,7 +94,7 @@ export async function startPanelServer(): Promise<PanelServer> {
       send(200, 'text/html; charset=utf-8', html);
     } else if (url.pathname === '/dist/webview.js') send(200, 'text/javascript; charset=utf-8', js);
     else if (url.pathname === '/dist/webview.css') send(200, 'text/css; charset=utf-8', css);
-    else if (url.pathname === '/vscode-default.css') send(200, 'text/css; charset=utf-8', VSCODE_DEFAULT_STYLES);
+    else if (url.pathname === '/vscode-default.css') send(200, 'text/css; charset=utf-8', vscodeDefaultStyles());
     else if (url.pathname.startsWith('/cache/') && url.pathname.endsWith('.png')) send(200, 'image/png', png);
     else send(404, 'text/plain', 'not found');
   });
@@ -132,7 +132,7 @@ export interface PanelOptions {
   state?: PersistedUiState;
   /** false: serve the document without the webview bundle (and do not wait for `ready`). */
   bundle?: boolean;
-  /** true: put VS Code's default webview stylesheet first in <head>, as VS Code does. */
+  /** true: put VS Code's default webview stylesheet (read from the installed code-server) first in <head>, as VS Code does. */
   vscodeDefaults?: boolean;
 }
 
@@ -144,6 +144,8 @@ export class PanelPage {
   private constructor(readonly page: Page, readonly origin: string) {}
 
   static async open(browser: Browser, server: PanelServer, opts: PanelOptions = {}): Promise<PanelPage> {
+    // Read (or fail, naming the file) before the page asks for it, so the test says why.
+    if (opts.vscodeDefaults === true) vscodeDefaultStyles();
     const context = await browser.newContext({ viewport: { width: opts.width ?? 900, height: opts.height ?? 900 } });
     const page = await context.newPage();
     const panel = new PanelPage(page, server.origin);
