@@ -1,13 +1,15 @@
 /**
  * Prints an answer to the terminal as it streams: step progress on stderr (so stdout stays the
- * answer), message text as it arrives, code fences verbatim, tables as aligned text, charts saved
- * to files. The same printer renders non-stream answers, fed the answer's blocks as events.
+ * answer), message text rendered from its Markdown one finished block at a time (terminalMarkdown.ts),
+ * code fences verbatim, tables as aligned text, charts saved to files. The same printer renders non-stream answers, fed the answer's blocks as events.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { downloadFile, describeUrl } from '../api/fileDownload';
 import type { Block, JobEvent } from '../shared/domain';
 import { parseCsv } from '../shared/csv';
+import { MarkdownChunker } from '../shared/mdChunks';
+import { renderTerminalMarkdown } from './terminalMarkdown';
 import { renderTextTable } from './textTable';
 
 export interface PrinterOptions {
@@ -16,6 +18,8 @@ export interface PrinterOptions {
   /** Folder for downloaded tables and charts. */
   saveDir: string;
   signal?: AbortSignal;
+  /** Bold, italics and colour in message text (a terminal that takes colour); off: plain text. */
+  color?: boolean;
 }
 
 /** Strips terminal control sequences from service text so it cannot rewrite the screen. */
@@ -24,7 +28,8 @@ export function printable(text: string): string {
 }
 
 export class AnswerPrinter {
-  private inMessage = false;
+  /** The message being streamed: its finished blocks are printed, the rest waits for more text. */
+  private message: MarkdownChunker | undefined;
   private readonly runningTasks = new Map<string, string>();
   /** Files written, for a closing summary and for tests. */
   readonly saved: string[] = [];
@@ -37,8 +42,9 @@ export class AnswerPrinter {
     this.queue = this.queue.then(() => this.print(e));
   }
 
-  /** Resolves once everything handed in so far is printed. */
+  /** Prints everything handed in so far, the message being streamed included. */
   flush(): Promise<void> {
+    this.queue = this.queue.then(() => this.endMessage());
     return this.queue;
   }
 
@@ -46,11 +52,15 @@ export class AnswerPrinter {
     this.opts.out.write(text);
   }
 
+  private printMarkdown(markdown: string): void {
+    const text = renderTerminalMarkdown(markdown, { color: this.opts.color === true });
+    if (text.trim() !== '') this.write(`${text}\n\n`);
+  }
+
   private endMessage(): void {
-    if (this.inMessage) {
-      this.write('\n\n');
-      this.inMessage = false;
-    }
+    if (this.message === undefined) return;
+    this.printMarkdown(this.message.pending);
+    this.message = undefined;
   }
 
   private async print(e: JobEvent): Promise<void> {
@@ -82,8 +92,8 @@ export class AnswerPrinter {
 
   private async printBlock(b: Block): Promise<void> {
     if (b.type === 'MESSAGE') {
-      this.write(printable(b.content));
-      this.inMessage = true;
+      this.message ??= new MarkdownChunker();
+      for (const chunk of this.message.push(printable(b.content))) this.printMarkdown(chunk);
       return;
     }
     this.endMessage();

@@ -4,7 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { API_VERSIONS, type ApiVersion } from '../api/options';
-import { MAX_SESSIONS } from '../shared/domain';
+import { COMMANDS, type CommandName } from './usage';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -12,59 +12,6 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
-
-export const USAGE = `Usage:
-  team-data serve [--port N] [--host 127.0.0.1] [--data-dir DIR] [--api-key KEY] [--read-root DIR]... [--read-hard-links]
-                  [--api-versions v1,v2] [--shared]
-      Start the embedded local service; prints its base URL and key. With --shared it is the data
-      folder's one service that ask, mcp and VS Code windows attach to (they start it themselves
-      when needed); it stops a few minutes after its last client.
-  team-data ask [FILE ...] --question TEXT [options]
-      Upload FILEs as data sources, ask a question and print the streamed answer.
-      --dataset ID        use (and, with FILEs, add to) this dataset
-      --session ID        ask in this session (default: the dataset's CLI session "CLI: NAME",
-                          made on first use; it keeps no earlier question as context)
-      --no-stream         ask for the whole answer at once
-      --json              print the service's non-stream shape ({"job_id", "blocks"} in v2,
-                          {"jobId", "blocks"} in v1)
-      --out DIR           where charts and tables are saved (default ./team-data-output)
-      --language CODE     output language (AUTO, EN, DE, ZH-CN, ...)
-      --base-url URL      hosted service (or TEAM_DATA_BASE_URL); default: embedded local service
-      --api-key KEY       (or TEAM_DATA_API_KEY)
-      --user-id ID        (or TEAM_DATA_USER_ID)
-      --data-dir DIR      data folder of the embedded service (or TEAM_DATA_DATA_DIR)
-      --api-version V     v2 (default, the service's current API) or v1 (or TEAM_DATA_API_VERSION)
-      --read-root DIR     (serve, repeatable) files under DIR may be read in place (no copy)
-      --read-hard-links   (serve) read in place files that have other hard links too; off by
-                          default, as a hard link in DIR may be a file of any other folder
-  team-data mcp [--allow-dir DIR]... [options]
-      Serve the analysis tools to MCP clients over stdio (analyze files, ask a dataset,
-      list datasets); on the embedded local service unless --base-url is given. Files are read
-      only inside the client's roots (a client without roots: the folder it starts the server
-      in, unless that is / or the home folder or above it; then only --allow-dir folders),
-      symlinks and ../ included.
-      --allow-dir DIR     (repeatable) files under DIR may be read too, whatever the roots
-      --base-url URL, --api-key KEY, --user-id ID, --data-dir DIR, --api-version V   as for ask
-  team-data sessions list [--json] [options]
-      The sessions, newest first: id, title, questions asked and owner, then a count on stderr
-      (the service keeps at most ${MAX_SESSIONS}). --json prints them as a JSON array.
-  team-data sessions delete ID [ID ...] | --oldest N | --all --yes [options]
-      Delete sessions with their history: by id, the N oldest, or all of them.
-  team-data datasets list [--json] [options]
-      The datasets: id, name and number of data sources. --json prints a JSON array.
-  team-data datasets delete ID [ID ...] [options]
-      Delete datasets with their data sources.
-      --base-url URL, --api-key KEY, --user-id ID, --data-dir DIR, --api-version V   as for ask;
-      on the embedded service without a user id, sessions of every user are included (the
-      ${MAX_SESSIONS} count them all)
-  team-data service status|stop [--json] [--data-dir DIR]
-      The data folder's shared local service (the one ask, mcp and VS Code windows use): status
-      prints its pid, version, address and clients; stop asks it to stop as soon as no job runs
-      and waits until it has (the next client starts a new one, of its own version).
-  team-data convert FILE --out FILE.csv
-      Convert a Parquet, JSON Lines or gzip-compressed file to CSV with DuckDB (for services
-      that accept only CSV); prints progress as JSON lines.
-  team-data --version | --help`;
 
 /** The connection options of every command that talks to a service (see connect.ts). */
 export interface ConnectionArgs {
@@ -134,7 +81,7 @@ export interface ServiceArgs {
   dataDir?: string;
 }
 
-export type CliArgs = ServeArgs | AskArgs | McpArgs | ConvertArgs | SessionsArgs | DatasetsArgs | ServiceArgs | { command: 'help' } | { command: 'version' };
+export type CliArgs = ServeArgs | AskArgs | McpArgs | ConvertArgs | SessionsArgs | DatasetsArgs | ServiceArgs | { command: 'help'; topic?: CommandName } | { command: 'version' };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -221,9 +168,27 @@ function parseManage(command: 'sessions' | 'datasets', rest: string[], env: Node
   return { ...conn, command, action, pick: { ids: positionals } };
 }
 
+function isCommand(word: string): word is CommandName {
+  return (COMMANDS as readonly string[]).includes(word);
+}
+
+/** `--help` or `-h` among a command's arguments (not after `--`, where a word is only a word). */
+function asksForHelp(rest: readonly string[]): boolean {
+  const end = rest.indexOf('--');
+  return (end < 0 ? rest : rest.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
+  if (command === undefined || command === '--help' || command === '-h') return { command: 'help' };
+  // `team-data help ask` and `team-data ask --help` (or -h, anywhere before a `--`): that command's usage.
+  if (command === 'help') {
+    const topic = rest[0];
+    if (topic === undefined) return { command: 'help' };
+    if (!isCommand(topic)) throw new UsageError(`unknown command "${topic}"`);
+    return { command: 'help', topic };
+  }
+  if (isCommand(command) && asksForHelp(rest)) return { command: 'help', topic: command };
   if (command === '--version' || command === '-v') return { command: 'version' };
   if (command === 'serve') {
     const { values, positionals } = parse(rest, {

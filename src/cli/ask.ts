@@ -112,7 +112,9 @@ async function runAsk(client: TeamDataClient, args: AskArgs, io: Io): Promise<nu
   if (sourceIds !== undefined) req.datasourceIdList = sourceIds;
   if (language !== undefined) req.languageType = language;
 
-  const printer = new AnswerPrinter({ out: io.out, err: io.err, saveDir: resolve(args.out), signal: io.signal });
+  // Colour only on a terminal, and never when the user asks for none (https://no-color.org).
+  const color = (io.out as { isTTY?: boolean }).isTTY === true && !io.env['NO_COLOR'];
+  const printer = new AnswerPrinter({ out: io.out, err: io.err, saveDir: resolve(args.out), signal: io.signal, color });
   let answer: Answer;
   if (args.stream) {
     const stream = client.jobs.stream(req, { signal: io.signal });

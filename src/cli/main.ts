@@ -3,7 +3,7 @@
  * non-zero exit code: 2 for usage errors, 130 when interrupted, 1 otherwise. A reader of stdout
  * that stops early (`team-data ask … | head`) ends the command quietly with 0, as it asked.
  */
-import { parseCli, USAGE, UsageError } from './args';
+import { parseCli, UsageError } from './args';
 import { ask } from './ask';
 import { convert } from './convert';
 import { datasetsCommand, sessionsCommand } from './manage';
@@ -11,6 +11,7 @@ import { mcp } from './mcp';
 import { serve } from './serve';
 import { serviceCommand } from './serviceCommand';
 import { describeFailure } from './failure';
+import { COMMANDS, usageOf } from './usage';
 
 declare const TEAM_DATA_VERSION: string | undefined;
 
@@ -31,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     const args = parseCli(argv, env);
     switch (args.command) {
       case 'help':
-        process.stdout.write(`${USAGE}\n`);
+        process.stdout.write(`${usageOf(args.topic)}\n`);
         return 0;
       case 'version':
         process.stdout.write(`${typeof TEAM_DATA_VERSION === 'string' ? TEAM_DATA_VERSION : 'dev'}\n`);
@@ -70,7 +71,8 @@ async function main(argv: string[]): Promise<number> {
       return 130;
     }
     if (err instanceof UsageError) {
-      process.stderr.write(`team-data: ${err.message}\nRun "team-data --help" for usage.\n`);
+      const command = (COMMANDS as readonly string[]).includes(argv[0] ?? '') ? `${argv[0]} ` : '';
+      process.stderr.write(`team-data: ${err.message}\nRun "team-data ${command}--help" for usage.\n`);
       return 2;
     }
     process.stderr.write(`team-data: ${describeFailure(err)}\n`);

@@ -10,3 +10,12 @@ export const DEFAULT_QUESTION = 'Give me an overview of this data';
  * to a quarter second, which shows a long read's progress smoothly.
  */
 export const LOCAL_POLL = { intervalMs: 20, maxIntervalMs: 250 } as const;
+
+/** The dataset "Analyze the Sample Sales Data" offers: named for what it is, not its folder ("samples"). */
+export const SAMPLE_DATASET = { name: 'Sample sales data', reason: 'the sample data that ships with the extension' } as const;
+
+/** Whether `path` is one of the samples that ship in the extension (`<extension>/samples/…`). */
+export function isShippedSample(path: string, extensionPath: string): boolean {
+  const root = `${extensionPath.replace(/[\\/]+$/, '')}/samples/`;
+  return path.replace(/\\/g, '/').startsWith(root.replace(/\\/g, '/'));
+}

@@ -73,3 +73,34 @@ export function safeFileName(name: string, fallback = 'file'): string {
   const room = MAX_NAME_BYTES - utf8Length(ext);
   return `${truncateUtf8(safeStem, room) || fallback}${ext}`;
 }
+
+/**
+ * A file name's stem made of words (a question, a title): lower-case ASCII words joined by '-', as
+ * many whole words as fit in `max` characters, so a name never ends in half a word (only a single
+ * word longer than `max` is cut). '' when the text has no letters or digits.
+ */
+export function wordsSlug(text: string, max: number): string {
+  const words = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  let out = '';
+  for (const w of words) {
+    const next = out === '' ? w : `${out}-${w}`;
+    if (next.length > max) break;
+    out = next;
+  }
+  return out === '' && words[0] !== undefined ? words[0].slice(0, max) : out;
+}
+
+/** File extensions of the VS Code languages an answer's code arrives in. */
+const CODE_EXTENSIONS: Record<string, string> = {
+  sql: 'sql', python: 'py', r: 'r', javascript: 'js', typescript: 'ts', json: 'json', yaml: 'yaml', shellscript: 'sh',
+};
+
+/**
+ * The name of the editor tab "Open in Editor" opens for an answer's code: the question it answers
+ * (`total-revenue-by-region.sql`), as "Open as CSV" names a table after it. Without a name VS
+ * Code titles an untitled tab with the code's first line, cut anywhere ("-- Runs in DuckDB from the
+ * folder that h").
+ */
+export function codeFileName(question: string, language: string): string {
+  return `${wordsSlug(question, 60) || 'query'}.${CODE_EXTENSIONS[language] ?? 'txt'}`;
+}

@@ -212,7 +212,8 @@ export interface CancelMessage { type: 'cancel'; turnId: string }
 export interface RetryMessage { type: 'retry'; turnId: string }
 /** A link in an answer; the host opens it externally after its own http/https check. */
 export interface OpenLinkMessage { type: 'openLink'; url: string }
-export interface OpenCodeMessage { type: 'openCode'; code: string; language: string }
+/** `turnId`: the turn whose answer holds the code (its question names the editor tab). */
+export interface OpenCodeMessage { type: 'openCode'; code: string; language: string; turnId: string }
 export interface InsertCodeMessage { type: 'insertCode'; code: string; language: string }
 export interface CopyTextMessage { type: 'copyText'; text: string }
 export interface OpenTableAsCsvMessage { type: 'openTableAsCsv'; turnId: string; fileKey: string }

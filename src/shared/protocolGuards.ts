@@ -162,7 +162,7 @@ export const isWebviewToHost: Guard<WebviewToHost> = tagged<WebviewToHost, 'type
   cancel: shape({ type: literal('cancel'), turnId: id }),
   retry: shape({ type: literal('retry'), turnId: id }),
   openLink: shape({ type: literal('openLink'), url: httpUrl }),
-  openCode: shape({ type: literal('openCode'), code: text, language }),
+  openCode: shape({ type: literal('openCode'), code: text, language, turnId: id }),
   insertCode: shape({ type: literal('insertCode'), code: text, language }),
   copyText: shape({ type: literal('copyText'), text }),
   openTableAsCsv: shape({ type: literal('openTableAsCsv'), turnId: id, fileKey }),

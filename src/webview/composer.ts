@@ -16,6 +16,15 @@ export interface ComposerOptions {
 
 const MAX_HEIGHT_PX = 200;
 
+/**
+ * What the empty input box says: what is happening while busy; otherwise a first question in a
+ * session with no turns yet (there is nothing to follow up on), a follow-up after that.
+ */
+export function composerPrompt(busy: boolean, busyLabel: string | undefined, emptySession: boolean): string {
+  if (busy) return busyLabel ?? 'Answering…';
+  return emptySession ? 'Ask a question about your data…' : 'Ask a follow-up question…';
+}
+
 export class Composer {
   readonly el: HTMLElement;
   private readonly input: HTMLTextAreaElement;
@@ -23,6 +32,7 @@ export class Composer {
   private readonly cancel: HTMLButtonElement;
   private readonly hint: HTMLElement;
   private busy = false;
+  private emptySession = true;
 
   constructor(private readonly opts: ComposerOptions) {
     this.input = h('textarea', {
@@ -30,8 +40,8 @@ export class Composer {
       attrs: {
         rows: '1',
         maxlength: String(MAX_QUESTION_LENGTH),
-        placeholder: 'Ask a follow-up question…',
-        'aria-label': 'Ask a follow-up question',
+        placeholder: composerPrompt(false, undefined, true),
+        'aria-label': 'Ask a question',
         'aria-describedby': 'composer-hint',
       },
     });
@@ -64,12 +74,17 @@ export class Composer {
     if (!this.input.disabled) this.input.focus();
   }
 
-  /** `cancellable`: a running turn exists (busy with no turn yet, e.g. creating a session, cannot be cancelled). */
-  setBusy(busy: boolean, cancellable: boolean, label?: string): void {
+  /**
+   * `cancellable`: a running turn exists (busy with no turn yet, e.g. creating a session, cannot be
+   * cancelled). `emptySession`: the session has no turn yet.
+   */
+  setBusy(busy: boolean, cancellable: boolean, label?: string, emptySession = this.emptySession): void {
     const hadFocus = this.el.contains(document.activeElement);
     this.busy = busy;
+    this.emptySession = emptySession;
     this.input.disabled = busy;
-    this.input.placeholder = busy ? (label ?? 'Answering…') : 'Ask a follow-up question…';
+    this.input.placeholder = composerPrompt(busy, label, emptySession);
+    this.input.setAttribute('aria-label', emptySession ? 'Ask a question' : 'Ask a follow-up question');
     this.cancel.hidden = !(busy && cancellable);
     this.send.hidden = busy && cancellable;
     this.syncSend();

@@ -211,7 +211,7 @@ export class PanelApp {
   private syncBusy(): void {
     const busy = this.isBusy();
     const running = this.runningTurn();
-    this.composer.setBusy(busy, running !== undefined, this.busyLabel);
+    this.composer.setBusy(busy, running !== undefined, this.busyLabel, this.turns.size === 0);
     // Changing the data while an answer runs would leave it unclear which data that answer used.
     this.dataBar.setDisabled(busy);
     // Before a conversation is there (the service starting, the history loading), say what is

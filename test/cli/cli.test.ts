@@ -122,7 +122,7 @@ describe('team-data CLI', function () {
     assert.equal(datasets[0]?.sources, 1);
     const noYes = await cli(['sessions', 'delete', '--all', '--data-dir', data], dir);
     assert.equal(noYes.code, 2);
-    assert.match(noYes.stderr, /^team-data: sessions delete --all deletes every session with its history: add --yes to confirm\nRun "team-data --help"/);
+    assert.match(noYes.stderr, /^team-data: sessions delete --all deletes every session with its history: add --yes to confirm\nRun "team-data sessions --help"/);
     const gone = await cli(['sessions', 'delete', '--oldest', '1', '--data-dir', data], dir);
     assert.equal(gone.code, 0, gone.stderr);
     assert.match(gone.stdout, new RegExp(`^Deleted session ${session}  CLI: `));

@@ -61,3 +61,20 @@ describe('a ranking over a table with nothing to measure', function () {
     assert.match(a.message, /can't answer/, a.message);
   });
 });
+
+describe('a refusal says why in words, without Markdown escapes', function () {
+  this.timeout(120_000);
+  let rig: EngineRig;
+  before(async () => {
+    rig = await startRig({ 'weather.csv': ['date,temp_max,city', '2024-01-01,3.5,Oslo', '2024-01-02,4.5,Oslo', '2024-01-03,10,Rome'].join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('a column the reading could not place is quoted, not escaped twice (issue 24, point 7)', async () => {
+    const a = await rig.ask('how many readings temp_max', ['weather.csv']);
+    assert.match(a.message, /can't answer/, a.message);
+    // The reason is escaped once as Markdown, so it reads "read as "temp_max"" once rendered.
+    assert.match(a.message, /read as "temp\\_max", it does not fit/, a.message);
+    assert.doesNotMatch(a.message, /\\`/, a.message);
+  });
+});

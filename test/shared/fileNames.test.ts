@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { fileExtension, safeFileName } from '../../src/shared/fileNames';
+import { codeFileName, fileExtension, safeFileName, wordsSlug } from '../../src/shared/fileNames';
+import { fileNameFor } from '../../src/server/engine/answerWriter';
 
 describe('safeFileName', () => {
   const hostile = [
@@ -51,5 +52,30 @@ describe('safeFileName', () => {
     assert.equal(fileExtension('v1.2.parquet'), '.parquet');
     assert.equal(fileExtension('dump.gz'), '.gz');
     assert.equal(fileExtension('.csv.gz'), '.gz');
+  });
+});
+
+describe('names after a question (issue 24, point 11)', () => {
+  const long = 'What is the average temperature of every weather station by month and by quarter since 2019?';
+
+  it('"Open in Editor" names the SQL after the question, not its first comment line', () => {
+    assert.equal(codeFileName('Total revenue by region?', 'sql'), 'total-revenue-by-region.sql');
+    assert.equal(codeFileName('Durchschnittlicher Umsatz für Köln', 'python'), 'durchschnittlicher-umsatz-fur-koln.py');
+    assert.equal(codeFileName('营业额', 'sql'), 'query.sql', 'a question without ASCII letters still names a file');
+    assert.equal(codeFileName('x', 'plaintext'), 'x.txt');
+  });
+
+  it('never cuts a word in two: whole words up to the limit', () => {
+    const name = codeFileName(long, 'sql');
+    assert.equal(name, 'what-is-the-average-temperature-of-every-weather-station-by.sql');
+    const words: string[] = long.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+    for (const w of name.replace(/\.sql$/, '').split('-')) assert.ok(words.includes(w), `"${w}" is a whole word of the question`);
+    assert.equal(wordsSlug('a'.repeat(80), 60), 'a'.repeat(60), 'only one over-long word is cut');
+  });
+
+  it('tables and charts of an answer are named in whole words too', () => {
+    const name = fileNameFor('average temp_max by city where city is Oslo or Rome or Bergen or Trondheim', 'csv');
+    assert.equal(name, 'average-temp-max-by-city-where-city-is-oslo-or-rome-or.csv');
+    assert.equal(fileNameFor('total revenue by region', 'csv'), 'total-revenue-by-region.csv');
   });
 });

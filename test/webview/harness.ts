@@ -16,6 +16,7 @@ import type { PersistedUiState, WebviewToHost } from '../../src/shared/protocol'
 import { renderPanelHtml } from '../../src/webview/panelHtml';
 import { THEMES, type ThemeName } from './fixtures/themes';
 import { barChartPng } from './png';
+import { vscodeDefaultStyles } from './vscodeDefaultStyles';
 
 declare global {
   interface Window {
@@ -87,9 +88,13 @@ export async function startPanelServer(): Promise<PanelServer> {
       if (url.searchParams.get('csp') === 'none') html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\n/, '');
       // The same document without the bundle, for benchmarks that render with something else.
       if (url.searchParams.get('bundle') === 'none') html = html.replace(/<script [^>]*><\/script>\n/, '');
+      // VS Code puts its default stylesheet first in the webview's <head>; served as a file here so
+      // the strict CSP (styles from the resource origin only) lets it in.
+      if (url.searchParams.get('vscode') === 'defaults') html = html.replace('<head>', `<head>\n<link rel="stylesheet" href="${origin}/vscode-default.css">`);
       send(200, 'text/html; charset=utf-8', html);
     } else if (url.pathname === '/dist/webview.js') send(200, 'text/javascript; charset=utf-8', js);
     else if (url.pathname === '/dist/webview.css') send(200, 'text/css; charset=utf-8', css);
+    else if (url.pathname === '/vscode-default.css') send(200, 'text/css; charset=utf-8', vscodeDefaultStyles());
     else if (url.pathname.startsWith('/cache/') && url.pathname.endsWith('.png')) send(200, 'image/png', png);
     else send(404, 'text/plain', 'not found');
   });
@@ -127,6 +132,8 @@ export interface PanelOptions {
   state?: PersistedUiState;
   /** false: serve the document without the webview bundle (and do not wait for `ready`). */
   bundle?: boolean;
+  /** true: put VS Code's default webview stylesheet (read from the installed code-server) first in <head>, as VS Code does. */
+  vscodeDefaults?: boolean;
 }
 
 export class PanelPage {
@@ -137,6 +144,8 @@ export class PanelPage {
   private constructor(readonly page: Page, readonly origin: string) {}
 
   static async open(browser: Browser, server: PanelServer, opts: PanelOptions = {}): Promise<PanelPage> {
+    // Read (or fail, naming the file) before the page asks for it, so the test says why.
+    if (opts.vscodeDefaults === true) vscodeDefaultStyles();
     const context = await browser.newContext({ viewport: { width: opts.width ?? 900, height: opts.height ?? 900 } });
     const page = await context.newPage();
     const panel = new PanelPage(page, server.origin);
@@ -188,6 +197,7 @@ export class PanelPage {
     const query = new URLSearchParams();
     if (opts.csp === 'none') query.set('csp', 'none');
     if (opts.bundle === false) query.set('bundle', 'none');
+    if (opts.vscodeDefaults === true) query.set('vscode', 'defaults');
     await page.goto(`${server.origin}/panel.html${query.size > 0 ? `?${query}` : ''}`);
     if (opts.bundle !== false) await page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === 'ready'));
     return panel;

@@ -68,6 +68,17 @@ describe('answer panel (browser): keyboard and accessibility', function () {
     assert.equal(await p.isVisible('.composer button:has-text("Cancel")'), false, 'nothing to cancel before a turn exists');
   });
 
+  it('an empty session asks for a question, not a follow-up; a session with turns asks for a follow-up', async () => {
+    const p = panel.page;
+    assert.equal(await p.getAttribute('.composer-input', 'placeholder'), 'Ask a follow-up question…');
+    await panel.send(initMessage([], { sessionId: 'sess-2' }));
+    assert.equal(await p.getAttribute('.composer-input', 'placeholder'), 'Ask a question about your data…');
+    assert.equal(await p.getAttribute('.composer-input', 'aria-label'), 'Ask a question');
+    await panel.send({ type: 'turn', turn: turnOf('t9', 'Revenue?', sampleAnswer('job-9')) });
+    assert.equal(await p.getAttribute('.composer-input', 'placeholder'), 'Ask a follow-up question…');
+    assert.equal(await p.getAttribute('.composer-input', 'aria-label'), 'Ask a follow-up question');
+  });
+
   it('every control is a tab stop with an accessible name and a visible focus ring', async () => {
     const p = panel.page;
     await p.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());

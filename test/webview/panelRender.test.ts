@@ -109,7 +109,7 @@ describe('answer panel (browser): rendering and actions', function () {
     await p.page.click('.questions .chip >> nth=0');
     const posted = (await p.posted()).filter((m) => m.type !== 'uiState');
     assert.deepEqual(posted, [
-      { type: 'openCode', code, language: 'sql' },
+      { type: 'openCode', code, language: 'sql', turnId: 't1' },
       { type: 'copyText', text: code },
       { type: 'insertCode', code, language: 'sql' },
       { type: 'openLink', url: 'https://example.com/docs' },

@@ -50,7 +50,7 @@ const webviewSamples: { [K in WebviewToHostType]: Extract<WebviewToHost, { type:
   cancel: { type: 'cancel', turnId: 't1' },
   retry: { type: 'retry', turnId: 't1' },
   openLink: { type: 'openLink', url: 'https://example.com/docs?a=1' },
-  openCode: { type: 'openCode', code: 'SELECT 1', language: 'sql' },
+  openCode: { type: 'openCode', code: 'SELECT 1', language: 'sql', turnId: 't1' },
   insertCode: { type: 'insertCode', code: 'print(1)', language: 'python' },
   copyText: { type: 'copyText', text: 'hello' },
   openTableAsCsv: { type: 'openTableAsCsv', turnId: 't1', fileKey: 'TABLE:http://x/a.csv' },
@@ -129,7 +129,8 @@ describe('panel protocol validators', () => {
     assert.ok(isHostToWebview({ type: 'imageData', turnId: 't1', fileKey: 'IMAGE:x', data: { status: 'ready', uri: 'u', svg: '<svg></svg>' } }));
     assert.ok(!isHostToWebview({ type: 'imageData', turnId: 't1', fileKey: 'IMAGE:x', data: { status: 'ready', uri: 'u', svg: 'x'.repeat(PROTOCOL_LIMITS.svg + 1) } }));
     assert.ok(!isHostToWebview({ type: 'init', protocolVersion: 0, state: hostSamples.init.state }));
-    assert.ok(!isWebviewToHost({ type: 'openCode', code: 'x', language: 'py"><script>' }));
+    assert.ok(!isWebviewToHost({ type: 'openCode', code: 'x', language: 'py"><script>', turnId: 't1' }));
+    assert.ok(!isWebviewToHost({ type: 'openCode', code: 'x', language: 'sql' }), 'names its turn');
     assert.ok(!isWebviewToHost({ type: 'uiState', state: { ...uiState(), v: 2 } }));
   });
 

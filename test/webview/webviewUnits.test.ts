@@ -3,7 +3,7 @@
  * TSV, code fences, language ids and the local-image check.
  */
 import { strict as assert } from 'node:assert';
-import { MarkdownChunker, splitMarkdown } from '../../src/webview/blocks/mdChunks';
+import { MarkdownChunker, splitMarkdown } from '../../src/shared/mdChunks';
 import { isNumericColumn, sortOrder } from '../../src/webview/blocks/tableSort';
 import { toTsv } from '../../src/webview/blocks/tsv';
 import { columnDecimals, formatCell } from '../../src/webview/blocks/cellFormat';

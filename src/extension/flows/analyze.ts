@@ -14,7 +14,7 @@ import { pickDataset, rememberChoice, resolveDataset } from './pickers';
 import { createSession } from './sessionHelpers';
 import { offerConversion } from './csvConversion';
 import { addFilesToDataset, reportOutcomes, supportedFiles, SUPPORTED_FILTER } from './upload';
-import { DEFAULT_QUESTION } from '../../shared/analyzeDefaults';
+import { DEFAULT_QUESTION, isShippedSample, SAMPLE_DATASET } from '../../shared/analyzeDefaults';
 
 export { DEFAULT_QUESTION };
 
@@ -45,8 +45,12 @@ export async function commandFiles(s: Services, uri: unknown, uris: unknown, dia
   return files.length > 0 ? files : undefined;
 }
 
-/** The dataset name offered by default: the workspace folder holding the first file. */
-export function defaultDatasetName(file: vscode.Uri): { name: string; reason: string } {
+/**
+ * The dataset name offered by default: the workspace folder holding the first file; for the
+ * sample that ships with the extension, a name that says so.
+ */
+export function defaultDatasetName(file: vscode.Uri, extensionUri?: vscode.Uri): { name: string; reason: string } {
+  if (extensionUri && file.scheme === 'file' && isShippedSample(file.fsPath, extensionUri.fsPath)) return { ...SAMPLE_DATASET };
   const folder = vscode.workspace.getWorkspaceFolder(file);
   if (folder) return { name: folder.name, reason: 'named after the workspace folder' };
   // A file outside the workspace (the sample data shipped with the extension, a file opened alone).
@@ -61,7 +65,7 @@ export async function addFilesFlow(s: Services, client: TeamDataClient, picked: 
   let dataset = preset;
   if (!dataset) {
     const first = files[0] as vscode.Uri;
-    const named = defaultDatasetName(first);
+    const named = defaultDatasetName(first, s.context.extensionUri);
     const choice = await pickDataset(s, client, { title: files.length === 1 ? `Add ${basename(first.fsPath)} to which dataset?` : `Add ${files.length} files to which dataset?`, defaultName: named.name, defaultReason: named.reason });
     if (!choice || choice.kind === 'none') return undefined;
     dataset = await resolveDataset(s, client, choice, `Files from ${named.name}`);

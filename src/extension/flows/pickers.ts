@@ -4,6 +4,7 @@
  */
 import type { TeamDataClient } from '../../api/index';
 import type { DataSource, Dataset, Session } from '../../shared/domain';
+import { sessionSettingsLabel } from '../../shared/sessionLabels';
 import type { Services } from '../services';
 import type { PickItem } from '../ui/prompts';
 
@@ -40,6 +41,12 @@ async function take<T>(it: AsyncIterable<T>, max: number): Promise<T[]> {
 
 export type DatasetChoice = { kind: 'existing'; dataset: Dataset } | { kind: 'new'; name: string } | { kind: 'none' };
 
+/** How the offered dataset is described once it exists, from why its name was offered. */
+function existingDefaultNote(reason: string | undefined): string {
+  if (reason === undefined || /workspace/.test(reason)) return 'this workspace';
+  return /sample/.test(reason) ? 'the sample data' : 'same name as the file’s folder';
+}
+
 /**
  * Picks a dataset. `defaultName` (the workspace folder) is offered first: the existing dataset of
  * that name, or "New dataset <name>" described by `defaultReason`. Returns undefined when the user cancelled.
@@ -62,7 +69,7 @@ export async function pickDataset(
     return d.id === opts.preferredId ? 2 : d === byDefault ? 1 : 0;
   }
   for (const d of ordered) {
-    items.push({ label: `$(database) ${d.name || '(unnamed dataset)'}`, description: d.id === opts.preferredId ? 'last used' : d === byDefault ? (opts.defaultReason === undefined || /workspace/.test(opts.defaultReason) ? 'this workspace' : 'same name as the file’s folder') : d.description, value: { kind: 'existing', dataset: d } });
+    items.push({ label: `$(database) ${d.name || '(unnamed dataset)'}`, description: d.id === opts.preferredId ? 'last used' : d === byDefault ? existingDefaultNote(opts.defaultReason) : d.description, value: { kind: 'existing', dataset: d } });
   }
   if (allowCreate) items.push({ label: '$(add) New dataset…', description: 'choose a name', value: 'ask' });
   const activeIndex = opts.allowNone && (opts.preferredId || byDefault || opts.defaultName) ? 1 : 0;
@@ -95,7 +102,7 @@ export async function pickSession(s: Services, client: TeamDataClient, opts: { t
   for (const x of preferred ? [preferred, ...sessions.filter((y) => y !== preferred)] : sessions) {
     items.push({
       label: `$(comment-discussion) ${x.title.trim() || 'Untitled session'}`,
-      description: x === preferred ? 'last used' : `${x.languageType} · ${x.jobMode}`,
+      description: [x === preferred ? 'last used' : '', sessionSettingsLabel(x.languageType, x.jobMode)].filter(Boolean).join(' · '),
       value: { kind: 'existing', session: x },
     });
   }

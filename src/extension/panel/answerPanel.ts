@@ -129,7 +129,7 @@ export class AnswerPanel implements vscode.Disposable {
     }
   }
 
-  /** The conversation as the host holds it (the tests read it). */
+  /** The conversation as the host holds it (the tests read it, and Open in Editor its questions). */
   get conversation(): readonly Turn[] {
     return this.turns;
   }

@@ -6,7 +6,7 @@
  */
 import { copyFile, readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { safeFileName } from '../../shared/fileNames';
+import { codeFileName, safeFileName } from '../../shared/fileNames';
 import type { WebviewToHost } from '../../shared/protocol';
 import type { Services } from '../services';
 import type { AnswerPanel } from './answerPanel';
@@ -59,8 +59,8 @@ export async function handleAction(s: Services, panel: AnswerPanel, m: ActionMes
       return;
     case 'openCode': {
       const language = editorLanguage(m.language, await vscode.languages.getLanguages());
-      const doc = await vscode.workspace.openTextDocument({ content: m.code, language });
-      await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+      const question = panel.conversation.find((t) => t.id === m.turnId)?.question ?? '';
+      await openUntitled(codeFileName(question, language), m.code, language);
       return;
     }
     case 'insertCode': {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { formatBytes } from '../../shared/byteSize';
 import type { DataSource } from '../../shared/domain';
 import { readingText, rowsText } from '../../shared/sourceActivity';
+import { sessionSettingsLabel, sessionSettingsText } from '../../shared/sessionLabels';
 import type { DataSourceNode, DatasetNode, GlossaryEntryNode, GlossaryNode, JobNode, MessageNode, MoreNode, SessionNode } from './nodes';
 import { oneLine } from './nodes';
 
@@ -91,10 +92,11 @@ export function sessionItem(node: SessionNode): vscode.TreeItem {
   const title = s.title.trim() || 'Untitled session';
   const item = new vscode.TreeItem(oneLine(title, 80), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = node.id;
-  item.description = `${s.languageType} · ${s.jobMode === 'DATA_ANALYTICS' ? 'data analytics' : 'auto'}`;
+  const settings = sessionSettingsLabel(s.languageType, s.jobMode);
+  if (settings !== '') item.description = settings;
   item.iconPath = new vscode.ThemeIcon('comment-discussion');
   item.contextValue = 'session';
-  const md = new vscode.MarkdownString(`**${escapeMd(title)}**\n\nlanguage: ${escapeMd(s.languageType)} · mode: ${escapeMd(s.jobMode)} · context: ${s.maxMessagesInContext} messages`);
+  const md = new vscode.MarkdownString(`**${escapeMd(title)}**\n\n${escapeMd(sessionSettingsText(s.languageType, s.jobMode, s.maxMessagesInContext))}`);
   item.tooltip = md;
   return item;
 }

@@ -5,8 +5,7 @@
  */
 import type { Block, BlockPlace, DataSource, SourceRef, TaskStatus } from '../../shared/domain';
 import type { AnswerContext } from '../engine';
-import { fileExtension } from '../../shared/fileNames';
-import { slug } from '../duckdb/sqlText';
+import { fileExtension, wordsSlug } from '../../shared/fileNames';
 import { commentText } from '../profile/profileSql';
 import { fold } from '../language/words';
 
@@ -30,9 +29,9 @@ export function messageFragments(text: string, max = FRAGMENT_CHARS): string[] {
   return out;
 }
 
-/** A file name for a published result: `total-revenue-by-region.csv`. */
+/** A file name for a published result: `total-revenue-by-region.csv`, never cut mid-word. */
 export function fileNameFor(description: string, ext: string): string {
-  return `${slug(fold(description), 60).replace(/_/g, '-')}.${ext}`;
+  return `${wordsSlug(fold(description), 60) || 'x'}.${ext}`;
 }
 
 /** A fenced ```sql block; the fence outgrows any backtick run inside. */

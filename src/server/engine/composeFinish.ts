@@ -206,7 +206,8 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
       d.used.add(b);
       continue;
     }
-    return fail(`read as \`${b.col.alts[0]?.ref.column.name ?? ''}\`, it does not fit one calculation with the rest of the question`, [b]);
+    // A reason is plain text (the answer escapes it as Markdown): backticks here showed as "\`".
+    return fail(`read as "${b.col.alts[0]?.ref.column.name ?? ''}", it does not fit one calculation with the rest of the question`, [b]);
   }
   if (d.adverbAgg !== undefined) {
     // "which firm invested the most in total", "which occupation pays the most on average".

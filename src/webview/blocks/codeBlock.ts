@@ -42,7 +42,7 @@ export class CodeBlockView implements BlockView {
     const toolbar = h(
       'div',
       { class: 'block-toolbar', attrs: { role: 'toolbar', 'aria-label': `${label} code actions` } },
-      button({ label: 'Open in Editor', icon: icon('openEditor'), iconOnly: true, onClick: () => ctx.host.post({ type: 'openCode', code, language: langId }) }),
+      button({ label: 'Open in Editor', icon: icon('openEditor'), iconOnly: true, onClick: () => ctx.host.post({ type: 'openCode', code, language: langId, turnId: ctx.turnId }) }),
       copy,
       button({ label: 'Insert at Cursor', icon: icon('insert'), iconOnly: true, onClick: () => ctx.host.post({ type: 'insertCode', code, language: langId }) }),
     );

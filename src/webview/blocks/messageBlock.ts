@@ -14,7 +14,7 @@
 import { inFrame } from '../frame';
 import { h } from '../dom';
 import type { BlockView } from './blockView';
-import { MarkdownChunker } from './mdChunks';
+import { MarkdownChunker } from '../../shared/mdChunks';
 import { MdPage, PAGE_CHARS, lazyPages } from './mdPages';
 import { renderMarkdown } from './markdown';
 

@@ -11,6 +11,7 @@ import type { AskResult } from '../../../../src/extension/flows/ask';
 import { handleAction } from '../../../../src/extension/panel/panelActions';
 import type { PickItem } from '../../../../src/extension/ui/prompts';
 import type { DataSource } from '../../../../src/shared/domain';
+import { codeFileName } from '../../../../src/shared/fileNames';
 import { fileKeyOf } from '../../../../src/shared/protocol';
 import { activeItem, api, labelled, useScriptedPrompts, waitFor, workspaceFile } from './helpers';
 
@@ -194,19 +195,20 @@ describe('Analyze This File', function () {
     assert.equal(a.services.jobs.list.length, 0);
   });
 
-  it('names the sample data\'s default dataset after its own folder, not the workspace folder', async () => {
-    // Defect: "New dataset “samples” — named after the workspace folder" while the folder was another.
+  it('names the sample data\'s default dataset for what it is, not after a folder', async () => {
+    // Defects: "New dataset “samples” — named after the workspace folder" while the folder was
+    // another; then "samples", the shipped sample's folder (issue 24, point 17).
     let description: string | undefined;
     prompts().expect({
       kind: 'pick', match: /Add sales\.csv to which dataset/, answer: (items) => {
-        // A new "samples" dataset, or the existing one when an earlier test created it.
-        description = (items.find((i) => /New dataset “samples”/.test(i.label)) ?? items.find((i) => /\$\(database\) samples$/.test(i.label)))?.description;
+        // A new "Sample sales data" dataset, or the existing one when an earlier test created it.
+        description = (items.find((i) => /New dataset “Sample sales data”/.test(i.label)) ?? items.find((i) => /\$\(database\) Sample sales data$/.test(i.label)))?.description;
         return undefined; // cancel: only the offer is checked
       },
     });
     await vscode.commands.executeCommand('teamData.analyzeSample');
     prompts().assertDone();
-    assert.match(description ?? '', /named after the file’s folder, samples|same name as the file’s folder/);
+    assert.match(description ?? '', /^(the sample data that ships with the extension|the sample data)$/);
   });
 
   it('opens an answer table as CSV under the table\'s own name, not the cache file\'s', async () => {
@@ -224,6 +226,25 @@ describe('Analyze This File', function () {
     assert.equal(doc?.uri.path.split('/').pop(), table.content.name);
     assert.ok(!/answer-files/.test(doc?.uri.toString() ?? ''));
     assert.ok((doc?.getText() ?? '').split('\n')[0]?.includes(','), 'the CSV text, header first');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('opens an answer\'s SQL in an editor named after the question, not after its first comment line', async () => {
+    // Defect: the tab read "-- Runs in DuckDB from the folder that h" (issue 24, point 11).
+    const first = shared.first;
+    assert.ok(first?.sessionId, 'needs the first analysis');
+    const a = await api();
+    const panel = a.services.panels.get(first.sessionId);
+    assert.ok(panel);
+    const turn = panel.conversation.find((t) => t.answer.groups.some((g) => g.blocks.some((b) => b.type === 'CODE')));
+    const code = turn?.answer.groups.flatMap((g) => g.blocks).find((b) => b.type === 'CODE');
+    assert.ok(turn && code && code.type === 'CODE', 'an answer with SQL');
+    await handleAction(a.services, panel, { type: 'openCode', code: code.content, language: 'sql', turnId: turn.id });
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.equal(doc?.uri.scheme, 'untitled', String(doc?.uri));
+    assert.equal(doc?.uri.path.split('/').pop(), codeFileName(turn.question, 'sql'));
+    assert.match(doc?.uri.path ?? '', /\.sql$/);
+    assert.equal(doc?.getText(), code.content);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 

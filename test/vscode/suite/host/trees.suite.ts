@@ -56,7 +56,7 @@ describe('sidebar trees against the local service', function () {
     }
   });
 
-  it('Sessions lists sessions (language and mode in the description) and their history as jobs', async () => {
+  it('Sessions lists sessions (a language other than the default in the description) and their history as jobs', async () => {
     const a = await api();
     const client = await a.services.connection.client();
     const { id } = await client.sessions.create({ title: `tree session ${Date.now()}`, languageType: 'EN', jobMode: 'AUTO' });
@@ -68,7 +68,8 @@ describe('sidebar trees against the local service', function () {
       const node = roots.find((n) => n.kind === 'session' && n.session.id === id);
       assert.ok(node && node.kind === 'session', 'the new session is listed');
       const item = tree.getTreeItem(node);
-      assert.match(String(item.description), /EN · auto/);
+      // Only what differs from the defaults, in words: English, not "EN · auto" (issue 24, point 15).
+      assert.equal(item.description, 'English');
       assert.equal(item.contextValue, 'session');
       const jobs = await tree.getChildren(node);
       assert.equal(jobs.length, 1);

@@ -1,0 +1,106 @@
+/**
+ * How the panel looks inside VS Code (issue 24, points 8-10), in Light, Dark and High Contrast,
+ * with VS Code's own default webview stylesheet loaded first as VS Code does: a SQL block has no
+ * grey strip behind its lines, a chart legend has no box around each entry, and the Enlarge
+ * overlay hides the conversation behind it. Screenshots go to test-artifacts/looks-*.png.
+ */
+import { strict as assert } from 'node:assert';
+import { renderChart } from '../../src/server/engine/charts';
+import { fileKeyOf } from '../../src/shared/protocol';
+import { initMessage, sampleAnswer, turnOf } from './builders';
+import { THEMES, type ThemeName } from './fixtures/themes';
+import { closeCleanly, PanelPage, usePanelBrowser } from './harness';
+
+const IMAGE_KEY = fileKeyOf({ type: 'IMAGE', content: { url: 'https://files.example/i/chart.png?sig=1' } });
+const THEME_NAMES: ThemeName[] = ['light', 'dark', 'highContrast'];
+
+/** A bar chart with a colour legend of three entries. */
+function legendChart(): Promise<string> {
+  return renderChart({
+    kind: 'bar', title: 'Revenue by region and year', x: 'region', y: 'revenue', color: 'year', xType: 'nominal',
+    rows: [
+      { region: 'Europe', revenue: 1200.5, year: '2023' }, { region: 'Europe', revenue: 1300, year: '2024' },
+      { region: 'Asia', revenue: 900, year: '2023' }, { region: 'Asia', revenue: 950, year: '2025' },
+    ],
+  });
+}
+
+/** `#rrggbb` as the `rgb(r, g, b)` a computed style reports. */
+function rgb(hex: string): string {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return `rgb(${n >> 16}, ${(n >> 8) & 255}, ${n & 255})`;
+}
+
+describe('answer panel (browser): looks in VS Code\'s themes', function () {
+  this.timeout(90_000);
+  const env = usePanelBrowser();
+  let panel: PanelPage | undefined;
+  afterEach(async () => {
+    await closeCleanly(panel);
+    panel = undefined;
+  });
+
+  async function open(theme: ThemeName, svg: string): Promise<PanelPage> {
+    const p = await PanelPage.open(env.browser, env.server, { theme, vscodeDefaults: true, width: 1100, height: 1000 });
+    panel = p;
+    await p.send(
+      initMessage([turnOf('t1', 'Revenue by region and year', sampleAnswer('job-1'))], { resourceRoots: [`${env.server.origin}/cache/`] }),
+      { type: 'imageData', turnId: 't1', fileKey: IMAGE_KEY, data: { status: 'ready', uri: `${env.server.origin}/cache/chart.png`, svg } },
+    );
+    await p.page.waitForSelector('.image-block svg.chart-svg');
+    return p;
+  }
+
+  for (const theme of THEME_NAMES) {
+    it(`${theme}: code in a SQL block or a fence has no background of its own`, async () => {
+      const p = await open(theme, await legendChart());
+      // The harness loads VS Code's stylesheet: its inline-code rule reaches inline code.
+      const inline = await p.page.evaluate(() => {
+        const probe = document.createElement('code');
+        document.body.appendChild(probe);
+        const bg = getComputedStyle(probe).backgroundColor;
+        probe.remove();
+        return bg;
+      });
+      assert.notEqual(inline, 'rgba(0, 0, 0, 0)', 'VS Code\'s default styles are loaded');
+      const looks = await p.page.evaluate(() => [...document.querySelectorAll('pre.code code.hljs, pre.md-code code.hljs')].map((c) => {
+        const s = getComputedStyle(c);
+        return { background: s.backgroundColor, padding: s.paddingLeft, font: s.fontFamily === getComputedStyle(c.parentElement as Element).fontFamily };
+      }));
+      assert.ok(looks.length >= 2, 'a SQL block and a fenced block are shown');
+      for (const l of looks) assert.deepEqual(l, { background: 'rgba(0, 0, 0, 0)', padding: '0px', font: true });
+      const block = await p.page.$eval('pre.code', (el) => getComputedStyle(el).backgroundColor);
+      assert.equal(block, rgb(THEMES[theme].vars['--vscode-textCodeBlock-background'] ?? '#000000'), 'the block keeps its one background');
+      await p.page.locator('.code-block').first().scrollIntoViewIfNeeded();
+      await p.screenshot(`looks-sql-${theme}.png`);
+    });
+
+    it(`${theme}: only the plot frame of a chart is outlined, not the legend or its entries`, async () => {
+      const p = await open(theme, await legendChart());
+      const strokes = await p.page.evaluate(() => {
+        const svg = document.querySelector('.image-block svg.chart-svg') as SVGSVGElement;
+        const outlined = (sel: string): number => [...svg.querySelectorAll(sel)].filter((el) => getComputedStyle(el).stroke !== 'none').length;
+        return {
+          legend: outlined('.role-legend path.background'),
+          entries: svg.querySelectorAll('.role-legend .role-legend-label text').length,
+          frame: outlined('.role-frame.root > g > path.background'),
+        };
+      });
+      assert.ok(strokes.entries >= 3, 'the legend has its entries');
+      assert.equal(strokes.legend, 0, 'no box around the legend or any of its entries');
+      assert.equal(strokes.frame, 1, 'the plot keeps its frame');
+      await p.page.locator('.image-block').scrollIntoViewIfNeeded();
+      await p.screenshot(`looks-legend-${theme}.png`);
+    });
+
+    it(`${theme}: the Enlarge overlay hides the conversation behind it`, async () => {
+      const p = await open(theme, await legendChart());
+      await p.page.click('.image-open');
+      await p.page.waitForSelector('.overlay svg.chart-svg');
+      const bg = await p.page.$eval('.overlay', (el) => getComputedStyle(el).backgroundColor);
+      assert.equal(bg, rgb(THEMES[theme].vars['--vscode-editor-background'] ?? '#000000'), 'an opaque background in the editor\'s colour');
+      await p.screenshot(`looks-enlarged-${theme}.png`);
+      await p.page.keyboard.press('Escape');
+    });
+  }
+});
