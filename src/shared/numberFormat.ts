@@ -38,6 +38,9 @@ const AMOUNT_WORDS = new Set([
   'spend', 'budget', 'fee', 'fees', 'tax', 'salary', 'wage', 'pay', 'balance', 'margin', 'turnover', 'usd', 'eur', 'gbp',
 ]);
 
+/** Words of a count or sum: `distinct_customer_id` counts ids and `total_year` adds years up; both are amounts. */
+const COUNTING_WORDS = new Set(['distinct', 'count', 'total', 'sum']);
+
 /** The words of a column name: `order_date_year` -> order, date, year; `orderId` -> order, id. */
 function words(name: string): string[] {
   return name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
@@ -70,10 +73,11 @@ function significantDecimals(typical: number, floor: number): number {
 export function numberKind(name: string, values: readonly number[]): NumberKind {
   const w = words(name);
   const whole = values.every((v) => Number.isInteger(v));
+  if (w.some((x) => SHARE_WORDS.has(x)) || name.includes('%')) return 'share';
+  if (w.some((x) => COUNTING_WORDS.has(x))) return 'amount';
   if (w.some((x) => YEAR_WORDS.has(x)) && values.every((v) => v >= 1000 && v <= 2999)) return 'year';
   // The last word names what a value is: `order_id` is an id, `id_count` a count.
   if (ID_WORDS.has(w[w.length - 1] ?? '') && whole) return 'id';
-  if (w.some((x) => SHARE_WORDS.has(x)) || name.includes('%')) return 'share';
   if (whole || w.some((x) => AMOUNT_WORDS.has(x))) return 'amount';
   return carriedDecimals(values, 3) > 2 ? 'measurement' : 'amount';
 }

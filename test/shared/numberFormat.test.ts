@@ -16,7 +16,14 @@ describe('one number format for prose, tables and profiles', () => {
     assert.equal(numberKind('customerId', [7]), 'id');
     assert.equal(numberKind('id_count', [7]), 'amount', 'the last word says what a value is');
     assert.equal(numberKind('valid', [1]), 'amount', '"valid" ends in letters "id" but is not an id');
+    // The engine's measure columns: a count of ids or a sum of years is an amount; a minimum year is a year.
+    assert.equal(numberKind('distinct_customer_id', [1234]), 'amount');
+    assert.equal(numberKind('year_count', [3]), 'amount');
+    assert.equal(numberKind('total_year', [4047]), 'amount');
+    assert.equal(numberKind('min_year', [2023]), 'year');
+    assert.equal(numberKind('max_order_id', [1199]), 'id');
     assert.equal(numberKind('missing_pct', [12.5]), 'share');
+    assert.equal(numberKind('pct_of_total', [12.5]), 'share');
     assert.equal(numberKind('total_revenue', [250128206.98]), 'amount');
     assert.equal(numberKind('temp_mean', [60.77015000000014]), 'measurement');
     assert.equal(numberKind('temp_max', [12.5, 13.25]), 'amount', 'values with cents at most read as amounts');
