@@ -14,6 +14,7 @@ import type { Readable, Writable } from 'node:stream';
 import { deserializeMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { formatBytes } from '../shared/byteSize';
 
 /** The largest message read: the SDK's own limit, so clients see the same bound with either. */
 export const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
@@ -171,8 +172,7 @@ export class LineStdioTransport implements Transport {
       this.opts.note?.(`team-data mcp: dropped a ${s.bytes}-byte message that is no request (a response or notification): over the ${this.max}-byte limit; not answered; still serving`);
       return;
     }
-    const mb = (n: number): string => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
-    const message = `message too large: ${mb(s.bytes)} is over this server's limit of ${mb(this.max)} per message; it was not read`;
+    const message = `message too large: ${formatBytes(s.bytes)} is over this server's limit of ${formatBytes(this.max)} per message; it was not read`;
     this.opts.note?.(`team-data mcp: refused a ${s.bytes}-byte message (request ${String(id)}): over the ${this.max}-byte limit; still serving`);
     this.reply(id, ErrorCode.InvalidRequest, message);
   }

@@ -7,8 +7,8 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Each icon: stroked paths (1.2px, round caps) and optional filled paths. */
 const ICONS = {
   copy: { stroke: ['M5.5 5.5h7v8h-7z', 'M3.5 10.5v-8h7'] },
-  /** Copy with every digit: the copy icon with lines of figures inside. */
-  copyRaw: { stroke: ['M5.5 5.5h7v8h-7z', 'M3.5 10.5v-8h7', 'M7.5 8.5h3', 'M7.5 10.5h3'] },
+  /** Copy as shown (rounded figures): the copy icon with lines of figures inside. */
+  copyShown: { stroke: ['M5.5 5.5h7v8h-7z', 'M3.5 10.5v-8h7', 'M7.5 8.5h3', 'M7.5 10.5h3'] },
   openEditor: { stroke: ['M3.5 1.5h6l3 3v10h-9z', 'M9.5 1.5v3h3', 'M6 9.5h4M8 7.5v4'] },
   insert: { stroke: ['M2.5 3.5h11', 'M2.5 12.5h11', 'M8 5.5v5', 'M5.5 8l2.5 2.5 2.5-2.5'] },
   save: { stroke: ['M2.5 2.5h9l2 2v9h-11z', 'M5 2.5v3.5h5v-3.5', 'M5 13.5v-4h6v4'] },

@@ -149,7 +149,7 @@ describe('team-data mcp (MCP SDK client over stdio)', function () {
     await assert.rejects(client.callTool({ name: 'teamData_askDataset', arguments: { dataset: 'any', question: huge } }), (e: unknown) => {
       assert.ok(e instanceof McpError, String(e));
       assert.equal(e.code, ErrorCode.InvalidRequest);
-      assert.match(e.message, /message too large: 11 MB is over this server's limit of 10 MB per message/);
+      assert.match(e.message, /message too large: 12 MB is over this server's limit of 10 MB per message/);
       return true;
     });
     // Still there, and still answering.

@@ -52,7 +52,7 @@ describe('team-data mcp stdio transport', () => {
       const { messages, replies, notes } = await run(text, 2000, seed);
       assert.deepEqual(messages.map((m) => ('id' in m ? m.id : undefined)), [1, 3, 7]);
       assert.deepEqual(replies.map((r) => [r['id'], (r['error'] as { code: number }).code]), [[2, -32600], ['req-4', -32600], [undefined, -32700], [6, -32600]]);
-      assert.match(String((replies[0]?.['error'] as { message: string }).message), /^message too large: 0 MB is over this server's limit of 0 MB per message; it was not read$/);
+      assert.match(String((replies[0]?.['error'] as { message: string }).message), /^message too large: \d\.\d kB is over this server's limit of 2\.0 kB per message; it was not read$/);
       assert.equal(notes.length, 2);
       assert.equal(notes[0], `team-data mcp: refused a ${Buffer.byteLength(big(2, 5000, false)) - 1}-byte message (request 2): over the 2000-byte limit; still serving`);
     });

@@ -94,7 +94,7 @@ describe('numbers and words bound to their column (failure classes from a second
 
   it('reads "catholic share" as the column of percentages, averaged', async () => {
     const a = await rig.ask('average catholic share in provinces with education below 5', ['provinces.csv']);
-    assert.match(a.message, /\*\*43\.5\*\*/, a.message);
+    assert.match(a.message, /\*\*43\.50\*\*/, a.message);
     assert.doesNotMatch(a.message, /of the total/);
     // Tips of 1 to 10 are amounts, not percentages: "tip percentage" is not the tip.
     const b = await rig.ask('average tip percentage', ['tips.csv']);

@@ -133,7 +133,7 @@ describe('optional language model (OpenAI-compatible)', function () {
     const table = a.tables[0] ?? [];
     assert.ok(table.length > 100 && table.length < 10_000, `${table.length} rows`);
     assert.ok(table.slice(1).every((r) => (r[0] ?? '').length <= 64 * 1024 + 1 && (r[0] ?? '').endsWith('…')), 'every cell cut, with …');
-    assert.match(a.message, /The result was cut at 32 MB: only its first \d+ rows are shown\. \d+ values were longer than 64 KB and were cut/);
+    assert.match(a.message, /The result was cut at 34 MB: only its first \d+ rows are shown\. \d+ values were longer than 66 kB and were cut/);
   });
 
   it('keeps the model\'s table but not a narrative with numbers that are not in the result', async () => {

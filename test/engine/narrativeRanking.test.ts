@@ -36,7 +36,7 @@ describe('narrative rankings follow the values (issue 13)', function () {
 
   it('ranks negative numbers as numbers, both ways', async () => {
     const hi = await rig.ask('total temp per site', ['cold.csv']);
-    assert.match(lead(hi), /\*\*Beta\*\* has the highest total `temp` \(-3\), followed by Delta \(-3\.5\) and Alpha \(-12\.5\)/);
+    assert.match(lead(hi), /\*\*Beta\*\* has the highest total `temp` \(-3\.00\), followed by Delta \(-3\.50\) and Alpha \(-12\.50\)/);
     const lo = await rig.ask('which site has the lowest temp', ['cold.csv']);
     assert.match(lo.message, /Gamma/);
     assert.match(lo.message, /-40/);

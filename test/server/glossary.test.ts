@@ -72,7 +72,7 @@ describe('local service: binding chips and the dataset glossary', function () {
     assert.equal(put.json?.code, 0, put.text);
     assert.deepEqual((put.json?.data as { entries: unknown[] }).entries, [{ phrase: 'heft', column: 'wt' }]);
     const s = await newSession(h);
-    assert.match((await ask(h, s, 'average heft', datasetId, sourceIds)).text, /Average `wt`: \*\*2\.98\*\*/);
+    assert.match((await ask(h, s, 'average heft', datasetId, sourceIds)).text, /Average `wt`: \*\*2\.975\*\*/);
     assert.match((await ask(h, s, 'average oomph', datasetId, sourceIds)).text, /can't answer/, 'the meaning replaced is forgotten');
     const bad = await h.call('POST', `/v1/team/datasets/${datasetId}/glossary?userId=${USER}`, { entries: 'all of them' });
     assert.equal(bad.json?.code !== 0, true, bad.text);

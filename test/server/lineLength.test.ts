@@ -70,7 +70,7 @@ describe('JSON record lengths checked before DuckDB reads a JSON or JSON Lines f
       const path = join(root, 'long.jsonl');
       await writeFile(path, `{"a":1}\n{"a":"${'x'.repeat(MAX_JSON_RECORD_BYTES + 10)}"}\n{"a":2}\n`);
       const source: DataSource = { id: 'j1', datasetId: 'd', name: 'long.jsonl', fileName: 'long.jsonl', type: 'FILE', status: 'synched' };
-      await assert.rejects(store.ingest(source, path, new AbortController().signal), /could not read long\.jsonl as JSON: a record is longer than 16 MB/);
+      await assert.rejects(store.ingest(source, path, new AbortController().signal), /could not read long\.jsonl as JSON: a record is longer than 17 MB/);
       await writeFile(path, '{"a":1}\n{"a":2}\n');
       const ok = await store.ingest(source, path, new AbortController().signal);
       assert.equal(ok.kind, 'tables');

@@ -99,9 +99,10 @@ describe('progress of a long read (issue 16)', function () {
       const ready = codec.decodeDataSource(JSON.parse(JSON.stringify(codec.encodeDataSource({ ...ds, status: 'synched', progress: undefined, rows: 17_430_000 } as DataSource))));
       assert.equal(ready.rows, 17_430_000);
     }
-    assert.equal(readingText(ds), 'reading 412 MB of 1.0 GB (40%) · about 7.1M rows');
-    assert.equal(readingText({ ...ds, progress: { readBytes: 412 * 1024 ** 2, totalBytes: 1024 ** 3 } }), 'reading 412 MB of 1.0 GB (40%)');
-    assert.equal(readingText({ ...ds, progress: { readBytes: 1000, totalBytes: 10_000, rowsRead: 12 } }), 'reading 1000 B of 9.8 KB (10%) · about 12 rows');
+    // Sizes in decimal units, as labelled (issue 24): 412 MiB is 432 MB, 1 GiB is 1.1 GB.
+    assert.equal(readingText(ds), 'reading 432 MB of 1.1 GB (40%) · about 7.1M rows');
+    assert.equal(readingText({ ...ds, progress: { readBytes: 412 * 1024 ** 2, totalBytes: 1024 ** 3 } }), 'reading 432 MB of 1.1 GB (40%)');
+    assert.equal(readingText({ ...ds, progress: { readBytes: 1000, totalBytes: 10_000, rowsRead: 12 } }), 'reading 1.0 kB of 10 kB (10%) · about 12 rows');
     assert.equal(readFraction(ds), 412 / 1024);
     assert.equal(rowsText({ ...ds, status: 'synched', rows: 17_430_000 }), '17,430,000 rows');
     // Nonsense from a service is dropped, not shown.

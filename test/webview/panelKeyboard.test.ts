@@ -98,7 +98,7 @@ describe('answer panel (browser): keyboard and accessibility', function () {
     const names = seen.map((s) => s.name);
     for (const expected of [
       'summary:Analysis2 steps', 'a:the docs', 'button:Open in Editor', 'button:Copy', 'button:Insert at Cursor',
-      'button:Open as CSV', 'button:Save to Workspace…', 'button:Copy with Headers', 'button:Copy Raw Values with Headers', 'div:', 'button:Enlarge revenue chart',
+      'button:Open as CSV', 'button:Save to Workspace…', 'button:Copy with Headers', 'button:Copy as Shown with Headers', 'div:', 'button:Enlarge revenue chart',
       'button:Save As…', 'button:sales.csv', 'button:Which month was best?', 'textarea:Ask a follow-up question',
     ]) {
       assert.ok(names.some((n) => n === expected || (expected === 'div:' && n.startsWith('div:'))), `tab reaches ${expected}; got ${names.join(' | ')}`);

@@ -81,7 +81,7 @@ describe('answer panel (browser): rendering and actions', function () {
     assert.ok(dom.codeKeywords >= 4);
     assert.equal(dom.tableMeta, '4 rows · 3 columns');
     assert.deepEqual(dom.headers, ['region', 'revenue', 'orders']);
-    assert.deepEqual(dom.firstRow, ['Europe', '1200.50', '31']);
+    assert.deepEqual(dom.firstRow, ['Europe', '1,200.50', '31']);
     assert.ok(dom.numericAligned);
     assert.equal(dom.imgAlt, 'revenue chart');
     assert.ok(dom.imgLoaded, 'the local image loaded under the CSP');
@@ -115,8 +115,8 @@ describe('answer panel (browser): rendering and actions', function () {
       { type: 'openLink', url: 'https://example.com/docs' },
       { type: 'openTableAsCsv', turnId: 't1', fileKey: TABLE_KEY },
       { type: 'saveTable', turnId: 't1', fileKey: TABLE_KEY },
-      // Numbers are copied as the grid shows them: one number of decimals per column.
-      { type: 'copyTable', turnId: 't1', fileKey: TABLE_KEY, tsv: 'region\trevenue\torders\nEurope\t1200.50\t31\nAsia\t900.00\t27\nNorth America\t1830.25\t40\nAfrica\t410.00\t9\n' },
+      // "Copy with Headers" copies the exact values the table file holds (issue 24), not the rounded display.
+      { type: 'copyTable', turnId: 't1', fileKey: TABLE_KEY, tsv: 'region\trevenue\torders\nEurope\t1200.50\t31\nAsia\t900\t27\nNorth America\t1830.25\t40\nAfrica\t410\t9\n' },
       { type: 'saveImage', turnId: 't1', fileKey: IMAGE_KEY },
       { type: 'revealSource', source: { ...sampleSource, source: 'regions.xlsx', fileType: 'xlsx', datasourceId: 'ds2' } },
       { type: 'askFollowUp', question: 'Which month was best?', fromTurnId: 't1' },

@@ -1,13 +1,13 @@
 /**
  * The TABLE grid on 100k rows in Chromium: the DOM stays bounded while scrolling, scrolled rows
  * show the right data, sorting is numeric-aware and stable in both directions, and "Copy with
- * Headers" copies what the grid shows, in its order.
+ * Headers" copies the exact values in the grid's order ("Copy as Shown with Headers" what it shows).
  */
 import { strict as assert } from 'node:assert';
 import type { Browser } from 'playwright-core';
 import { parseCsv } from '../../src/shared/csv';
 import { fileKeyOf } from '../../src/shared/protocol';
-import { columnDecimals, formatCell } from '../../src/webview/blocks/cellFormat';
+import { columnFormat, ROUNDED_MARK, showCell } from '../../src/webview/blocks/cellFormat';
 import { answerOf, generatedCsv, initMessage, respond, turnOf } from './builders';
 import { PanelPage, requireChromium, launchChromium, startPanelServer, type PanelServer } from './harness';
 
@@ -23,9 +23,13 @@ describe('answer panel (browser): 100k-row table', function () {
   let panel: PanelPage;
   const csv = generatedCsv(ROWS);
   const [header, ...rows] = parseCsv(csv) as [string[], ...string[][]];
-  // What the grid shows: numbers rounded per column from the leading rows (cellFormat.ts).
-  const decimals = header.map((_, c) => columnDecimals(rows, c, 200));
-  const shownRow = (r: readonly string[]): string[] => r.map((cell, c) => formatCell(cell, decimals[c]));
+  // What the grid shows: numbers styled per column from the leading rows (cellFormat.ts).
+  const styles = header.map((name, c) => columnFormat(name, rows, c, 200));
+  const shownText = (r: readonly string[]): string[] => r.map((cell, c) => showCell(cell, styles[c]).text);
+  const shownRow = (r: readonly string[]): string[] => r.map((cell, c) => {
+    const s = showCell(cell, styles[c]);
+    return s.rounded ? `${ROUNDED_MARK}${s.text}` : s.text;
+  });
 
   before(async function () {
     requireChromium();
@@ -126,12 +130,12 @@ describe('answer panel (browser): 100k-row table', function () {
     const lines = copy.tsv.split('\n');
     assert.equal(lines.length, ROWS + 2, 'header, every row, trailing newline');
     assert.equal(lines[0], header.join('\t'));
-    assert.equal(lines[1], shownRow(rows[byAmountDesc[0]!]!).join('\t'), 'copied as shown, in the grid’s order');
-    assert.equal(lines[ROWS], shownRow(rows[byAmountDesc[ROWS - 1]!]!).join('\t'));
+    assert.equal(lines[1], rows[byAmountDesc[0]!]!.join('\t'), 'exact values, in the grid’s order');
+    assert.equal(lines[ROWS], rows[byAmountDesc[ROWS - 1]!]!.join('\t'));
     await panel.clearPosted();
-    await panel.page.click('.table-block button[aria-label="Copy Raw Values with Headers"]');
-    const [raw] = await panel.postedOf('copyTable');
-    assert.equal(raw?.tsv.split('\n')[1], rows[byAmountDesc[0]!]!.join('\t'), 'raw values on request');
+    await panel.page.click('.table-block button[aria-label="Copy as Shown with Headers"]');
+    const [asShown] = await panel.postedOf('copyTable');
+    assert.equal(asShown?.tsv.split('\n')[1], shownText(rows[byAmountDesc[0]!]!).join('\t'), 'numbers as shown on request');
 
     await panel.page.click(th);
     assert.equal(await panel.page.getAttribute(th, 'aria-sort'), 'none');

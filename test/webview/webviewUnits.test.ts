@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { MarkdownChunker, splitMarkdown } from '../../src/shared/mdChunks';
 import { isNumericColumn, sortOrder } from '../../src/webview/blocks/tableSort';
 import { toTsv } from '../../src/webview/blocks/tsv';
-import { columnDecimals, formatCell } from '../../src/webview/blocks/cellFormat';
+import { columnFormat, showCell } from '../../src/webview/blocks/cellFormat';
 import { parseFence } from '../../src/webview/blocks/codeBlock';
 import { cleanLanguage, vscodeLanguageId } from '../../src/webview/blocks/highlight';
 import { altText, isLocalResource } from '../../src/webview/blocks/imageBlock';
@@ -61,30 +61,41 @@ describe('markdown chunking', () => {
 
 describe('numbers in tables', () => {
   const col = (...cells: string[]): string[][] => cells.map((c) => [c]);
-  const shown = (...cells: string[]): string[] => { const d = columnDecimals(col(...cells), 0); return cells.map((c) => formatCell(c, d)); };
+  /** Cells of one column called `name` as the grid shows them, `≈` marking rounded ones. */
+  const shown = (name: string, ...cells: string[]): string[] => {
+    const style = columnFormat(name, col(...cells), 0);
+    return cells.map((c) => { const s = showCell(c, style); return s.rounded ? `≈${s.text}` : s.text; });
+  };
 
-  it('rounds each column to what its values carry: two decimals from 1 up, four significant digits below', () => {
-    assert.deepEqual(shown('14.99000000000008', '9.5', '120'), ['14.99', '9.50', '120.00']);
-    assert.deepEqual(shown('0.04273255813953', '0.051', '0.0133'), ['0.04273', '0.05100', '0.01330']);
-    assert.deepEqual(shown('118544311.3099', '90211.52'), ['118544311.31', '90211.52']);
-    assert.deepEqual(shown('123.45', '999.9', '12.5'), ['123.45', '999.90', '12.50']);
-    assert.deepEqual(shown('2.5', '-3.25', '0'), ['2.50', '-3.25', '0.00']);
-    assert.deepEqual(shown('-0.0001', '12.3'), ['0.00', '12.30']);
+  it('shows amounts with thousands separators and the column\'s decimals, never a rounded value that looks exact', () => {
+    // Issue 24: "Europe 250128207.0" was shown for 250,128,206.98.
+    assert.deepEqual(shown('total_revenue', '250128206.98', '1234.5', '99'), ['250,128,206.98', '1,234.50', '99.00']);
+    assert.deepEqual(shown('amount', '14.99000000000008', '9.5', '120'), ['14.99', '9.50', '120.00']);
+    assert.deepEqual(shown('orders', '1200', '31', '1830'), ['1,200', '31', '1,830']);
+    assert.deepEqual(shown('avg_revenue', '2514.4092037999903', '100.5'), ['≈2,514.41', '100.50']);
   });
 
-  it('leaves integers, text, formatted numbers and mixed columns as written', () => {
-    assert.deepEqual(shown('1999', '2024', '7'), ['1999', '2024', '7']);
-    assert.deepEqual(shown('1,234.5678', '2.5'), ['1,234.5678', '2.5']);
-    assert.deepEqual(shown('12.3456789', 'n/a'), ['12.3456789', 'n/a']);
-    assert.deepEqual(shown('45.5%', '3.25%'), ['45.5%', '3.25%']);
-    assert.deepEqual(shown('', '1.23456', ''), ['', '1.23', '']);
+  it('keeps years and ids as written, rounds measurements to four significant digits with a mark', () => {
+    assert.deepEqual(shown('year', '2023', '2024'), ['2023', '2024']);
+    assert.deepEqual(shown('order_id', '1120', '100226'), ['1120', '100226']);
+    assert.deepEqual(shown('temp_mean', '60.77015000000014', '12.3'), ['≈60.77', '12.30']);
+    assert.deepEqual(shown('correlation', '0.039388794567062804', '0.051'), ['≈0.03939', '0.05100']);
+    assert.deepEqual(shown('v', '-0.0001', '12.3'), ['≈0.00', '12.30']);
   });
 
-  it('copies what is shown, or the raw values when asked', () => {
+  it('leaves text, formatted numbers, mixed columns and huge integers as written', () => {
+    assert.deepEqual(shown('x', '1,234.5678', '2.5'), ['1,234.5678', '2.5']);
+    assert.deepEqual(shown('x', '12.3456789', 'n/a'), ['12.3456789', 'n/a']);
+    assert.deepEqual(shown('x', '45.5%', '3.25%'), ['45.5%', '3.25%']);
+    assert.deepEqual(shown('big', '12345678901234567890', '1'), ['12345678901234567890', '1']);
+    assert.deepEqual(shown('x', '', '1.25', ''), ['', '1.25', '']);
+  });
+
+  it('copies exact values, or the numbers as shown when asked', () => {
     const rows = [['a', '14.99000000000008'], ['b', '0.5']];
-    const d = columnDecimals(rows, 1);
-    assert.equal(toTsv(['k', 'v'], rows, undefined, (c, i) => (i === 1 ? formatCell(c, d) : c)), 'k\tv\na\t14.99\nb\t0.50\n');
+    const style = columnFormat('v', rows, 1);
     assert.equal(toTsv(['k', 'v'], rows), 'k\tv\na\t14.99000000000008\nb\t0.5\n');
+    assert.equal(toTsv(['k', 'v'], rows, undefined, (row, i) => (i === 1 ? showCell(row[i] ?? '', style).text : row[i] ?? '')), 'k\tv\na\t14.99\nb\t0.50\n');
   });
 });
 

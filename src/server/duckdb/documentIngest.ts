@@ -13,6 +13,7 @@ import { replaceSource } from './catalog';
 import { magicKind } from './fileSniff';
 import { DOCX_STYLE_MAP, docxHtmlToText, slideText } from './officeText';
 import { summarizeZip } from './zipGuard';
+import { formatBytes } from '../../shared/byteSize';
 
 /** Parsers hold the whole file (and its parsed form) in memory. */
 export const MAX_DOCUMENT_BYTES = 100 * 1024 * 1024;
@@ -126,7 +127,7 @@ function checkZip(buf: Buffer, fileName: string, what: string): void {
   const zip = summarizeZip(buf);
   if (!zip) throw new IngestError(`could not read ${fileName}: the file is damaged (its ZIP directory is unreadable)`);
   if (zip.uncompressedBytes > MAX_UNCOMPRESSED_BYTES) {
-    throw new IngestError(`${fileName} expands to more than ${MAX_UNCOMPRESSED_BYTES / 1048576} MB when unpacked`);
+    throw new IngestError(`${fileName} expands to more than ${formatBytes(MAX_UNCOMPRESSED_BYTES)} when unpacked`);
   }
 }
 
@@ -171,7 +172,7 @@ export async function extractDocumentText(filePath: string, fileName: string, ki
   const size = (await stat(filePath)).size;
   if (size === 0) throw new IngestError(`${fileName} is empty`);
   if (size > MAX_DOCUMENT_BYTES) {
-    throw new IngestError(`${fileName} is too large for a document source (${Math.round(size / 1048576)} MB, limit ${MAX_DOCUMENT_BYTES / 1048576} MB)`);
+    throw new IngestError(`${fileName} is too large for a document source (${formatBytes(size)}, limit ${formatBytes(MAX_DOCUMENT_BYTES)})`);
   }
   const buf = await readFile(filePath);
   signal.throwIfAborted();

@@ -13,6 +13,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { IngestError } from '../engine';
+import { formatBytes } from '../../shared/byteSize';
 
 /** Inflated bytes a gzip file may hold when the store is given no limit (the service's default upload limit). */
 export const DEFAULT_MAX_INFLATED_BYTES = 8 * 1024 ** 3;
@@ -33,8 +34,6 @@ export interface GzipScanOptions {
   /** Sees every inflated chunk in order (at most 16 KiB each); may throw an IngestError to stop. */
   onChunk?: (chunk: Buffer) => void;
 }
-
-const mb = (n: number): string => (n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(n % 1024 ** 3 === 0 ? 0 : 1)} GB` : `${Math.round(n / 1024 ** 2)} MB`);
 
 /** The user's reason for a zlib failure, or undefined when `err` is not one. */
 function zlibReason(err: unknown, fileName: string): string | undefined {
@@ -59,7 +58,7 @@ export async function scanGzip(path: string, fileName: string, o: GzipScanOption
     write(chunk: Buffer, _enc, done): void {
       bytes += chunk.length;
       if (bytes > o.maxBytes) {
-        done(new IngestError(`${fileName} expands to more than ${mb(o.maxBytes)} when decompressed, more than this service reads from one file; split it into smaller files`));
+        done(new IngestError(`${fileName} expands to more than ${formatBytes(o.maxBytes)} when decompressed, more than this service reads from one file; split it into smaller files`));
         return;
       }
       if (headBytes < HEAD_BYTES) {

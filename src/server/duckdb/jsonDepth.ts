@@ -8,6 +8,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { IngestError } from '../engine';
+import { formatBytes } from '../../shared/byteSize';
 
 /** Deepest nesting of objects and arrays accepted. */
 export const MAX_JSON_DEPTH = 64;
@@ -49,7 +50,7 @@ export function jsonDepthGuard(fileName: string, max = MAX_JSON_DEPTH, limits: J
   let run = 0;
   let topArray = false;
   const tooLong = (what: string, limit: number): IngestError =>
-    new IngestError(`could not read ${fileName} as JSON: ${what} is longer than ${Math.round(limit / 1024 ** 2)} MB, which no table row needs (is one value holding a whole document, or are the line ends missing?)`);
+    new IngestError(`could not read ${fileName} as JSON: ${what} is longer than ${formatBytes(limit)}, which no table row needs (is one value holding a whole document, or are the line ends missing?)`);
   return (chunk) => {
     for (let i = 0; i < chunk.length; i++) {
       const b = chunk[i] as number;

@@ -11,6 +11,7 @@
  */
 import { open } from 'node:fs/promises';
 import { IngestError } from '../engine';
+import { formatBytes } from '../../shared/byteSize';
 
 /** Footer bytes read at most (a footer this big is beyond any table this service is meant for). */
 export const MAX_PARQUET_FOOTER_BYTES = 64 * 1024 * 1024;
@@ -181,7 +182,7 @@ class CompactReader {
 
   private spend(bytes: number): void {
     this.summary.cost += bytes;
-    if (this.summary.cost > MAX_PARQUET_FOOTER_COST) throw new FooterProblem(`its table of contents declares more entries than this service reads: reading them would take DuckDB over ${MAX_PARQUET_FOOTER_COST / 1024 ** 2} MB of memory`);
+    if (this.summary.cost > MAX_PARQUET_FOOTER_COST) throw new FooterProblem(`its table of contents declares more entries than this service reads: reading them would take DuckDB over ${formatBytes(MAX_PARQUET_FOOTER_COST)} of memory`);
   }
 
   struct(depth: number, role: StructRole): void {
@@ -254,7 +255,7 @@ export async function checkParquetFooter(path: string, size: number, fileName: s
     const length = tail.readUInt32LE(0);
     // The file is `PAR1`, the data, the footer, its 4-byte length and `PAR1`.
     if (length > size - 12) throw new IngestError(`${fileName} is damaged: its table of contents claims ${length.toLocaleString('en-US')} bytes of a ${size.toLocaleString('en-US')}-byte file; export it as Parquet again`);
-    if (length > MAX_PARQUET_FOOTER_BYTES) throw new IngestError(`${fileName} has a table of contents of ${(length / 1024 ** 2).toFixed(0)} MB, more than this service reads (${MAX_PARQUET_FOOTER_BYTES / 1024 ** 2} MB); write it with fewer row groups or columns, or use CSV`);
+    if (length > MAX_PARQUET_FOOTER_BYTES) throw new IngestError(`${fileName} has a table of contents of ${formatBytes(length)}, more than this service reads (${formatBytes(MAX_PARQUET_FOOTER_BYTES)}); write it with fewer row groups or columns, or use CSV`);
     const footer = Buffer.alloc(length);
     await fh.read(footer, 0, length, size - 8 - length);
     try {

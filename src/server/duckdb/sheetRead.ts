@@ -10,6 +10,7 @@ import { IngestError } from '../engine';
 import { magicKind } from './fileSniff';
 import { gridToTable, type CellValue, type DateCell } from './sheetGrid';
 import { inflatedSize, summarizeZip, ZipLimitError } from './zipGuard';
+import { formatBytes } from '../../shared/byteSize';
 
 /** SheetJS holds the whole workbook in memory; beyond this a CSV export is the better route. */
 export const MAX_SPREADSHEET_BYTES = 100 * 1024 * 1024;
@@ -96,7 +97,7 @@ async function loadWorkbook(filePath: string, fileName: string): Promise<XLSX.Wo
   const size = (await stat(filePath)).size;
   if (size === 0) throw new IngestError(`${fileName} is empty`);
   if (size > MAX_SPREADSHEET_BYTES) {
-    throw new IngestError(`${fileName} is too large for spreadsheet import (${Math.round(size / 1048576)} MB, limit ${MAX_SPREADSHEET_BYTES / 1048576} MB); export it as CSV`);
+    throw new IngestError(`${fileName} is too large for spreadsheet import (${formatBytes(size)}, limit ${formatBytes(MAX_SPREADSHEET_BYTES)}); export it as CSV`);
   }
   const buf = await readFile(filePath);
   if (startsWith(buf, ZIP)) {
@@ -104,7 +105,7 @@ async function loadWorkbook(filePath: string, fileName: string): Promise<XLSX.Wo
     if (!zip) throw new IngestError(`could not read ${fileName}: the workbook is damaged (its ZIP directory is unreadable)`);
     // Declared sizes first (cheap), then the bytes that really inflate.
     if (zip.uncompressedBytes > MAX_INFLATED_BYTES) {
-      throw new IngestError(`${fileName} expands to more than ${MAX_INFLATED_BYTES / 1048576} MB when unpacked; export it as CSV`);
+      throw new IngestError(`${fileName} expands to more than ${formatBytes(MAX_INFLATED_BYTES)} when unpacked; export it as CSV`);
     }
     try {
       inflatedSize(buf, MAX_INFLATED_BYTES, (data, maxOutputLength) => inflateRawSync(data, { maxOutputLength }));

@@ -8,6 +8,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { IngestError, type IngestResult } from '../engine';
 import { replaceSource } from './catalog';
 import { decodeWindows1252, sniffHead } from './fileSniff';
+import { formatBytes } from '../../shared/byteSize';
 
 /** Documents are held in memory for retrieval; bigger text belongs in a real document store. */
 export const MAX_TEXT_BYTES = 64 * 1024 * 1024;
@@ -37,7 +38,7 @@ export async function ingestText(args: TextArgs): Promise<IngestResult> {
   const size = (await stat(filePath)).size;
   if (size === 0) throw new IngestError(`${fileName} is empty`);
   if (size > MAX_TEXT_BYTES) {
-    throw new IngestError(`${fileName} is too large for a text source (${Math.round(size / 1048576)} MB, limit ${MAX_TEXT_BYTES / 1048576} MB)`);
+    throw new IngestError(`${fileName} is too large for a text source (${formatBytes(size)}, limit ${formatBytes(MAX_TEXT_BYTES)})`);
   }
   const bytes = await readFile(filePath);
   const sniff = sniffHead(bytes.subarray(0, 64 * 1024));

@@ -4,6 +4,8 @@
  * workbook could otherwise take the whole service down.
  */
 
+import { formatBytes } from '../../shared/byteSize';
+
 export interface ZipSummary {
   entries: number;
   /** Sum of the declared uncompressed sizes. */
@@ -76,11 +78,11 @@ export function inflatedSize(buf: Buffer, limit: number, inflate: (data: Buffer,
       try {
         out += inflate(data, limit - out + 1).length;
       } catch (err) {
-        if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new ZipLimitError(`it expands to more than ${Math.round(limit / 1048576)} MB`);
+        if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new ZipLimitError(`it expands to more than ${formatBytes(limit)}`);
         throw new ZipLimitError('an entry of the ZIP does not inflate');
       }
     } else throw new ZipLimitError(`it uses ZIP compression method ${method}, which workbooks do not`);
-    if (out > limit) throw new ZipLimitError(`it expands to more than ${Math.round(limit / 1048576)} MB`);
+    if (out > limit) throw new ZipLimitError(`it expands to more than ${formatBytes(limit)}`);
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * titles and the finding, so the user can check the engine understood the question.
  */
 import { mdText } from '../../shared/markdownText';
-import { formatNumber } from '../profile/profileSummary';
+import { formatAs, formatNumber, type NumberStyle } from '../../shared/numberFormat';
 import { markersNote } from './missingMarkers';
 import type { Filter, Grain, Measure, Plan } from './types';
 
@@ -106,11 +106,11 @@ export function describePlan(plan: Plan): string {
   }
 }
 
-/** A value for prose: numbers formatted, missing shown as such. */
-export function fmtValue(v: unknown): string {
+/** A value for prose: numbers formatted (as their column shows them, given its `style`), missing shown as such. */
+export function fmtValue(v: unknown, style?: NumberStyle): string {
   if (v === null || v === undefined) return '(missing)';
-  if (typeof v === 'number') return formatNumber(v);
-  if (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) && v.length < 16) return formatNumber(Number(v));
+  if (typeof v === 'number') return style ? formatAs(v, style) : formatNumber(v);
+  if (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) && v.length < 16) return style ? formatAs(Number(v), style) : formatNumber(Number(v));
   if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T00:00:00$/.test(v)) return v.slice(0, 10);
   return String(v);
 }

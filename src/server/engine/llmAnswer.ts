@@ -17,6 +17,7 @@ import { executedCte, shownCte, shownPreamble } from './recipe';
 import { sqlName } from './schemaIndex';
 import { suggestQuestions } from './suggestions';
 import type { Plan, TableMeta } from './types';
+import { formatBytes } from '../../shared/byteSize';
 
 const LANGUAGES: Record<LanguageType, string> = {
   AUTO: 'the language the question is written in', EN: 'English', ES: 'Spanish', AR: 'Arabic', PT: 'Portuguese',
@@ -88,9 +89,9 @@ function chartOf(columns: string[], rows: unknown[][], title: string): ChartRequ
 /** What the result caps left out, in words: a cut result must never read as the whole one. */
 function capsNote(r: QueryResult): string {
   const notes: string[] = [];
-  if (r.truncatedBy === 'bytes') notes.push(`The result was cut at ${MAX_RESULT_BYTES / 1024 ** 2} MB: only its first ${r.rows.length} rows are shown.`);
+  if (r.truncatedBy === 'bytes') notes.push(`The result was cut at ${formatBytes(MAX_RESULT_BYTES)}: only its first ${r.rows.length} rows are shown.`);
   else if (r.truncated) notes.push(`The result was capped at ${r.rows.length} rows.`);
-  if (r.cellsCut !== undefined) notes.push(`${r.cellsCut} value${r.cellsCut === 1 ? ' was' : 's were'} longer than ${MAX_CELL_BYTES / 1024} KB and ${r.cellsCut === 1 ? 'was' : 'were'} cut (they end with …).`);
+  if (r.cellsCut !== undefined) notes.push(`${r.cellsCut} value${r.cellsCut === 1 ? ' was' : 's were'} longer than ${formatBytes(MAX_CELL_BYTES)} and ${r.cellsCut === 1 ? 'was' : 'were'} cut (they end with …).`);
   return notes.length > 0 ? `_${notes.join(' ')}_` : '';
 }
 

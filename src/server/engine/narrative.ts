@@ -2,7 +2,8 @@
  * The finding in words. Every number printed comes from the query result handed in; this module
  * only picks what to say: a one-line headline first (the CLI and tests read it), then detail.
  */
-import { formatNumber, plural } from '../profile/profileSummary';
+import { columnStyle, formatNumber, formatPercent } from '../../shared/numberFormat';
+import { plural } from '../profile/profileSummary';
 import { code, describePlan, filterPhrase, fmtLabel, fmtValue, grainWords, isCyclic, md, measurePhrase, rowNoun, timeLabel } from './describe';
 import { isScope, tieCap } from './sqlBuilder';
 import { entityNote, missingCodeNote } from './missingMarkers';
@@ -17,7 +18,7 @@ export interface ResultData {
 }
 
 const n = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
-const pct = (v: number): string => `${formatNumber(Math.round(v * 10) / 10)}%`;
+const pct = formatPercent;
 /** Rows listed in the message before "and N more". */
 const LIST = 10;
 
@@ -78,13 +79,16 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
       const range = dates && typeof dates.col.column.min === 'string' ? ` (${code(dates.col.column.name)} runs from ${dates.col.column.min.slice(0, 10)} to ${String(dates.col.column.max).slice(0, 10)})` : '';
       return `No rows match ${plan.filters.map((f) => md(filterPhrase(f))).join(' and ') || 'the question'}${range}, so there is no ${what} to report.`;
     }
-    const parts = plan.measures.map((m, i) => `the ${measurePhrase(m, noun, code)} is **${fmtValue(row[i])}**`);
+    const parts = plan.measures.map((m, i) => `the ${measurePhrase(m, noun, code)} is **${fmtValue(row[i], columnStyle(r.columns[i] ?? '', [n(row[i])]))}**`);
     const scope = plan.filters.length > 0 ? ` where ${plan.filters.map((f) => md(filterPhrase(f))).join(' and ')}` : '';
     const text = parts.join(', and ');
     return `${text.charAt(0).toUpperCase()}${text.slice(1)}${scope}.`;
   }
   if (r.rows.length === 0) return `No rows match: ${md(describePlan(plan))}.`;
   const mi = dimCount;
+  // Each measure as the table shows its column: one rule for prose and tables (src/shared/numberFormat.ts).
+  const styles = plan.measures.map((_m, i) => columnStyle(r.columns[mi + i] ?? '', r.rows.map((row) => n(row[mi + i]))));
+  const fmtM = (v: unknown): string => fmtValue(v, styles[0]);
   const label = groupLabel(plan);
   // The real number of groups when only part of them is shown (top N, capped): never the rows shown.
   const counted = n(r.extra?.[0]);
@@ -104,14 +108,14 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
     const unit = grain !== undefined ? grainWords(grain) : 'period';
     const change = !cyclic && Number.isFinite(firstV) && Number.isFinite(lastV) && firstV !== 0 ? ` The last ${unit} is ${pct(Math.abs((lastV - firstV) / firstV) * 100)} ${lastV >= firstV ? 'above' : 'below'} the first.` : '';
     const span = cyclic ? '' : ` ran from ${label(r.rows[0] ?? [])} to ${label(r.rows[r.rows.length - 1] ?? [])}`;
-    lines.push(`The ${what} per ${unit}${span}: highest in **${hi ? label(hi) : '?'}** (${fmtValue(hi?.[mi])}), lowest in ${lo ? label(lo) : '?'} (${fmtValue(lo?.[mi])}).${change}`);
+    lines.push(`The ${what} per ${unit}${span}: highest in **${hi ? label(hi) : '?'}** (${fmtM(hi?.[mi])}), lowest in ${lo ? label(lo) : '?'} (${fmtM(lo?.[mi])}).${change}`);
   } else if (plan.dims.some((d) => d.grain !== undefined) && plan.order === undefined) {
     // Time by category: rows are in time order, so find the extremes instead of reading the first row.
     const vals = r.rows.map((row) => n(row[mi]));
     const finite = vals.filter(Number.isFinite);
     const hi = r.rows[vals.indexOf(Math.max(...finite))];
     const lo = r.rows[vals.indexOf(Math.min(...finite))];
-    lines.push(`The ${what} over ${plural(groupCount, 'combination')} is highest for **${hi ? label(hi) : '?'}** (${fmtValue(hi?.[mi])}) and lowest for ${lo ? label(lo) : '?'} (${fmtValue(lo?.[mi])}).`);
+    lines.push(`The ${what} over ${plural(groupCount, 'combination')} is highest for **${hi ? label(hi) : '?'}** (${fmtM(hi?.[mi])}) and lowest for ${lo ? label(lo) : '?'} (${fmtM(lo?.[mi])}).`);
   } else {
     // Ranked from the values themselves, never from row order: the result may be unordered (no
     // "highest" in the question) and a reader takes "followed by" as a ranking.
@@ -130,15 +134,15 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
     if (!r.truncated && tied.length === r.rows.length && r.rows.length > 1 && first.agg === 'count' && first.col === undefined && plan.dims.length === 1) {
       // "biggest city in 1950" over one row per city: counting rows tells the groups apart by nothing.
       const many = `${plan.limit === undefined ? `**${formatNumber(r.rows.length)}**` : formatNumber(r.rows.length)} ${code(dimName)} values`;
-      lines.push(`Each of the ${many} has the same number of ${noun} (${fmtValue(top[mi])})${plan.limit !== undefined ? ', so counting rows ranks nothing: say which number to rank them by' : ''}.`);
+      lines.push(`Each of the ${many} has the same number of ${noun} (${fmtM(top[mi])})${plan.limit !== undefined ? ', so counting rows ranks nothing: say which number to rank them by' : ''}.`);
     } else if (plan.limit !== undefined && tied.length > 1 && tied.length > plan.limit - 1) {
-      lines.push(`${tied.slice(0, 5).map((row) => `**${label(row)}**`).join(', ')} tie for the ${dir} ${what}: **${fmtValue(top[mi])}**${tied.length > 5 ? ` (${tied.length} in all)` : ''}.`);
-    } else if (ranked.length === 1) lines.push(`**${label(top)}** has the ${dir} ${what}: **${fmtValue(top[mi])}**${share ? ` (${share.slice(2)})` : ''}.`);
+      lines.push(`${tied.slice(0, 5).map((row) => `**${label(row)}**`).join(', ')} tie for the ${dir} ${what}: **${fmtM(top[mi])}**${tied.length > 5 ? ` (${tied.length} in all)` : ''}.`);
+    } else if (ranked.length === 1) lines.push(`**${label(top)}** has the ${dir} ${what}: **${fmtM(top[mi])}**${share ? ` (${share.slice(2)})` : ''}.`);
     else {
-      const rest = ranked.slice(tied.length, tied.length + 2).map((row) => `${label(row)} (${fmtValue(row[mi])})`).join(' and ');
+      const rest = ranked.slice(tied.length, tied.length + 2).map((row) => `${label(row)} (${fmtM(row[mi])})`).join(' and ');
       const lead = tied.length > 1
-        ? `${tied.slice(0, 5).map((row) => `**${label(row)}**`).join(' and ')} tie for the ${dir} ${what} (${fmtValue(top[mi])})`
-        : `**${label(top)}** has the ${dir} ${what} (${fmtValue(top[mi])}${share})`;
+        ? `${tied.slice(0, 5).map((row) => `**${label(row)}**`).join(' and ')} tie for the ${dir} ${what} (${fmtM(top[mi])})`
+        : `**${label(top)}** has the ${dir} ${what} (${fmtM(top[mi])}${share})`;
       lines.push(`${lead}${rest ? `, followed by ${rest}` : ''}; ${plural(groupCount, dimName.length > 0 ? 'group' : 'row')} in all.`);
     }
     if (unplaced !== undefined && ranked.length > 0 && ranked[0] !== unplaced) lines.push(`Rows with no ${code(dimName)}: ${fmtValue(unplaced[mi])} (not ranked).`);
@@ -149,7 +153,7 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
     lines.push('');
     for (const row of r.rows.slice(0, LIST)) {
       const extra = plan.share ? ` (${pct(n(row[row.length - 1]))})` : '';
-      lines.push(`- ${label(row)}: ${plan.measures.map((_m, i) => fmtValue(row[mi + i])).join(', ')}${extra}`);
+      lines.push(`- ${label(row)}: ${plan.measures.map((_m, i) => fmtValue(row[mi + i], styles[i])).join(', ')}${extra}`);
     }
     if (r.rows.length > LIST) lines.push(`- … and ${formatNumber(r.rows.length - LIST)} more in the table`);
   }
@@ -187,15 +191,16 @@ export function finding(plan: Plan, r: ResultData): string {
       const idx = by !== undefined ? r.columns.indexOf(by) : -1;
       if (idx >= 0 && plan.orderBy) {
         const dir = plan.orderBy.dir === 'asc' ? 'lowest' : 'highest';
-        const firstV = fmtValue(r.rows[0]?.[idx]);
+        const byStyle = columnStyle(by ?? '', r.rows.map((row) => n(row[idx])));
+        const firstV = fmtValue(r.rows[0]?.[idx], byStyle);
         const of = Number.isFinite(total) ? ` of ${plural(total, 'row')}` : '';
         // The ties were cut at the cap: how many rows share the extreme is not known, only "at least".
-        if (plan.limit !== undefined && shown >= tieCap(plan.limit) && fmtValue(r.rows[shown - 1]?.[idx]) === firstV) {
+        if (plan.limit !== undefined && shown >= tieCap(plan.limit) && fmtValue(r.rows[shown - 1]?.[idx], byStyle) === firstV) {
           return `At least ${formatNumber(shown)} rows${of} share the ${dir} ${code(by ?? '')} (**${firstV}**); the table shows ${formatNumber(shown)} of them.`;
         }
         return shown === 1
           ? `The row with the ${dir} ${code(by ?? '')} (**${firstV}**) is in the table${of ? `, out of ${plural(total, 'row')}` : ''}.`
-          : `The ${formatNumber(shown)} rows with the ${dir} ${code(by ?? '')}${of} are in the table: from **${firstV}** to ${fmtValue(r.rows[shown - 1]?.[idx])}.`;
+          : `The ${formatNumber(shown)} rows with the ${dir} ${code(by ?? '')}${of} are in the table: from **${firstV}** to ${fmtValue(r.rows[shown - 1]?.[idx], byStyle)}.`;
       }
       return Number.isFinite(total) && total > shown
         ? `**${formatNumber(total)}** rows match; the table shows the first ${formatNumber(shown)}.`

@@ -3,6 +3,7 @@
  * the columns in backticks, so a misreading is visible before any number and the line itself can
  * be asked again ("Total `revenue` where `region` is "Europe": **32,985.92**").
  */
+import { columnStyle } from '../../shared/numberFormat';
 import { describePlan, fmtValue } from './describe';
 import type { ResultData } from './narrative';
 import type { Plan, TableMeta } from './types';
@@ -19,7 +20,7 @@ export function readingLine(plan: Plan, r: ResultData, among: readonly TableMeta
   const s = readingSentence(plan, among);
   if (plan.kind === 'aggregate' && plan.dims.length === 0 && !plan.shareOfFiltered && plan.measures.length === 1 && r.rows.length === 1) {
     const v = r.rows[0]?.[0];
-    return v === null || v === undefined ? `${s}: no rows match, so there is no value.` : `${s}: **${fmtValue(v)}**`;
+    return v === null || v === undefined ? `${s}: no rows match, so there is no value.` : `${s}: **${fmtValue(v, columnStyle(r.columns[0] ?? '', [Number(v)]))}**`;
   }
   if (plan.kind === 'correlation') {
     const v = r.rows[0]?.[0];

@@ -3,6 +3,8 @@
  * from the profile query results; this module only chooses what is worth saying and formats it.
  */
 import { mdText } from '../../shared/markdownText';
+import { formatNumber } from '../../shared/numberFormat';
+import { profileFigures } from './profileFigures';
 import type { ColumnClass } from './profileSql';
 
 export interface ColumnProfile {
@@ -35,28 +37,12 @@ export interface TableProfile {
 /** Items listed per bullet before "and N more". */
 const LIST_LIMIT = 6;
 
-const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const BIG = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-const SMALL = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
-
-/** A number for prose: grouped thousands, 2 decimals from 1 up, 3 significant digits below 1. */
-export function formatNumber(x: number): string {
-  if (!Number.isFinite(x)) return String(x);
-  if (Number.isInteger(x)) return INT.format(x);
-  return Math.abs(x) >= 1 ? BIG.format(x) : SMALL.format(x);
-}
+/** A number for prose: the shared rule (src/shared/numberFormat.ts), re-exported for the engine's prose. */
+export { formatNumber };
 
 /** A count with its noun: `1 row`, `1,204 rows`. */
 export function plural(n: number, noun: string): string {
   return `${formatNumber(n)} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-/** A DuckDB-rendered value for prose: numbers reformatted, exact large integers and dates kept. */
-export function formatValue(raw: string, cls: ColumnClass): string {
-  if (cls !== 'numeric') return raw;
-  if (/^-?\d{16,}$/.test(raw)) return raw;
-  const n = Number(raw);
-  return Number.isFinite(n) ? formatNumber(n) : raw;
 }
 
 /** Inline code that survives any content (backticks inside get a longer fence). */
@@ -91,8 +77,10 @@ export function tableSection(p: TableProfile): string {
   if (p.columns.length < p.columnCount) lines.push(`- Profiled the first ${formatNumber(p.columns.length)} columns.`);
   const numeric = p.columns.filter((c) => c.cls === 'numeric' && c.nonNull > 0);
   if (numeric.length > 0) {
-    lines.push(...bullet('Numbers', numeric.map((c) =>
-      `${code(c.name)}: ${formatValue(c.min ?? '', 'numeric')} to ${formatValue(c.max ?? '', 'numeric')}, mean ${formatValue(c.mean ?? '', 'numeric')}`)));
+    lines.push(...bullet('Numbers', numeric.map((c) => {
+      const f = profileFigures(c);
+      return `${code(c.name)}: ${f.min} to ${f.max}, mean ${f.mean}`;
+    })));
   }
   const temporal = p.columns.filter((c) => c.cls === 'temporal' && c.nonNull > 0);
   if (temporal.length > 0) lines.push(...bullet('Dates', temporal.map((c) => `${code(c.name)}: ${mdText(c.min ?? '')} to ${mdText(c.max ?? '')}`)));

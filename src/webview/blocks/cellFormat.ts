@@ -1,36 +1,69 @@
 /**
- * How numbers in a table are shown: per column, with at most two decimals when its typical value is
- * 1 or more (money keeps its cents) and about four significant digits below that, and never more
- * decimals than its values really have: `14.99000000000008` shows as `14.99`, `0.04273255813953`
- * as `0.04273`, `118544311.3099` as `118544311.31`. Only the display changes: sorting and the CSV
- * keep the full values, and the copy actions can take either.
+ * How numbers in a table are shown: per column, by the rule prose and profiles use too
+ * (src/shared/numberFormat.ts): years and ids as written, amounts with thousands separators and
+ * the column's decimals (`250,128,206.98`, `1,200.00`), measurements to four significant digits.
+ * A shown value that is not the exact one carries a visible mark (`≈60.77`) and the exact value on
+ * hover. Only the display changes: sorting, the CSV and "Copy with Headers" keep the exact values.
+ * A profile table (one row per column of the data) styles its figures per row instead, by the
+ * column each row describes, as the profile's prose does: `year` 2023 to 2024, mean 2023.5.
  */
-const PLAIN = /^-?\d+(\.\d+)?$/;
-const MAX_DECIMALS = 8;
-const SIGNIFICANT = 4;
+import { columnStyle, formatAs, isRounded, profileStyles, type NumberStyle } from '../../shared/numberFormat';
 
-/** Decimals to show in column `c`, or undefined to show its cells as written (integers, text, mixed formats). */
-export function columnDecimals(rows: readonly (readonly string[])[], c: number, sample = 200): number | undefined {
+const PLAIN = /^-?\d+(\.\d+)?$/;
+/** Integers with more digits than a double holds exactly are shown as written. */
+const EXACT_INTEGER = /^-?\d{1,15}(\.|$)/;
+/** Put in front of a value shown rounded. */
+export const ROUNDED_MARK = '≈';
+
+/** The style of column `c` (named `name`), or undefined to show its cells as written (text, mixed or preformatted cells). */
+export function columnFormat(name: string, rows: readonly (readonly string[])[], c: number, sample = 200): NumberStyle | undefined {
   const values: number[] = [];
   for (let r = 0; r < Math.min(rows.length, sample); r++) {
     const cell = (rows[r]?.[c] ?? '').trim();
     if (cell === '') continue;
     if (!PLAIN.test(cell)) return undefined;
-    values.push(Number(cell));
+    if (EXACT_INTEGER.test(cell)) values.push(Number(cell));
   }
-  if (!values.some((v) => !Number.isInteger(v))) return undefined;
-  const sizes = values.filter((v) => v !== 0).map(Math.abs).sort((a, b) => a - b);
-  const typical = sizes[Math.floor(sizes.length / 2)] ?? 1;
-  const bySize = typical >= 1 ? 2 : Math.min(MAX_DECIMALS, Math.max(2, SIGNIFICANT - 1 - Math.floor(Math.log10(typical))));
-  // The decimals the values really carry, float noise aside (14.99000000000008 carries 2).
-  let needed = 0;
-  while (needed < bySize && !values.every((v) => Math.abs(Number(v.toFixed(needed)) - v) <= Math.abs(v) * 1e-9)) needed++;
-  return Math.min(bySize, needed);
+  return values.length === 0 ? undefined : columnStyle(name, values);
 }
 
-/** A cell as shown with `decimals` (undefined: as written). */
-export function formatCell(cell: string, decimals: number | undefined): string {
-  if (decimals === undefined || !PLAIN.test(cell.trim())) return cell;
-  const shown = Number(cell).toFixed(decimals);
-  return shown === '-0' || /^-0\.0*$/.test(shown) ? shown.slice(1) : shown;
+export interface ShownCell {
+  /** The text the grid shows, without the rounded mark. */
+  text: string;
+  /** The shown text is not the exact value. */
+  rounded: boolean;
+}
+
+/** A cell as shown with the column's `style` (undefined: as written). */
+export function showCell(cell: string, style: NumberStyle | undefined): ShownCell {
+  const t = cell.trim();
+  if (style === undefined || style.kind === 'id' || !PLAIN.test(t) || !EXACT_INTEGER.test(t)) return { text: cell, rounded: false };
+  const v = Number(t);
+  return { text: formatAs(v, style), rounded: isRounded(v, style) };
+}
+
+/** Where a profile table (the service's PROFILE_COLUMNS) keeps the described column's name and figures. */
+export interface ProfileLayout {
+  name: number;
+  min: number;
+  max: number;
+  mean: number;
+}
+
+/** The layout when `header` is a profile table's, else undefined. */
+export function profileLayout(header: readonly string[]): ProfileLayout | undefined {
+  const [name, min, max, mean] = ['column_name', 'min_value', 'max_value', 'mean_value'].map((h) => header.indexOf(h)) as [number, number, number, number];
+  return name >= 0 && min >= 0 && max >= 0 && mean >= 0 ? { name, min, max, mean } : undefined;
+}
+
+function figure(cell: string | undefined): number {
+  const t = (cell ?? '').trim();
+  return PLAIN.test(t) && EXACT_INTEGER.test(t) ? Number(t) : Number.NaN;
+}
+
+/** The style of a profile row's figure in column `c` (undefined when `c` holds no figure). */
+export function profileFigureStyle(row: readonly string[], layout: ProfileLayout, c: number): NumberStyle | undefined {
+  if (c !== layout.min && c !== layout.max && c !== layout.mean) return undefined;
+  const styles = profileStyles(row[layout.name] ?? '', figure(row[layout.min]), figure(row[layout.max]), figure(row[layout.mean]));
+  return c === layout.mean ? styles.mean : styles.range;
 }

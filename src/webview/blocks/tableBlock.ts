@@ -31,9 +31,10 @@ export class TableBlockView implements BlockView {
     this.actions = [
       button({ label: 'Open as CSV', icon: icon('openEditor'), iconOnly: true, onClick: () => post('openTableAsCsv') }),
       button({ label: 'Save to Workspace…', icon: icon('save'), iconOnly: true, onClick: () => post('saveTable') }),
+      // Copies the exact values, every digit the file has: what is pasted must never be a rounded number that looks exact.
       button({ label: 'Copy with Headers', icon: icon('copy'), iconOnly: true, onClick: () => this.copy(false) }),
-      // Numbers are shown rounded; this copies them with every digit the file has.
-      button({ label: 'Copy Raw Values with Headers', icon: icon('copyRaw'), iconOnly: true, class: 'copy-raw', onClick: () => this.copy(true) }),
+      // Numbers as the grid shows them (separators, the column's decimals), for a report; the label says so.
+      button({ label: 'Copy as Shown with Headers', icon: icon('copyShown'), iconOnly: true, class: 'copy-shown', onClick: () => this.copy(true) }),
     ];
     this.meta = h('span', { class: 'block-meta' });
     this.body = h('div', { class: 'table-body' });
@@ -99,11 +100,11 @@ export class TableBlockView implements BlockView {
     this.body.replaceChildren(this.grid.el);
   }
 
-  private copy(raw: boolean): void {
+  private copy(asShown: boolean): void {
     const grid = this.grid;
     if (!grid) return;
-    const tsv = toTsv(this.header, this.rows, grid.displayOrder(), raw ? undefined : (cell, c) => grid.shown(cell, c));
+    const tsv = toTsv(this.header, this.rows, grid.displayOrder(), asShown ? (row, c) => grid.show(row, c).text : undefined);
     this.ctx.host.post({ type: 'copyTable', turnId: this.ctx.turnId, fileKey: this.fileKey, tsv });
-    announce(`Copied ${numberFormat.format(this.rows.length)} rows with headers${raw ? ', raw values' : ''}`);
+    announce(`Copied ${numberFormat.format(this.rows.length)} rows with headers, ${asShown ? 'numbers rounded as shown' : 'exact values'}`);
   }
 }

@@ -7,7 +7,8 @@
 import { announce, h } from '../dom';
 import { inFrame } from '../frame';
 import { icon } from '../icons';
-import { columnDecimals, formatCell } from './cellFormat';
+import { columnFormat, profileFigureStyle, profileLayout, ROUNDED_MARK, showCell, type ProfileLayout, type ShownCell } from './cellFormat';
+import type { NumberStyle } from '../../shared/numberFormat';
 import { isNumericColumn, sortOrder } from './tableSort';
 
 /** Must match `.grid-row { height }` in the stylesheet. */
@@ -39,8 +40,10 @@ export class TableGrid {
   private readonly template: string;
   /** Columns whose sampled cells are all numbers: right-aligned like a spreadsheet. */
   private readonly numeric: boolean[];
-  /** Decimals each column is shown with (undefined: as written); see cellFormat.ts. */
-  private readonly decimals: Array<number | undefined>;
+  /** How each column's numbers are shown (undefined: as written); see cellFormat.ts. */
+  private readonly styles: Array<NumberStyle | undefined>;
+  /** Set for a profile table, whose figures are styled per row (see cellFormat.ts). */
+  private readonly profile: ProfileLayout | undefined;
   private slots: Slot[] = [];
   private order: Uint32Array | undefined;
   private sort: SortState | undefined;
@@ -53,11 +56,13 @@ export class TableGrid {
     opts: { label: string; sort?: SortState; onSort: (sort: SortState | undefined) => void },
   ) {
     this.columns = Math.min(header.length, MAX_COLUMNS);
+    this.profile = profileLayout(header);
+    const columnIndices = Array.from({ length: this.columns }, (_, c) => c);
+    this.numeric = columnIndices.map((c) => isNumericColumn(rows.slice(0, SAMPLE_ROWS), c));
+    this.styles = columnIndices.map((c) => (this.numeric[c] ? columnFormat(header[c] ?? '', rows, c, SAMPLE_ROWS) : undefined));
     const widths = this.columnWidths();
     // An empty trailing track takes the rest of a wide panel, so a narrow table still spans the block.
     this.template = `${widths.map((w) => `${w}ch`).join(' ')} minmax(0, 1fr)`;
-    this.numeric = widths.map((_, c) => isNumericColumn(rows.slice(0, SAMPLE_ROWS), c));
-    this.decimals = widths.map((_, c) => (this.numeric[c] ? columnDecimals(rows, c, SAMPLE_ROWS) : undefined));
     const totalWidth = `${widths.reduce((a, b) => a + b, 0)}ch`;
 
     const headRow = h('div', { class: 'grid-row grid-header', attrs: { role: 'row', 'aria-rowindex': '1' } });
@@ -95,9 +100,10 @@ export class TableGrid {
     this.update(true);
   }
 
-  /** A cell as the grid shows it (numbers rounded per column). */
-  shown(cell: string, column: number): string {
-    return formatCell(cell, this.decimals[column]);
+  /** Cell `column` of `row` as the grid shows it (numbers rounded per column or profile row). */
+  show(row: readonly string[], column: number): ShownCell {
+    const style = this.profile ? profileFigureStyle(row, this.profile, column) ?? this.styles[column] : this.styles[column];
+    return showCell(row[column] ?? '', style);
   }
 
   /** Row indices in display order (file order when unsorted). */
@@ -110,7 +116,10 @@ export class TableGrid {
     const sample = Math.min(this.rows.length, SAMPLE_ROWS);
     for (let c = 0; c < this.columns; c++) {
       let w = (this.header[c] ?? '').length + 3; // room for the sort arrow
-      for (let r = 0; r < sample; r++) w = Math.max(w, (this.rows[r]?.[c] ?? '').length);
+      for (let r = 0; r < sample; r++) {
+        const shown = this.show(this.rows[r] ?? [], c);
+        w = Math.max(w, shown.text.length + (shown.rounded ? 1 : 0));
+      }
       widths.push(Math.min(MAX_CH, Math.max(MIN_CH, w)) + 2);
     }
     return widths;
@@ -179,11 +188,12 @@ export class TableGrid {
       const data = this.rows[this.order ? (this.order[index] as number) : index] ?? [];
       for (let c = 0; c < this.columns; c++) {
         const raw = data[c] ?? '';
-        const text = formatCell(raw, this.decimals[c]);
+        const shown = this.show(data, c);
+        const text = shown.rounded ? `${ROUNDED_MARK}${shown.text}` : shown.text;
         const cell = slot.cells[c] as HTMLDivElement;
         if (cell.textContent !== text) cell.textContent = text;
-        // The full value on hover when the cell is cut or rounded.
-        if (text.length > 12 || text !== raw) cell.title = raw;
+        // The full value on hover when the cell is cut, rounded or regrouped.
+        if (text.length > 12 || text !== raw) cell.title = shown.rounded ? `Exact value: ${raw}` : raw;
         else if (cell.title) cell.removeAttribute('title');
       }
     }

@@ -64,7 +64,7 @@ describe('a workspace CSV read in place', function () {
     assert.ok(node && node.kind === 'dataSource');
     assert.equal(a.services.datasets.getTreeItem(node).description, 'ready · 400 rows · in place');
     const reading = { ...node, dataSource: { ...node.dataSource, status: 'synching' as const, progress: { readBytes: 412 * 1024 ** 2, totalBytes: 1024 ** 3, rowsRead: 7_080_000 } } };
-    assert.equal(a.services.datasets.getTreeItem(reading).description, 'reading 412 MB of 1.0 GB (40%) · about 7.1M rows');
+    assert.equal(a.services.datasets.getTreeItem(reading).description, 'reading 432 MB of 1.1 GB (40%) · about 7.1M rows');
 
     // Edit the file; the next question sees the new rows.
     await vscode.workspace.fs.writeFile(uri, Buffer.from(csvOf(480)));
