@@ -79,7 +79,7 @@ describe('words placed or refused, never dropped', function () {
   it('reads "french wines" as the reviewed wines, not a grouping by winery', async () => {
     const a = await rig.ask('avg price of french wines', ['wine_reviews.csv']);
     const mean = french.reduce((s, l) => s + Number(l.split(',')[2]), 0) / french.length;
-    assert.match(a.message, new RegExp(`\\*\\*${mean}\\*\\*`), a.message);
+    assert.equal(Number(/\*\*([\d.,]+)\*\*/.exec(a.message)?.[1]?.replace(/,/g, '')), mean, a.message);
     assert.doesNotMatch(a.steps[0]?.name ?? '', /winery/, a.steps[0]?.name);
   });
 
