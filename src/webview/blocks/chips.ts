@@ -3,6 +3,7 @@
  * (Datasets tree, or the workspace file it came from); a question chip asks it in this session.
  */
 import { MAX_QUESTION_LENGTH, type SourceRef } from '../../shared/domain';
+import { distinctPlainQuestions } from '../../shared/plainQuestion';
 import { h } from '../dom';
 import { icon } from '../icons';
 import type { BlockContext, BlockView } from './blockView';
@@ -36,10 +37,9 @@ export class QuestionsView implements BlockView {
 
   constructor(questions: readonly string[], ctx: BlockContext) {
     const list = h('ul', { class: 'chips' });
-    for (const q of questions) {
-      const question = q.trim();
-      if (!question) continue;
-      const li = chip(question, `Ask: ${question}`, 'question', () => {
+    // Read as plain questions, each once; the chip asks the engine's exact sentence, shown on hover.
+    for (const { question, label } of distinctPlainQuestions(questions)) {
+      const li = chip(label, `Ask: ${question}`, 'question', () => {
         if (!ctx.isBusy()) ctx.host.post({ type: 'askFollowUp', question: question.slice(0, MAX_QUESTION_LENGTH), fromTurnId: ctx.turnId });
       });
       this.buttons.push(li.firstElementChild as HTMLButtonElement);
