@@ -31,11 +31,14 @@ const SATISFACTION = ['Income,Job.Satisfaction,Gender,Freq'];
 const INCOME = ['Per capita personal income,FIPS,AreaName,1999,2000'];
 [['01', 'Alabama', 22000, 23000], ['02', 'Alaska', 28000, 29500], ['04', 'Arizona', 24000, 25100]].forEach((r) => INCOME.push(`400,${r.join(',')}`));
 
+const ICU = ['Age,ApacheIIScore,PatientDied'];
+for (let i = 0; i < 20; i++) ICU.push(`${40 + i},${10 + (i % 9)},${i % 4 === 0 ? 1 : 0}`);
+
 describe('words placed or refused, never dropped', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'benchmarks.csv': RUNS.join('\n'), 'world.csv': WORLD.join('\n'), 'collisions.csv': CRASHES.join('\n'), 'wine_reviews.csv': WINES.join('\n'), 'job_satisfaction.csv': SATISFACTION.join('\n'), 'state_income.csv': INCOME.join('\n') });
+    rig = await startRig({ 'benchmarks.csv': RUNS.join('\n'), 'world.csv': WORLD.join('\n'), 'collisions.csv': CRASHES.join('\n'), 'wine_reviews.csv': WINES.join('\n'), 'job_satisfaction.csv': SATISFACTION.join('\n'), 'state_income.csv': INCOME.join('\n'), 'icu.csv': ICU.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -94,5 +97,11 @@ describe('words placed or refused, never dropped', function () {
   it('never names the one value of a constant column the winner of a ranking', async () => {
     const a = await rig.ask('which state had the highest per capita income in 2000', ['state_income.csv']);
     assert.doesNotMatch(a.message, /\*\*400\*\*/, a.message);
+  });
+
+  it('never drops a word before a column it only guesses: mortality rate', async () => {
+    const a = await rig.ask('mortality rate', ['icu.csv']);
+    assert.doesNotMatch(a.steps[0]?.name ?? '', /ApacheIIScore/, a.steps[0]?.name);
+    assert.match(a.message, /"mortality"/, a.message);
   });
 });

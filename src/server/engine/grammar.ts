@@ -95,10 +95,16 @@ const instanceName = (f: Feed): boolean => senses(f.t.sing, 'n', 1)[0]?.ptrs.som
 // (Only a word of the language: "matrix_cal" or "zork" before `time` is a name or a value the data
 // does not hold, never a qualifier to drop.)
 const QUALIFIER_NOUN = tok((f) => f.t.kind === 'word' && f.t.pos === 'NOUN' && f.in.size === 0 && !f.t.stop && !isKeyword(f.t.norm) && !instanceName(f) && senses(f.t.sing, 'n', 1).length > 0);
-r('MCol', [QUALIFIER_NOUN, 'Col'], (d) => ({ alts: at<ColM>(d, 1).alts }), 0.5);
+// (Only before a column named outright: "mortality rate" is no qualified `ApacheIIScore`, a far guess.)
+r('MCol', [QUALIFIER_NOUN, 'Col'], (d) => {
+  const alts = at<ColM>(d, 1).alts.filter((a) => a.link === 'name' && a.cost <= 0.3);
+  return alts.length > 0 ? { alts } : undefined;
+}, 0.5);
 // "order value", "car price": a column said of the rows it belongs to.
 r('MCol', ['Subject', 'Col'], (d) => {
-  const alts = at<ColM>(d, 1).alts.filter((a) => a.ref.column.kind === 'numeric');
+  // (A noun only guessed to name the rows, "mortality", qualifies only a column named outright.)
+  const guessed = at<RowsM>(d, 0).alts.every((a) => 'guessed' in a && a.guessed === true);
+  const alts = at<ColM>(d, 1).alts.filter((a) => a.ref.column.kind === 'numeric' && (!guessed || (a.link === 'name' && a.cost <= 0.3)));
   return alts.length > 0 ? { alts } : undefined;
 }, 0.1);
 // "the yes share" naming `YES` in referendum.csv: a column said with the file's noun for its rows.
