@@ -6,7 +6,7 @@ import { columnStyle, formatNumber, formatPercent } from '../../shared/numberFor
 import { plural } from '../profile/profileSummary';
 import { code, describePlan, filterPhrase, fmtLabel, fmtValue, grainWords, isCyclic, md, measurePhrase, rowNoun, timeLabel } from './describe';
 import { isScope, tieCap } from './sqlBuilder';
-import { entityNote, missingCodeNote } from './missingMarkers';
+import { entityNote, missingCodeNote } from './numberShapes';
 import type { Plan } from './types';
 
 export interface ResultData {
