@@ -21,6 +21,13 @@ for (let d = 1; d <= 5; d++) {
   }
   DAILY.push(`2021-03-0${d},${d * 90}`);
 }
+// Trading days: Thursdays trade most.
+const TRADES = ['Date,Volume'];
+for (let d = 1; d <= 28; d++) {
+  const day = new Date(Date.UTC(2021, 1, d));
+  if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
+  TRADES.push(`2021-02-${String(d).padStart(2, '0')},${day.getUTCDay() === 4 ? 900 : 100 + d}`);
+}
 // Dates written year first with the month's name ("2015 Jun 15"), as browser statistics export them.
 const SHARES = ['date,Firefox'];
 for (let d = 0; d < 40; d++) SHARES.push(`${d < 20 ? '2015 Dec' : '2016 Jan'} ${String((d % 20) + 1).padStart(2, '0')},${(20 - d * 0.1).toFixed(1)}`);
@@ -29,7 +36,7 @@ describe('hours and days', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'air_hourly.csv': HOURLY.join('\n'), 'air_daily.csv': DAILY.join('\n'), 'browser_usage.csv': SHARES.join('\n') });
+    rig = await startRig({ 'air_hourly.csv': HOURLY.join('\n'), 'air_daily.csv': DAILY.join('\n'), 'browser_usage.csv': SHARES.join('\n'), 'msft.csv': TRADES.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -56,5 +63,10 @@ describe('hours and days', function () {
     const a = await rig.ask('average firefox in 2016', ['browser_usage.csv']);
     // 2016: d = 20..39, 20 - d/10 -> 18.0 .. 16.1, mean 17.05.
     assert.match(a.message, /\*\*17\.05\*\*/, a.message);
+  });
+
+  it('ranks weekdays: which weekday has the highest avg volume', async () => {
+    const a = await rig.ask('which weekday has the highest avg volume', ['msft.csv']);
+    assert.match(a.message, /\*\*Thursday\*\*/, a.message);
   });
 });

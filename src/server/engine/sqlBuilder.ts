@@ -112,7 +112,10 @@ function aggregateSql(plan: AggregatePlan): BuiltQuery & { count?: Statement } {
   if (plan.limit !== undefined && plan.order !== undefined && firstName !== undefined && plan.dims.length > 0) {
     // "the top 3" keeps whatever ties with the third: cutting a tie in two would pick a winner at random.
     const dir = plan.order === 'asc' ? 'ASC' : 'DESC';
-    sql = `SELECT * FROM (\n  ${sql.replace(/\n/g, '\n  ')}\n)\nQUALIFY rank() OVER (ORDER BY ${firstName} ${dir} NULLS LAST) <= ${plan.limit}${orderBy}\nLIMIT ${tieCap(plan.limit)}`;
+    // Outside the grouped query only its result columns exist: a weekday is ordered by its name there
+    // (its calendar order needs the date, which is inside).
+    const outer = `\nORDER BY ${[...new Set(order.map((o) => (o.startsWith('min(isodow(') ? aliasSql(columns[plan.dims.findIndex((d) => d.grain === 'weekday')] ?? '') : o)))].join(', ')}`;
+    sql = `SELECT * FROM (\n  ${sql.replace(/\n/g, '\n  ')}\n)\nQUALIFY rank() OVER (ORDER BY ${firstName} ${dir} NULLS LAST) <= ${plan.limit}${orderBy === '' ? '' : outer}\nLIMIT ${tieCap(plan.limit)}`;
     return { tables, columns, main: { comment: '', ctes: [], select: sql }, ...groups };
   }
   sql += orderBy;
