@@ -69,4 +69,15 @@ describe('hours and days', function () {
     const a = await rig.ask('which weekday has the highest avg volume', ['msft.csv']);
     assert.match(a.message, /\*\*Thursday\*\*/, a.message);
   });
+
+  it('reads "the last day" as the latest day in the data', async () => {
+    const a = await rig.ask('firefox on the last day', ['browser_usage.csv']);
+    // The last row: 2016 Jan 20, 20 - 3.9.
+    assert.match(a.message, /\*\*16\.1/, a.message);
+  });
+
+  it('never drops a "+" between two columns', async () => {
+    const a = await rig.ask('firefox + firefox in 2016', ['browser_usage.csv']);
+    assert.doesNotMatch(a.message, /\*\*17\.05/, a.message);
+  });
 });

@@ -107,6 +107,12 @@ function resolveRelative(w: When, date: ColRef): When {
     // "last year" is the year before the latest one; "this year" the latest one.
     const y = end.getUTCFullYear() - rel.n;
     if (rel.grain === 'year') return { ...w, from: `${y}-01-01`, to: `${y + 1}-01-01` };
+    // "on the last day": the data's latest day (a month's start stepped back a day was the month before's end).
+    if (rel.grain === 'day') {
+      const next = new Date(end);
+      next.setUTCDate(next.getUTCDate() + 1);
+      return { ...w, from: iso(end), to: iso(next) };
+    }
     const m = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), 1));
     step(m, -rel.n);
     const next = new Date(m);

@@ -563,8 +563,8 @@ const FRAMING_VERBS = new Set([30, 32, 35, 36, 38, 39, 40, 41, 42]);
 /** Whether an unbound token is filler: a closed-class word, a stop word, or a verb that only frames the question. */
 export function isFiller(f: Feed): boolean {
   const t = f.t;
-  // Punctuation is filler; a comparison or "%" carries a meaning ("what % of patients").
-  if (t.kind === 'op') return !/^[<>=%]/.test(t.norm);
+  // Punctuation is filler; a comparison, "%" or "+" carries a meaning ("what % of patients", "a + b").
+  if (t.kind === 'op') return !/^[<>=%+]/.test(t.norm);
   if (t.kind !== 'word') return false;
   // A negation is never filler: dropped, it would answer the opposite question.
   if (/^(not|no|never|none|neither|nor|without|except|excluding|nobody|nothing|n't)$/.test(t.norm)) return false;
