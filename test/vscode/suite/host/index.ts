@@ -25,6 +25,7 @@ function loadSuites(): void {
   require('./trees.suite');
   require('./glossary.suite');
   require('./analyze.suite');
+  require('./turns.suite');
   require('./formats.suite');
   require('./inPlace.suite');
   require('./chat.suite');
