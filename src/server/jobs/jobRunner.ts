@@ -133,6 +133,8 @@ export class JobRunner {
         jobMode: plan.session.jobMode,
         sources: plan.sources,
         history: prior,
+        ...(plan.dataFrom !== undefined ? { dataFrom: plan.dataFrom } : {}),
+        ...(plan.datasets !== undefined ? { datasets: plan.datasets } : {}),
         // The glossaries of the datasets asked about; a meaning chosen now is kept in each of them.
         glossary: datasetsOf(plan).flatMap((d) => d.glossary ?? []),
         define: async (entry) => {

@@ -26,6 +26,7 @@ function loadSuites(): void {
   require('./glossary.suite');
   require('./analyze.suite');
   require('./turns.suite');
+  require('./noData.suite');
   require('./formats.suite');
   require('./inPlace.suite');
   require('./chat.suite');
