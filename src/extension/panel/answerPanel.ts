@@ -33,6 +33,8 @@ export class AnswerPanel implements vscode.Disposable {
   private readonly running = new Map<string, TurnHandle>();
   private readonly requested = new Set<string>();
   private scope: JobScope = {};
+  /** Turns asked about other data than the session's (see `ask`), by turn id; a retry keeps it. */
+  private readonly turnScopes = new Map<string, JobScope>();
   /** The data selector's names for `scope`; `scopeVersion` drops lookups a newer choice overtook. */
   private dataView: DataScopeView | undefined;
   private scopeVersion = 0;
@@ -140,12 +142,15 @@ export class AnswerPanel implements vscode.Disposable {
    * `fromTurnId`: the turn whose follow-up chip asked it; the new turn names it, so a chip far up
    * the conversation visibly leads to the turn added (and scrolled to) at the end.
    */
-  async ask(question: string, scope?: JobScope, fromTurnId?: string): Promise<Answer> {
+  async ask(question: string, scope?: JobScope, opts: { fromTurnId?: string; questionScope?: JobScope } = {}): Promise<Answer> {
     if (scope) this.setScope(scope);
     await this.historyLoaded;
     const turn: Turn = { id: `t${++this.turnCounter}`, question, answer: { jobId: '', state: 'streaming', groups: [], triggers: [] } };
-    const source = fromTurnId === undefined ? undefined : this.turns.find((t) => t.id === fromTurnId);
+    const source = opts.fromTurnId === undefined ? undefined : this.turns.find((t) => t.id === opts.fromTurnId);
     if (source) turn.refines = { turnId: source.id, question: source.question };
+    // This one question asks about less than the session's data ("Ask about targets.xlsx" after
+    // adding it to a session that has sales.csv): its answer covers what it asked about.
+    if (opts.questionScope) this.turnScopes.set(turn.id, opts.questionScope);
     this.turns.push(turn);
     this.post({ type: 'turn', turn });
     return this.start(turn);
@@ -161,7 +166,7 @@ export class AnswerPanel implements vscode.Disposable {
       this.scopeChosen = true;
       await this.chooseData().catch((err: unknown) => this.s.notifier.failure('choose the data', err));
     }
-    await this.ask(question, undefined, fromTurnId);
+    await this.ask(question, undefined, fromTurnId === undefined ? {} : { fromTurnId });
   }
 
   private async start(turn: Turn): Promise<Answer> {
@@ -175,7 +180,7 @@ export class AnswerPanel implements vscode.Disposable {
       this.post({ type: 'turn', turn });
       return turn.answer;
     }
-    const req = { sessionId: this.sessionId, question: turn.question, languageType: readSettings().language, ...this.scope };
+    const req = { sessionId: this.sessionId, question: turn.question, languageType: readSettings().language, ...(this.turnScopes.get(turn.id) ?? this.scope) };
     const handle = runTurn(client, req, turn.answer, {
       patch: (patch) => this.post({ type: 'answerPatch', turnId: turn.id, patch }),
       resend: (answer) => {

@@ -27,6 +27,7 @@ function loadSuites(): void {
   require('./analyze.suite');
   require('./turns.suite');
   require('./noData.suite');
+  require('./addToSession.suite');
   require('./formats.suite');
   require('./inPlace.suite');
   require('./chat.suite');
