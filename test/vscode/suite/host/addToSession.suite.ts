@@ -20,6 +20,8 @@ describe('adding a file to the open session', function () {
     assert.ok(first?.sessionId, 'needs the session of the first analysis');
     const panel = await a.services.panels.open(first.sessionId);
     await panel.historyLoaded;
+    // The session asks about sales.csv (earlier suites may have changed its data).
+    panel.setScope({ datasetId: first.datasetId, datasourceIdList: first.dataSourceIds });
     await waitFor('the session\'s panel to be the active one', () => a.services.panels.active === panel);
     const xlsx = workspaceFile('targets.xlsx');
     await vscode.workspace.fs.copy(vscode.Uri.file(join(extension().extensionPath, 'samples', 'targets.xlsx')), xlsx, { overwrite: true });
