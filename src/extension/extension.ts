@@ -57,10 +57,12 @@ export function activate(context: vscode.ExtensionContext): TeamDataExtensionApi
       void vscode.commands.executeCommand('setContext', 'teamData.signedIn', info.signedIn);
     }),
   );
-  // Start the local service now rather than when a view first asks: activation means the user is
-  // about to need it (a command, the Explorer menu, a view), and every second of its start shows.
-  // A failure is shown where the service is used (trees, status bar); nothing to report here.
-  if (s.connection.info.mode === 'local') s.supervisor.ensureStarted().catch(() => undefined);
+  // The extension activates once startup has finished (onStartupFinished), so the status bar item
+  // is there from a first open on, before any Team Data view is opened. That is no sign the user
+  // needs the local service yet: it starts at its first use (an open view's tree, a command, a
+  // question), or now when a Team Data view is already showing. A failure is shown where the
+  // service is used (trees, status bar); nothing to report here.
+  if (s.connection.info.mode === 'local' && (s.datasetsView.visible || s.sessionsView.visible)) s.supervisor.ensureStarted().catch(() => undefined);
   void vscode.commands.executeCommand('setContext', 'teamData.mode', s.connection.info.mode);
   void vscode.commands.executeCommand('setContext', 'teamData.signedIn', s.connection.info.signedIn);
   s.log.info(`Team Data Analysis ${String(context.extension.packageJSON?.version ?? '')} activated (${s.connection.info.mode} service)`);

@@ -17,6 +17,7 @@ import { adoptOldFolder, chosenDataFolder } from './localService/dataFolder';
 import { Log } from './log';
 import { PanelManager } from './panel/panelManager';
 import { DATASETS_VIEW, DatasetsTreeProvider } from './trees/datasetsTree';
+import { announcingFirstAnswer } from './trees/firstAnswer';
 import type { DatasetsTreeNode, SessionsTreeNode } from './trees/nodes';
 import { SESSIONS_VIEW, SessionsTreeProvider } from './trees/sessionsTree';
 import { Notifier } from './ui/notifier';
@@ -99,9 +100,9 @@ export function createServices(context: vscode.ExtensionContext): Services {
   const treeDeps = { client: () => connection.client(), starter, log };
   const datasets = own(context, new DatasetsTreeProvider(treeDeps));
   const sessions = own(context, new SessionsTreeProvider(treeDeps));
-  const datasetsView = own(context, vscode.window.createTreeView(DATASETS_VIEW, { treeDataProvider: datasets, showCollapseAll: true }));
+  const datasetsView = own(context, vscode.window.createTreeView(DATASETS_VIEW, { treeDataProvider: announcingFirstAnswer(datasets, 'teamData.datasetsLoaded'), showCollapseAll: true }));
   own(context, datasets.attach(datasetsView));
-  const sessionsView = own(context, vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: sessions, showCollapseAll: true }));
+  const sessionsView = own(context, vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: announcingFirstAnswer(sessions, 'teamData.sessionsLoaded'), showCollapseAll: true }));
   sessions.attach(sessionsView);
   own(context, supervisor.onDidChangeState((state) => {
     if (state !== 'running') return;

@@ -109,6 +109,10 @@ export interface AnswerContext {
   sources: Array<{ source: DataSource; ingest: IngestResult }>;
   /** Up to the session's `maxMessagesInContext` previous turns, oldest first. */
   history: PriorTurn[];
+  /** `session`: the question selected no data, and `sources` are those of the session's last question about data. */
+  dataFrom?: 'session';
+  /** No data selected nor in the session: the datasets with ready files, to offer in the answer. */
+  datasets?: ReadonlyArray<{ name: string; files: number }>;
   /** Sends an event to the client (and into the stored answer). TASK and BLOCK events only. */
   emit(event: JobEvent): void;
   /** Stores a file the answer links to (TABLE csv, IMAGE png/svg) and returns its expiring URL. */

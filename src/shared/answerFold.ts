@@ -148,6 +148,9 @@ export class AnswerBuilder {
     }
     const g = this.group(block.groupId, block.stage, block.groupName ?? '');
     if (!g.name && block.groupName) g.name = block.groupName;
+    // An empty MESSAGE says only that its group exists (a step marker, see historyBlocks): the
+    // group is kept, no empty block; text that follows starts a block of its own.
+    if (block.type === 'MESSAGE' && block.content === '') return true;
     const last = g.blocks[g.blocks.length - 1];
     if (block.type === 'MESSAGE' && last?.type === 'MESSAGE') {
       const p = this.pending;
@@ -185,6 +188,20 @@ export function foldEvents(events: Iterable<JobEvent>): Answer {
 /** The answer's blocks in the contract's non-stream order. */
 export function answerBlocks(answer: Answer): Block[] {
   return answer.groups.flatMap((g) => g.blocks.map((b) => ({ ...b })));
+}
+
+/**
+ * The answer's blocks as a history record keeps them: {@link answerBlocks}, plus an empty MESSAGE
+ * in each Analyze step that has no block of its own ("Read the question as: …"). A history record
+ * holds blocks only, so such a step was lost on reload ("3 steps" became "1 step"); the fold turns
+ * the marker back into the step alone.
+ */
+export function historyBlocks(answer: Answer): Block[] {
+  return answer.groups.flatMap((g): Block[] => {
+    if (g.blocks.length > 0) return g.blocks.map((b) => ({ ...b }));
+    if (g.stage !== 'Analyze') return [];
+    return [{ groupId: g.id, stage: g.stage, groupName: g.name, type: 'MESSAGE', content: '' }];
+  });
 }
 
 /** A non-stream result (or a history record) as an Answer, through the same fold. */

@@ -50,6 +50,8 @@ export interface Turn {
   answer: Answer;
   /** Loaded from session history rather than asked in this panel. */
   fromHistory?: boolean;
+  /** Asked from a follow-up chip of an earlier turn: that turn and its question (shown above this one). */
+  refines?: { turnId: string; question: string };
 }
 
 export interface PanelSettings {

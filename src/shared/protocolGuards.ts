@@ -59,7 +59,7 @@ export const isAnswer: Guard<Answer> = shape(
   { title: name, error: isError },
 );
 
-export const isTurn: Guard<Turn> = shape({ id, question: text, answer: isAnswer }, { fromHistory: bool });
+export const isTurn: Guard<Turn> = shape({ id, question: text, answer: isAnswer }, { fromHistory: bool, refines: shape({ turnId: id, question: text }) });
 
 export const isPanelSettings: Guard<PanelSettings> = shape({ collapseStepsWhenDone: bool, wrapCode: bool });
 export const isNotice: Guard<Notice> = shape({ level: literal('error', 'info'), message: str(L.message) });

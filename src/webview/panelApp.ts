@@ -95,6 +95,9 @@ export class PanelApp {
         this.setTurns(m.turns);
         return;
       case 'turn':
+        // A turn added now is the user's doing (a question, a chip far up the conversation, a
+        // command): follow it as a typed question is followed, or a chip click seems to do nothing.
+        if (!this.turns.has(m.turn.id) && m.turn.fromHistory !== true) this.pinned = true;
         this.upsertTurn(m.turn);
         return;
       case 'answerPatch':

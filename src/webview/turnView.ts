@@ -43,6 +43,7 @@ export class TurnView {
     this.el = h(
       'article',
       { class: 'turn', attrs: { 'data-turn-id': turn.id, tabindex: '-1', 'aria-label': `Question: ${turn.question.slice(0, 120)}` } },
+      ...(turn.refines ? [refinesLink(turn.refines)] : []),
       h('div', { class: 'question', attrs: { role: 'heading', 'aria-level': '2' } }, h('span', { class: 'sr-only' }, 'Question: '), turn.question),
       this.stepsSection,
       this.response,
@@ -160,7 +161,10 @@ export class TurnView {
       case 'cancelled': {
         // "The answer above" only when there is one: a cancel before any answer says so plainly.
         const answered = a.groups.some((g) => g.stage !== 'Analyze' && g.blocks.length > 0);
-        return [h('span', { class: 'status-cancelled' }, icon('stop'), answered ? 'Cancelled. The answer above is incomplete.' : 'Cancelled before an answer arrived.')];
+        return [
+          h('span', { class: 'status-cancelled' }, icon('stop'), answered ? 'Cancelled. The answer above is incomplete.' : 'Cancelled before an answer arrived.'),
+          button({ label: 'Retry', icon: icon('retry'), class: 'secondary', onClick: () => this.ctx.host.post({ type: 'retry', turnId }) }),
+        ];
       }
       case 'error': {
         const msg = a.error?.message || 'The answer failed.';
@@ -174,4 +178,21 @@ export class TurnView {
         return [];
     }
   }
+}
+
+/**
+ * "Follow-up to: <earlier question>" above a turn asked from an earlier turn's chip; a click
+ * brings that turn into view. The full question is the tooltip, the line itself stays one line.
+ */
+function refinesLink(refines: NonNullable<Turn['refines']>): HTMLElement {
+  const link = h('button', { class: 'refines-link', attrs: { type: 'button', title: refines.question } }, h('span', { class: 'refines-label' }, 'Follow-up to: '), h('span', { class: 'refines-question' }, refines.question));
+  link.addEventListener('click', () => {
+    const target = document.querySelector<HTMLElement>(`.turn[data-turn-id="${CSS.escape(refines.turnId)}"]`);
+    if (!target) return;
+    target.scrollIntoView({ block: 'start' });
+    target.focus({ preventScroll: true });
+    target.classList.add('flash');
+    window.setTimeout(() => target.classList.remove('flash'), 1600);
+  });
+  return h('div', { class: 'refines' }, icon('question'), link);
 }

@@ -4,6 +4,8 @@
  * and a margin made of a price and a cost column (the README's "Which products have the highest margin?").
  */
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startRig, type EngineRig } from './engineHarness';
 
 const SURVEY = ['station,answer,active,region,freq'];
@@ -15,7 +17,7 @@ describe('the overview says how the columns are read', function () {
   this.timeout(60_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'survey.csv': SURVEY.join('\n'), 'catalog.csv': CATALOG.join('\n') });
+    rig = await startRig({ 'survey.csv': SURVEY.join('\n'), 'catalog.csv': CATALOG.join('\n'), 'targets.xlsx': readFileSync(join(__dirname, '../../samples/targets.xlsx')) });
   });
   after(async () => rig?.close());
 
@@ -33,5 +35,14 @@ describe('the overview says how the columns are read', function () {
     assert.match(a.message, /\*\*Tent\*\*/, a.message);
     const b = await rig.ask('give me an overview', ['catalog.csv']);
     assert.match(b.message, /`margin` is `list_price_usd` minus `unit_cost_usd`/, b.message);
+  });
+
+  it('counts the file\'s columns, and labels a date made of others as derived (samples/targets.xlsx)', async () => {
+    // Defect (issue 24): "32 rows, 7 columns" and "Profiled the first 6 columns": the seventh was the derived `date`.
+    const a = await rig.ask('Give me an overview of this data', ['targets.xlsx']);
+    assert.doesNotMatch(a.message, /Profiled the first/, a.message);
+    assert.match(a.message, /32 rows, 6 columns\./, a.message);
+    assert.match(a.message, /`date` is a date made of `year`[^\n]*\(derived: it is not in the file\)/, a.message);
+    assert.ok(a.steps.some((st) => /^Profile targets\.xlsx.*\(32 rows, 6 columns\)$/.test(st.name)), JSON.stringify(a.steps));
   });
 });

@@ -4,9 +4,9 @@
  * expiry, disconnects, keep-alives and engine failures.
  */
 import { strict as assert } from 'node:assert';
-import { AnswerBuilder, answerBlocks } from '../../src/shared/answerFold';
+import { AnswerBuilder, answerBlocks, answerFromResult } from '../../src/shared/answerFold';
 import { decodeBlocks, decodeEvent } from '../../src/shared/blockCodecV1';
-import type { Block } from '../../src/shared/domain';
+import type { Answer, Block } from '../../src/shared/domain';
 import type { AnalysisEngine } from '../../src/server/engine';
 import { eventually, newSession, seedDataset, startHarness, streamJob, USER, type Harness, type SseCapture } from '../helpers/serverHarness';
 
@@ -119,6 +119,22 @@ describe('local service: jobs over HTTP', function () {
       const histBlocks = decodeBlocks((rec['answer'] as Rec)['blocks']);
       assert.deepEqual(normalise(histBlocks, true), normalise(blocks as Block[], true));
     }
+  });
+
+  it('keeps every step in history, also the steps without blocks ("Read the question as: …")', async () => {
+    // Defect (issue 24): after a reload "3 steps" became "1 step"; the reading of the question was gone.
+    const sid = await newSession(h);
+    const cap = await streamJob(h.baseUrl, { sessionId: sid, question: 'total amount by region', datasetId, datasourceIdList: sourceIds });
+    const b = new AnswerBuilder();
+    for (const e of cap.events) b.push(decodeEvent(e.event ?? 'message', e.data));
+    const live = b.snapshot();
+    const steps = (a: Answer): string[] => a.groups.filter((g) => g.stage === 'Analyze').map((g) => g.name);
+    assert.ok(steps(live).some((n) => n.startsWith('Read the question as:')), JSON.stringify(steps(live)));
+    const rec = ((await historyOf(h, sid))['records'] as Rec[])[0] as Rec;
+    const restored = answerFromResult({ jobId: String(rec['jobId']), blocks: decodeBlocks((rec['answer'] as Rec)['blocks']) });
+    assert.deepEqual(steps(restored), steps(live));
+    // The same blocks as streamed: a step marker adds a step, never an (empty) block.
+    assert.deepEqual(normalise(answerBlocks(restored), true), normalise(answerBlocks(live), true));
   });
 
   it('lists a streamed job in history the moment its stream ends, and keeps it across a restart', async () => {

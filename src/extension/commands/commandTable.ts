@@ -96,6 +96,7 @@ export function commandTable(s: Services): CommandEntry[] {
     { id: 'teamData.sessions.clearFilter', what: 'clear the filter', handler: () => s.sessions.setKeyword('') },
     { id: 'teamData.sessions.refresh', what: 'refresh the sessions', handler: () => s.sessions.refresh() },
     { id: 'teamData.openJob', what: 'open the answer', handler: (node) => tree.openJob(s, node) },
+    { id: 'teamData.retryJob', what: 'retry the question', handler: (node) => tree.retryJob(s, node) },
     { id: SHOW_ANSWER_COMMAND, what: 'show the answer', handler: (sessionId, jobId) => showAnswer(s, sessionId, jobId) },
     { id: 'teamData.loadMore', what: 'load more', handler: (node) => tree.loadMore(s, node) },
   ];

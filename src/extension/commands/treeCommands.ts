@@ -2,7 +2,7 @@
  * The Datasets and Sessions views' actions. Each takes the node it was invoked on (from
  * `view/item/context`); deletes always confirm through the prompt seam.
  */
-import type { Dataset, Session } from '../../shared/domain';
+import type { Answer, Dataset, Session } from '../../shared/domain';
 import { addToDataset } from '../flows/analyze';
 import { askFlow, type AskResult } from '../flows/ask';
 import { createSession } from '../flows/sessionHelpers';
@@ -153,6 +153,15 @@ export async function openJob(s: Services, node: unknown): Promise<void> {
   if (!isNode(node, 'job')) return;
   const job = node as JobNode;
   await s.panels.open(job.sessionId, { scrollToJobId: job.jobId });
+}
+
+/** Retry on a cancelled or failed past job: its panel opens at the turn and asks it again there. */
+export async function retryJob(s: Services, node: unknown): Promise<Answer | undefined> {
+  if (!isNode(node, 'job')) return undefined;
+  const job = node as JobNode;
+  const panel = await s.panels.open(job.sessionId, { scrollToJobId: job.jobId });
+  await panel.historyLoaded;
+  return panel.retryJob(job.jobId);
 }
 
 export async function loadMore(s: Services, node: unknown): Promise<void> {

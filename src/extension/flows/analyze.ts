@@ -194,7 +194,11 @@ export async function analyzeFiles(s: Services, uri: unknown, uris: unknown): Pr
   await rememberChoice(s, { sessionId, datasetId: added.dataset.id, dataSourceIds: target.dataSourceIds });
   const question = await askQuestionInput(s, DEFAULT_QUESTION, `Ask about ${added.files.length === 1 ? basename(added.files[0]?.fsPath ?? '') : `${added.files.length} files`}`);
   if (question === undefined) return result;
-  result.answer = await s.panels.ask(sessionId, question.trim(), { datasetId: added.dataset.id, datasourceIdList: target.dataSourceIds });
+  // The session keeps all its files for follow-ups; this question is about the files just added.
+  const justAdded = { datasetId: added.dataset.id, datasourceIdList: added.ids };
+  const sessionScope = { datasetId: added.dataset.id, datasourceIdList: target.dataSourceIds };
+  const more = target.dataSourceIds.some((id) => !added.ids.includes(id));
+  result.answer = await s.panels.ask(sessionId, question.trim(), sessionScope, more ? justAdded : undefined);
   return result;
 }
 

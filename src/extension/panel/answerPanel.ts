@@ -5,47 +5,23 @@
  * reloads (or resyncs after a bad patch) always catches up.
  */
 import * as vscode from 'vscode';
-import { answerFromResult } from '../../shared/answerFold';
 import type { Answer, Block, HistoryRecord } from '../../shared/domain';
-import { DEFAULT_PANEL_SETTINGS, PROTOCOL_VERSION, fileKeyOf, type DataScopeView, type HostToWebview, type PanelInit, type ThemeKind, type Turn, type WebviewToHost } from '../../shared/protocol';
+import { DEFAULT_PANEL_SETTINGS, PROTOCOL_VERSION, fileKeyOf, type DataScopeView, type HostToWebview, type PanelInit, type Turn, type WebviewToHost } from '../../shared/protocol';
 import { isWebviewToHost } from '../../shared/protocolGuards';
 import { readSettings } from '../config';
-import { questionOf } from '../trees/nodes';
 import type { Services } from '../services';
 import { describeFailure } from '../ui/failures';
 import { chooseScope, describeScope, type JobScope } from './dataScope';
 import { AnswerFileCache, readSvgText, readTableText, type FileBlock } from './fileCache';
 import { handleAction } from './panelActions';
 import { failedAnswer, runTurn, type TurnHandle } from './turnRunner';
+import { themeKind, turnsFromHistory } from './panelTurns';
 
 export const ANSWER_VIEW_TYPE = 'teamData.answer';
 /** Past jobs loaded into a panel when it opens (the official web client loads 100 too). */
 const HISTORY_LIMIT = 100;
 
 export type { JobScope } from './dataScope';
-
-export function themeKind(kind: vscode.ColorThemeKind): ThemeKind {
-  switch (kind) {
-    case vscode.ColorThemeKind.Light:
-      return 'light';
-    case vscode.ColorThemeKind.HighContrast:
-      return 'highContrast';
-    case vscode.ColorThemeKind.HighContrastLight:
-      return 'highContrastLight';
-    default:
-      return 'dark';
-  }
-}
-
-/** History records (newest first on the wire) as turns, oldest first. */
-export function turnsFromHistory(records: readonly HistoryRecord[]): Turn[] {
-  return [...records].reverse().map((r) => ({
-    id: `h:${r.jobId}`,
-    question: questionOf(r),
-    answer: r.answer.state === undefined ? answerFromResult({ jobId: r.jobId, blocks: r.answer.blocks }) : { ...answerFromResult({ jobId: r.jobId, blocks: r.answer.blocks }), state: r.answer.state },
-    fromHistory: true,
-  }));
-}
 
 export class AnswerPanel implements vscode.Disposable {
   private turns: Turn[] = [];
@@ -57,6 +33,8 @@ export class AnswerPanel implements vscode.Disposable {
   private readonly running = new Map<string, TurnHandle>();
   private readonly requested = new Set<string>();
   private scope: JobScope = {};
+  /** Turns asked about other data than the session's (see `ask`), by turn id; a retry keeps it. */
+  private readonly turnScopes = new Map<string, JobScope>();
   /** The data selector's names for `scope`; `scopeVersion` drops lookups a newer choice overtook. */
   private dataView: DataScopeView | undefined;
   private scopeVersion = 0;
@@ -159,11 +137,20 @@ export class AnswerPanel implements vscode.Disposable {
     this.post(label === undefined ? { type: 'busy', busy: false } : { type: 'busy', busy: true, label });
   }
 
-  /** Asks `question` in this session and streams the answer in; resolves with the final answer. */
-  async ask(question: string, scope?: JobScope): Promise<Answer> {
+  /**
+   * Asks `question` in this session and streams the answer in; resolves with the final answer.
+   * `fromTurnId`: the turn whose follow-up chip asked it; the new turn names it, so a chip far up
+   * the conversation visibly leads to the turn added (and scrolled to) at the end.
+   */
+  async ask(question: string, scope?: JobScope, opts: { fromTurnId?: string; questionScope?: JobScope } = {}): Promise<Answer> {
     if (scope) this.setScope(scope);
     await this.historyLoaded;
     const turn: Turn = { id: `t${++this.turnCounter}`, question, answer: { jobId: '', state: 'streaming', groups: [], triggers: [] } };
+    const source = opts.fromTurnId === undefined ? undefined : this.turns.find((t) => t.id === opts.fromTurnId);
+    if (source) turn.refines = { turnId: source.id, question: source.question };
+    // This one question asks about less than the session's data ("Ask about targets.xlsx" after
+    // adding it to a session that has sales.csv): its answer covers what it asked about.
+    if (opts.questionScope) this.turnScopes.set(turn.id, opts.questionScope);
     this.turns.push(turn);
     this.post({ type: 'turn', turn });
     return this.start(turn);
@@ -174,12 +161,12 @@ export class AnswerPanel implements vscode.Disposable {
    * dismissed) asks for it once, so the question is not answered "no data selected" by surprise;
    * dismissing again asks without data, as the selector then says.
    */
-  private async askFromPanel(question: string): Promise<void> {
+  private async askFromPanel(question: string, fromTurnId?: string): Promise<void> {
     if (!this.scopeChosen && this.scope.datasetId === undefined) {
       this.scopeChosen = true;
       await this.chooseData().catch((err: unknown) => this.s.notifier.failure('choose the data', err));
     }
-    await this.ask(question);
+    await this.ask(question, undefined, fromTurnId === undefined ? {} : { fromTurnId });
   }
 
   private async start(turn: Turn): Promise<Answer> {
@@ -193,7 +180,7 @@ export class AnswerPanel implements vscode.Disposable {
       this.post({ type: 'turn', turn });
       return turn.answer;
     }
-    const req = { sessionId: this.sessionId, question: turn.question, languageType: readSettings().language, ...this.scope };
+    const req = { sessionId: this.sessionId, question: turn.question, languageType: readSettings().language, ...(this.turnScopes.get(turn.id) ?? this.scope) };
     const handle = runTurn(client, req, turn.answer, {
       patch: (patch) => this.post({ type: 'answerPatch', turnId: turn.id, patch }),
       resend: (answer) => {
@@ -235,12 +222,19 @@ export class AnswerPanel implements vscode.Disposable {
     else for (const h of this.running.values()) h.cancel();
   }
 
-  private async retry(turnId: string): Promise<void> {
+  private async retry(turnId: string): Promise<Answer | undefined> {
     const turn = this.turns.find((t) => t.id === turnId);
-    if (!turn || this.running.has(turnId)) return;
+    if (!turn || this.running.has(turnId)) return undefined;
     turn.answer = { jobId: '', state: 'streaming', groups: [], triggers: [] };
     this.post({ type: 'turn', turn });
-    await this.start(turn);
+    return this.start(turn);
+  }
+
+  /** Asks a past job's question again in its turn (Retry in the Sessions tree); undefined if not here. */
+  async retryJob(jobId: string): Promise<Answer | undefined> {
+    await this.historyLoaded;
+    const turn = this.turns.find((t) => t.answer.jobId === jobId);
+    return turn ? this.retry(turn.id) : undefined;
   }
 
   private async loadHistory(): Promise<void> {
@@ -333,7 +327,8 @@ export class AnswerPanel implements vscode.Disposable {
     return init;
   }
 
-  private async receive(raw: unknown): Promise<void> {
+  /** A message from the webview (validated here; the extension-host tests post through it too). */
+  async receive(raw: unknown): Promise<void> {
     if (!isWebviewToHost(raw)) {
       this.s.log.warn('Answer panel: ignored a malformed message from the webview');
       return;
@@ -351,8 +346,10 @@ export class AnswerPanel implements vscode.Disposable {
         }
         return;
       case 'ask':
-      case 'askFollowUp':
         void this.askFromPanel(m.question);
+        return;
+      case 'askFollowUp':
+        void this.askFromPanel(m.question, m.fromTurnId);
         return;
       case 'chooseData':
         await this.chooseData().catch((err: unknown) => this.s.notifier.failure('choose the data', err));

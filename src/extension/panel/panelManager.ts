@@ -75,9 +75,10 @@ export class PanelManager implements vscode.Disposable {
   }
 
   /** Opens the session's panel and asks there; resolves with the final answer. */
-  async ask(sessionId: string, question: string, scope: JobScope): Promise<Answer> {
+  /** `questionScope`: the data this one question asks about, when less than the session's `scope`. */
+  async ask(sessionId: string, question: string, scope: JobScope, questionScope?: JobScope): Promise<Answer> {
     const p = await this.open(sessionId, { preserveFocus: false });
-    return p.ask(question, scope);
+    return p.ask(question, scope, questionScope ? { questionScope } : {});
   }
 
   /** Closes the panel of a deleted session. */

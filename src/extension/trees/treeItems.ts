@@ -101,12 +101,15 @@ export function sessionItem(node: SessionNode): vscode.TreeItem {
   return item;
 }
 
+/** A past job: its question; one that did not finish says so and offers Retry (`job.cancelled`, `job.failed`). */
 export function jobItem(node: JobNode): vscode.TreeItem {
   const item = new vscode.TreeItem(oneLine(node.question, 80), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.iconPath = new vscode.ThemeIcon('comment');
-  item.contextValue = 'job';
-  item.tooltip = node.question;
+  const state = node.record.answer.state;
+  item.iconPath = state === 'cancelled' ? new vscode.ThemeIcon('circle-slash') : state === 'error' ? new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground')) : new vscode.ThemeIcon('comment');
+  item.contextValue = state === 'cancelled' ? 'job.cancelled' : state === 'error' ? 'job.failed' : 'job';
+  if (state !== undefined) item.description = state === 'cancelled' ? 'cancelled' : 'failed';
+  item.tooltip = state === 'cancelled' ? `${node.question}\n\nCancelled before the answer was complete. Retry asks it again.` : state === 'error' ? `${node.question}\n\nThe answer failed. Retry asks it again.` : node.question;
   item.command = { command: 'teamData.openJob', title: 'Open Answer', arguments: [node] };
   return item;
 }

@@ -20,6 +20,8 @@ export function statusText(info: ConnectionInfo, jobs: ReadonlyArray<{ progress:
         return { text: '$(sync~spin) Team Data: Local', tooltip: 'The embedded local service is starting.', warning: false, error: false };
       case 'failed':
         return { text: '$(error) Team Data: Local', tooltip: 'The embedded local service is not running. Click for actions (Restart, Show Logs).', warning: false, error: true };
+      case 'stopped':
+        return { text: '$(database) Team Data: Local', tooltip: `Embedded local service (offline, data stays on this machine), user ${info.userId}. It starts when a Team Data view, command or question needs it.`, warning: false, error: false };
       default:
         return { text: '$(database) Team Data: Local', tooltip: `Embedded local service (offline, data stays on this machine), user ${info.userId}.`, warning: false, error: false };
     }

@@ -49,6 +49,20 @@ function plainError(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The answer to a question with no data selected and none in the session: the datasets that could
+ * answer it, by name, or how to add data when there is none. Never "add files" while data exists.
+ */
+export function noDataMessage(datasets: ReadonlyArray<{ name: string; files: number }>): string {
+  if (datasets.length === 0) {
+    return 'No data is selected for this question, and there is no data yet: this service answers from your data.\n\nAdd a file to a dataset (CSV, TSV, JSON, XLSX or XLS for tables; MD, MDX, TXT, PDF, DOCX or PPTX for documents), wait until it is ready, then ask again with that dataset selected.';
+  }
+  const shown = datasets.slice(0, 10).map((d) => `- **${md(d.name || '(unnamed dataset)')}** (${d.files} ${d.files === 1 ? 'file' : 'files'})`).join('\n');
+  const more = datasets.length > 10 ? `\n- and ${datasets.length - 10} more` : '';
+  const which = datasets.length === 1 ? 'this dataset' : 'one of these datasets';
+  return `No data is selected for this question, and this service answers from your data. Select ${which} for the question and ask again:\n\n${shown}${more}`;
+}
+
 export class LocalAnalysisEngine implements AnalysisEngine {
   private readonly schema: SchemaIndex;
   private readonly retrieval = new RetrievalIndex();
@@ -63,8 +77,13 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     ctx.signal.throwIfAborted();
     const writer = new AnswerWriter(ctx);
     if (ctx.sources.length === 0) {
-      writer.respond('No data sources are selected for this question, so there is nothing to analyze yet.\n\nAdd a file to a dataset (CSV, TSV, JSON, XLSX or XLS for tables; MD, MDX, TXT, PDF, DOCX or PPTX for documents), wait until it is synched, then ask again with the dataset or its data sources selected.', [], []);
+      writer.respond(noDataMessage(ctx.datasets ?? []), [], []);
       return;
+    }
+    if (ctx.dataFrom === 'session') {
+      // No data was selected ("No dataset"): this engine answers only from data, so it continues
+      // with what the session asked about before, and says so before any number.
+      writer.step(`Use the data of this session's earlier questions: ${ctx.sources.map((s) => s.source.fileName).join(', ')} (no data was selected)`).done();
     }
     const hasTables = ctx.sources.some((s) => s.ingest.kind === 'tables');
     const hasDocs = ctx.sources.some((s) => s.ingest.kind === 'text');

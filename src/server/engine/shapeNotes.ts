@@ -32,7 +32,7 @@ export function shapeNotes(t: TableMeta): string[] {
   }
   for (const c of t.columns.filter((x) => x.derived !== undefined)) {
     const made = (c.derived ?? []).map(code);
-    notes.push(c.kind === 'numeric' ? `${code(c.name)} is ${made.join(' minus ')}; it is not in the file.` : `${code(c.name)} is a date made of ${made.join(' and ')}; it is not in the file.`);
+    notes.push(c.kind === 'numeric' ? `${code(c.name)} is ${made.join(' minus ')} (derived: it is not in the file).` : `${code(c.name)} is a date made of ${made.join(' and ')} (derived: it is not in the file).`);
   }
   return notes;
 }

@@ -17,6 +17,13 @@ export interface JobPlan {
   question: string;
   languageType: LanguageType;
   sources: Array<{ source: DataSource; ingest: IngestResult }>;
+  /**
+   * How a question that selected no data got its data: `session`, the sources this session's
+   * last question about data used. Absent when the request selected them.
+   */
+  dataFrom?: 'session';
+  /** Nothing selected and nothing in the session: the datasets there are, to name in the answer. */
+  datasets?: Array<{ name: string; files: number }>;
 }
 
 function notSynched(names: string[]): ApiError {
@@ -31,7 +38,22 @@ function unusable(recs: SourceRecord[]): ApiError {
   return new ApiError(ErrorCode.SOURCES_NOT_SYNCHED, `selected files are not synched (${failed.name} cannot be used: ${failed.error ?? ''})`);
 }
 
-export async function planJob(deps: Pick<ServiceDeps, 'meta' | 'store' | 'ingest'>, body: DecodedJobBody): Promise<JobPlan> {
+/**
+ * The sources of the session's latest question that used data and are still ready (the SOURCES
+ * block of its answer names them), for a question that selects none: "No dataset" on a local
+ * service, whose engine answers only from data, then continues with the session's data.
+ */
+async function sessionSources(deps: Pick<ServiceDeps, 'meta' | 'history'>, sessionId: string): Promise<SourceRecord[]> {
+  const records = await deps.history.list(sessionId);
+  for (const r of [...records].reverse()) {
+    const ids = r.blocks.flatMap((b) => (b.type === 'SOURCES' ? b.content.map((x) => x.datasourceId) : []));
+    const ready = [...new Set(ids)].map((id) => deps.meta.sources.get(id)).filter((x): x is SourceRecord => x !== undefined && x.status === 'synched');
+    if (ready.length > 0) return ready.slice(0, MAX_DATASOURCES_PER_JOB);
+  }
+  return [];
+}
+
+export async function planJob(deps: Pick<ServiceDeps, 'meta' | 'store' | 'ingest' | 'history'>, body: DecodedJobBody): Promise<JobPlan> {
   const { meta, store } = deps;
   const session = meta.sessions.get(body.sessionId);
   if (!session) throw notFound('sessionId: session');
@@ -64,8 +86,11 @@ export async function planJob(deps: Pick<ServiceDeps, 'meta' | 'store' | 'ingest
     selected = all.filter((s) => s.status === 'synched');
     if (all.length > 0 && selected.length === 0) throw unusable(all);
   } else {
-    selected = [];
+    selected = await sessionSources(deps, session.id);
+    if (selected.length > 0) await deps.ingest.freshen(selected);
+    selected = selected.filter((x) => x.status === 'synched');
   }
+  const fromSession = ids.length === 0 && body.datasetId === undefined && selected.length > 0;
 
   const sources: JobPlan['sources'] = [];
   for (const s of selected) {
@@ -74,5 +99,12 @@ export async function planJob(deps: Pick<ServiceDeps, 'meta' | 'store' | 'ingest
     if (ingest === undefined) throw notSynched([s.name]);
     sources.push({ source: toDataSource(s), ingest });
   }
-  return { session, question: body.question, languageType: body.languageType ?? session.languageType, sources };
+  const plan: JobPlan = { session, question: body.question, languageType: body.languageType ?? session.languageType, sources };
+  if (fromSession) plan.dataFrom = 'session';
+  if (sources.length === 0) {
+    plan.datasets = [...meta.datasets.values()]
+      .map((d) => ({ name: d.name, files: meta.sourcesOf(d.id).filter((x) => x.status === 'synched').length }))
+      .filter((d) => d.files > 0);
+  }
+  return plan;
 }

@@ -5,7 +5,7 @@
  * A streamed job whose client goes away before the end is cancelled: its queries are interrupted
  * and history records it as cancelled with what it had produced. Shutdown aborts every job.
  */
-import { AnswerBuilder, answerBlocks } from '../../shared/answerFold';
+import { AnswerBuilder, answerBlocks, historyBlocks } from '../../shared/answerFold';
 import type { Answer, Block, FileRef, JobEvent } from '../../shared/domain';
 import { ErrorCode, describeErrorCode } from '../../shared/errorCodes';
 import type { AnalysisEngine, PriorTurn } from '../engine';
@@ -133,6 +133,8 @@ export class JobRunner {
         jobMode: plan.session.jobMode,
         sources: plan.sources,
         history: prior,
+        ...(plan.dataFrom !== undefined ? { dataFrom: plan.dataFrom } : {}),
+        ...(plan.datasets !== undefined ? { datasets: plan.datasets } : {}),
         // The glossaries of the datasets asked about; a meaning chosen now is kept in each of them.
         glossary: datasetsOf(plan).flatMap((d) => d.glossary ?? []),
         define: async (entry) => {
@@ -170,12 +172,15 @@ export class JobRunner {
     // The job is on disk before END tells the client it is over: a client that saw END never
     // loses the answer, even to a kill -9 right after (the write is fsynced; see atomicFile.ts).
     // The blocks can be taken before END: END changes the answer's state, never them.
-    const blocks = answerBlocks(builder.snapshot());
+    const folded = builder.snapshot();
+    const blocks = answerBlocks(folded);
+    // History also keeps the steps that have no block, so a reloaded answer shows every step.
+    const stored = historyBlocks(folded);
     const cancelled = !ok && abort.signal.reason instanceof JobCancelled;
     if ((!abort.signal.aborted || cancelled || ok) && meta.sessions.has(sid)) {
       try {
         const { persisted } = await history.append({
-          jobId, sessionId: sid, question: plan.question, createdAt, ok, blocks: FileVault.toStored(blocks, published), ...(cancelled ? { cancelled } : {}),
+          jobId, sessionId: sid, question: plan.question, createdAt, ok, blocks: FileVault.toStored(stored, published), ...(cancelled ? { cancelled } : {}),
         });
         await persisted;
       } catch (err) {

@@ -25,6 +25,9 @@ function loadSuites(): void {
   require('./trees.suite');
   require('./glossary.suite');
   require('./analyze.suite');
+  require('./turns.suite');
+  require('./noData.suite');
+  require('./addToSession.suite');
   require('./formats.suite');
   require('./inPlace.suite');
   require('./chat.suite');

@@ -1,0 +1,32 @@
+/**
+ * What the answer panel shows of VS Code and of a session's history: the theme kind, and past
+ * jobs as turns (oldest first, each with its steps and, for a job that did not finish, its state).
+ */
+import * as vscode from 'vscode';
+import { answerFromResult } from '../../shared/answerFold';
+import type { HistoryRecord } from '../../shared/domain';
+import type { ThemeKind, Turn } from '../../shared/protocol';
+import { questionOf } from '../trees/nodes';
+
+export function themeKind(kind: vscode.ColorThemeKind): ThemeKind {
+  switch (kind) {
+    case vscode.ColorThemeKind.Light:
+      return 'light';
+    case vscode.ColorThemeKind.HighContrast:
+      return 'highContrast';
+    case vscode.ColorThemeKind.HighContrastLight:
+      return 'highContrastLight';
+    default:
+      return 'dark';
+  }
+}
+
+/** History records (newest first on the wire) as turns, oldest first. */
+export function turnsFromHistory(records: readonly HistoryRecord[]): Turn[] {
+  return [...records].reverse().map((r) => ({
+    id: `h:${r.jobId}`,
+    question: questionOf(r),
+    answer: r.answer.state === undefined ? answerFromResult({ jobId: r.jobId, blocks: r.answer.blocks }) : { ...answerFromResult({ jobId: r.jobId, blocks: r.answer.blocks }), state: r.answer.state },
+    fromHistory: true,
+  }));
+}
