@@ -89,8 +89,8 @@ describe('numbers that describe a repeated thing', function () {
   });
   after(async () => rig?.close());
 
-  it('adds up each territory once: total world population', async () => {
-    const a = await rig.ask('total world population', ['territory_languages.csv']);
+  it('adds up each territory once: total population', async () => {
+    const a = await rig.ask('total population', ['territory_languages.csv']);
     const truth = TERRITORIES.reduce((s, [, pop]) => s + pop, 0);
     assert.match(a.message, new RegExp(`\\*\\*${fmt(truth)}\\*\\*`), a.message);
     assert.match(a.message, /one value per `territory`/, a.message);
@@ -99,5 +99,29 @@ describe('numbers that describe a repeated thing', function () {
   it('gives one territory its own population, not times its languages: population of japan', async () => {
     const a = await rig.ask('population of japan', ['territory_languages.csv']);
     assert.match(a.message, /\*\*123,000,000\*\*/, a.message);
+  });
+});
+
+// A tasting panel's 1..7 scores per product.
+const TASTING = ['Consumer,Product,Bitter'];
+for (let i = 0; i < 40; i++) TASTING.push(`c${i % 10},${i % 2 === 0 ? 'Yukon_L' : 'Bolero_L'},${1 + ((i * 3) % 7)}`);
+const meanOf = (p: string): number => {
+  const xs = TASTING.slice(1).filter((l) => l.includes(`,${p},`)).map((l) => Number(l.split(',')[2]));
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+};
+
+describe('rating scales', function () {
+  this.timeout(120_000);
+  let rig: EngineRig;
+  before(async () => {
+    rig = await startRig({ 'carrots.csv': TASTING.join('\n') });
+  });
+  after(async () => rig?.close());
+
+  it('compares a 1..7 score by its mean, never its sum: bitterness yukon_l vs bolero_l', async () => {
+    const a = await rig.ask('bitterness yukon_l vs bolero_l', ['carrots.csv']);
+    assert.match(a.steps[0]?.name ?? '', /^Read the question as: Average `Bitter`/, a.steps[0]?.name);
+    assert.doesNotMatch(a.steps[0]?.name ?? '', /total/i, a.steps[0]?.name);
+    for (const p of ['Yukon_L', 'Bolero_L']) assert.match(a.message, new RegExp(`- ${p.replace('_', '\\\\_')}: ${meanOf(p).toFixed(2)}`), a.message);
   });
 });

@@ -140,6 +140,7 @@ export function defaultAgg(c: ColumnMeta): Agg {
   if (file === COGNITION_FILE && isPercent(c)) return 'avg';
   // Money taken in or paid out adds up over days and months, however even its daily amounts are.
   if (FLOW_MONEY.test(c.name)) return 'sum';
+  if (isScale(c)) return 'avg';
   return isLevel(c) ? 'avg' : 'sum';
 }
 
@@ -165,9 +166,15 @@ export function aggOfWords(said: string): Agg | undefined {
  * When it is not (`Bfat`, 5.6 to 35.5), a measure named without an aggregate is shown as both its
  * total and its average, so the answer never rests on a guess between them.
  */
+/** A few whole steps from 0 or 1 to at most 10 (`Bitter` 1..7), named for no count: a rating scale, compared by its mean. */
+function isScale(c: ColumnMeta): boolean {
+  return c.kind === 'numeric' && Number.isInteger(c.min) && Number.isInteger(c.max) && (c.min as number) >= 0 && (c.min as number) <= 1 && (c.max as number) <= 10
+    && c.distinct >= 3 && !COUNTED.test(c.name) && identifierWords(c.name).every((w) => singular(w) === w);
+}
+
 export function aggIsSure(c: ColumnMeta, said = ''): boolean {
   if (aggOfWords(said) !== undefined) return true;
-  if (c.role !== undefined || AVERAGED.test(c.name) || FLOW_MONEY.test(c.name) || COUNTED.test(c.name) || isLevel(c)) return true;
+  if (c.role !== undefined || AVERAGED.test(c.name) || FLOW_MONEY.test(c.name) || COUNTED.test(c.name) || isLevel(c) || isScale(c)) return true;
   const file = headNounFile(c);
   if (file !== undefined && (DESCRIBING_FILES.has(file) || (file === COGNITION_FILE && isPercent(c)))) return true;
   // Whole numbers under a plural name (`passengers`, `goals`) are counts of things.
