@@ -28,6 +28,9 @@ for (let d = 1; d <= 28; d++) {
   if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
   TRADES.push(`2021-02-${String(d).padStart(2, '0')},${day.getUTCDay() === 4 ? 900 : 100 + d}`);
 }
+// Fires, a few without the date they were put out: those are no weekday.
+const FIRES = ['fire_id,out_date,size'];
+for (let i = 0; i < 60; i++) FIRES.push(`${i},${i % 20 === 0 ? '' : `2020-03-${String(2 + (i % 5) + (i % 3 === 0 ? 7 : 0)).padStart(2, '0')}`},${i}`);
 // Dates written year first with the month's name ("2015 Jun 15"), as browser statistics export them.
 const SHARES = ['date,Firefox'];
 for (let d = 0; d < 40; d++) SHARES.push(`${d < 20 ? '2015 Dec' : '2016 Jan'} ${String((d % 20) + 1).padStart(2, '0')},${(20 - d * 0.1).toFixed(1)}`);
@@ -36,7 +39,7 @@ describe('hours and days', function () {
   this.timeout(120_000);
   let rig: EngineRig;
   before(async () => {
-    rig = await startRig({ 'air_hourly.csv': HOURLY.join('\n'), 'air_daily.csv': DAILY.join('\n'), 'browser_usage.csv': SHARES.join('\n'), 'msft.csv': TRADES.join('\n') });
+    rig = await startRig({ 'air_hourly.csv': HOURLY.join('\n'), 'air_daily.csv': DAILY.join('\n'), 'browser_usage.csv': SHARES.join('\n'), 'msft.csv': TRADES.join('\n'), 'fires.csv': FIRES.join('\n') });
   });
   after(async () => rig?.close());
 
@@ -79,5 +82,10 @@ describe('hours and days', function () {
   it('never drops a "+" between two columns', async () => {
     const a = await rig.ask('firefox + firefox in 2016', ['browser_usage.csv']);
     assert.doesNotMatch(a.message, /\*\*17\.05/, a.message);
+  });
+
+  it('never names the undated rows the lowest weekday', async () => {
+    const a = await rig.ask('fires by weekday', ['fires.csv']);
+    assert.doesNotMatch(a.message.split('\n').find((l) => /highest in/.test(l)) ?? '', /missing/, a.message);
   });
 });

@@ -96,18 +96,21 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
   const lines: string[] = [];
   // (A ranking of periods, "the warmest year", is told as a ranking, not as a series.)
   const isTime = plan.dims[0]?.grain !== undefined && dimCount === 1 && plan.order === undefined;
+  // A period with no date (undated rows) is no period: never named the highest or lowest one.
+  const dated = (row: unknown[]): boolean => plan.dims.every((_d, k) => row[k] !== null && row[k] !== undefined);
   if (isTime) {
-    const vals = r.rows.map((row) => n(row[mi]));
+    const vals = r.rows.map((row) => (dated(row) ? n(row[mi]) : NaN));
     const finite = vals.filter(Number.isFinite);
     const hi = r.rows[vals.indexOf(Math.max(...finite))];
     const lo = r.rows[vals.indexOf(Math.min(...finite))];
-    const firstV = vals[0] ?? NaN;
-    const lastV = vals[vals.length - 1] ?? NaN;
+    const known = r.rows.filter(dated);
+    const firstV = n(known[0]?.[mi]);
+    const lastV = n(known[known.length - 1]?.[mi]);
     const grain = plan.dims[0]?.grain;
     const cyclic = isCyclic(grain);
     const unit = grain !== undefined ? grainWords(grain) : 'period';
     const change = !cyclic && Number.isFinite(firstV) && Number.isFinite(lastV) && firstV !== 0 ? ` The last ${unit} is ${pct(Math.abs((lastV - firstV) / firstV) * 100)} ${lastV >= firstV ? 'above' : 'below'} the first.` : '';
-    const span = cyclic ? '' : ` ran from ${label(r.rows[0] ?? [])} to ${label(r.rows[r.rows.length - 1] ?? [])}`;
+    const span = cyclic ? '' : ` ran from ${label(known[0] ?? [])} to ${label(known[known.length - 1] ?? [])}`;
     lines.push(`The ${what} per ${unit}${span}: highest in **${hi ? label(hi) : '?'}** (${fmtM(hi?.[mi])}), lowest in ${lo ? label(lo) : '?'} (${fmtM(lo?.[mi])}).${change}`);
   } else if (plan.dims.some((d) => d.grain !== undefined) && plan.order === undefined) {
     // Time by category: rows are in time order, so find the extremes instead of reading the first row.
