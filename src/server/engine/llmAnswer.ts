@@ -109,7 +109,7 @@ export async function answerWithModel(cfg: LlmConfig, ctx: AnswerContext, writer
     const extracted = extractSql(reply);
     if (extracted === undefined) throw new Error('the model reply has no SQL');
     sql = extracted;
-    result = await ex.runRaw(withTables(tables.map(executedCte), sql), withTables(tables.map(shownCte), sql), 'Query written by the language model');
+    result = await ex.runRaw(withTables(tables.map((t) => executedCte(t)), sql), withTables(tables.map((t) => shownCte(t)), sql), 'Query written by the language model');
   } catch {
     // Any failure (network, reply, guard, DuckDB) hands the question to the built-in engine.
     ctx.signal.throwIfAborted();
