@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
+import { DuckDbStore, ResultTooLargeError } from '../../src/server/duckdb/duckDbStore';
 import { cutValue, plainSize } from '../../src/server/duckdb/resultSize';
 
 describe('query results capped by bytes and cell size', function () {
@@ -39,6 +39,22 @@ describe('query results capped by bytes and cell size', function () {
     assert.equal(first[3], 7);
     assert.equal(r.cellsCut, r.rows.length * 3);
     assert.ok(grew < 1024, `peak RSS grew by ${grew.toFixed(0)} MB`);
+  });
+
+  it('ends a query whose rows build values too large to cut with a clear error, under 2 GB, and keeps serving (issue 25)', async () => {
+    // DuckDB computes 2,048 rows at a time: 2 GB of text here before any cap can cut a cell. It used
+    // to fail at its 2 GiB limit with "Out of Memory Error", the process at 2.1 GB.
+    await assert.rejects(
+      store.query("SELECT repeat('x', 1000000 + i % 7) AS s FROM range(10000) t(i)", [], { maxBytes: 32 * 1024 * 1024, maxCellBytes: 64 * 1024, timeoutMs: 600_000 }),
+      (e: unknown) => e instanceof ResultTooLargeError && /the result is too large to compute/.test(e.message) && /left\(value, 1000\)/.test(e.message),
+    );
+    const peak = process.resourceUsage().maxRSS * 1024;
+    assert.ok(peak < 2 * 1024 ** 3, `peak RSS ${(peak / 1024 ** 2).toFixed(0)} MB`);
+    assert.deepEqual((await store.query('SELECT 42 AS x')).rows, [[42]]);
+    // What the query held is given back (jemalloc's background threads purge it).
+    const deadline = Date.now() + 20_000;
+    while (process.memoryUsage().rss > 1024 ** 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assert.ok(process.memoryUsage().rss < 1024 ** 3, `RSS stays at ${(process.memoryUsage().rss / 1024 ** 2).toFixed(0)} MB`);
   });
 
   it('keeps names, order and values of ordinary results, with or without a trailing ; and comments', async () => {
