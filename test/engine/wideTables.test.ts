@@ -5,6 +5,7 @@
  * all); and its values were listed by a row of `list(DISTINCT …)` aggregates, a hash table each.
  */
 import { strict as assert } from 'node:assert';
+import { DuckDBConnection } from '@duckdb/node-api';
 import type { QueryOptions, QueryParam, QueryResult } from '../../src/server/duckdb/duckDbStore';
 import { SchemaIndex } from '../../src/server/engine/schemaIndex';
 import { runShownSql, startRig, type EngineRig } from './engineHarness';
@@ -62,6 +63,31 @@ describe('wide tables: overview and question index in few, bounded statements (i
     assert.equal(shown[1]?.rows.length, 200);
     assert.deepEqual(shown[1]?.rows.map((r) => String(r[0])), table.slice(1).map((r) => r[0]));
     assert.deepEqual(shown[1]?.rows.map((r) => String(r[2])), table.slice(1).map((r) => r[2]));
+  });
+
+  it('looks for dates at ingest only in text columns that hold a four-digit run, and still converts them', async () => {
+    const proto = DuckDBConnection.prototype as unknown as { runAndReadAll: (this: DuckDBConnection, sql: string, ...rest: unknown[]) => Promise<unknown> };
+    const original = proto.runAndReadAll;
+    const probes: string[] = [];
+    proto.runAndReadAll = function (sql, ...rest) {
+      if (sql.startsWith('WITH s AS (SELECT trim(')) probes.push(sql);
+      return original.call(this, sql, ...rest);
+    };
+    let other: EngineRig | undefined;
+    try {
+      other = await startRig({ 'wide.csv': wideCsv(30) }, { llm: null });
+    } finally {
+      proto.runAndReadAll = original;
+    }
+    try {
+      const ingest = other.sources.get('wide.csv')?.ingest;
+      const columns = ingest?.kind === 'tables' ? ingest.tables[0]?.columns ?? [] : [];
+      assert.equal(columns.find((c) => c.name === 'when')?.type, 'DATE');
+      // Before: a format probe for each of the 101 text columns; now only those with a year.
+      assert.ok(probes.length > 0 && probes.length <= 4, `${probes.length} probes`);
+    } finally {
+      await other.close();
+    }
   });
 
   it('indexes 300 columns in a handful of statements, still reading dates and quarters written as text', async () => {
