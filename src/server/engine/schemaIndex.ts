@@ -11,19 +11,23 @@ import type { TableStats } from '../duckdb/scanStats';
 import { quoteIdent, slug } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
-import { codeLikeAggregate, dateFromParts, marginFromPriceAndCost, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
+import { yearRuns, codeLikeAggregate, dateFromParts, marginFromPriceAndCost, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
 import { NULL_MARKER_SQL } from './missingMarkers';
 import { identifierWords, singular } from '../language/words';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
 import { ingestRole } from './shape';
 import { markTotalRows } from './totalRows';
 import { groupedBatch, indexValues, MAX_INDEXED_VALUES } from './valueIndex';
+import { groupedStats, type ColumnStats } from './groupedStats';
 
 /** Above this size distinct counts are approximate (HyperLogLog), which is plenty for choosing roles. */
 const EXACT_DISTINCT_ROWS = 200_000;
 /** Above {@link EXACT_DISTINCT_ROWS} rows, how text columns write numbers is read from this many rows. */
 const STYLE_SAMPLE_ROWS = 100_000;
 const CACHE_LIMIT = 64;
+/** Kinds of column a wide table of modest length has summarised by {@link groupedStats}. */
+const GROUPED_KINDS = new Set<ColumnKind>(['numeric', 'text']);
+const emptyStats = (): ColumnStats => ({ nonNull: 0, distinct: 0, styles: { plain: 0, us: 0, eu: 0 }, nonEmpty: 0, codes: 0 });
 /** Beyond this many columns distinct counts are taken by {@link distinctCounts}. */
 const WIDE_TABLE = 40;
 
@@ -68,22 +72,6 @@ function baseAlias(source: DataSource, t: IngestedTable): string {
   return a;
 }
 
-interface ColumnStats {
-  nonNull: number;
-  distinct: number;
-  min?: number | string;
-  max?: number | string;
-  /** Text columns: values read as numbers in each writing style, and non-empty values. */
-  styles: { plain: number; us: number; eu: number };
-  nonEmpty: number;
-  /** Text columns: values like `c168` or `12B`, which make the column one of codes, not amounts. */
-  codes: number;
-  /**
-   * Text columns of tables scanned whole: values holding four digits in a row. Dates and quarters
-   * written as text all do, so a column with none needs no probe of its own (see {@link yearRuns}).
-   */
-  years?: number;
-}
 
 /** One aggregate scan for every column: counts, distinct values, ranges, numbers written as text. */
 function statsSql(table: string, columns: IngestedTable['columns'], rowCount: number, distinctApart: boolean, sampledStyles: boolean): { sql: string; width: number } {
@@ -103,15 +91,6 @@ function statsSql(table: string, columns: IngestedTable['columns'], rowCount: nu
   return { sql: `SELECT ${parts.join(', ')} FROM ${t}`, width: 10 };
 }
 
-/**
- * Per text column, the values holding four digits in a row. A text column is probed for dates and
- * quarters by statements of its own (two or more each); a 10,000-column file with 3,000 text
- * columns took minutes of such probes. Every date or quarter those probes accept has a four-digit
- * year, so a column without one is skipped, with the same outcome.
- */
-function yearRuns(column: string, i: number): string {
-  return `count(*) FILTER (WHERE regexp_matches(CAST(${quoteIdent(column)} AS VARCHAR), '[0-9]{4}')) AS yr${i}`;
-}
 
 /**
  * How the text columns of a large table are written (numbers in which style, how many non-empty),
@@ -194,15 +173,27 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
   const stats: ColumnStats[] = [];
   // Wide tables of modest length count distinct values apart, in one grouped scan per batch.
   const apart = t.columns.length > WIDE_TABLE && t.rowCount <= EXACT_DISTINCT_ROWS;
-  for (let from = 0; from === 0 || from < t.columns.length; from += STATS_BATCH) {
-    const batch = t.columns.slice(from, from + STATS_BATCH);
+  if (apart) {
+    // Numbers and text of a wide table of modest length: grouped, up to 2,000 columns a statement.
+    const kinds = t.columns.map((c) => kindOf(c.type));
+    const g = await groupedStats(run, t.table, t.columns, kinds, groupedBatch(t.rowCount));
+    rowCount = g.rowCount;
+    stats.push(...g.stats);
+  }
+  // Whatever is left (every column of other tables) in rows of aggregates.
+  const rowWise = t.columns.map((c, i) => ({ c, i })).filter(({ c }) => !apart || !GROUPED_KINDS.has(kindOf(c.type)));
+  for (let from = 0; (from === 0 && !apart) || from < rowWise.length; from += STATS_BATCH) {
+    const at = rowWise.slice(from, from + STATS_BATCH);
+    const batch = at.map(({ c }) => c);
     const sampled = t.rowCount > EXACT_DISTINCT_ROWS;
     const q = statsSql(t.table, batch, t.rowCount, apart, sampled);
     const row = (await run(q.sql))[0] ?? [];
     rowCount = num(row[0]);
     const read = readStats(row, batch.length, q.width);
     if (sampled) await sampledStyles(run, t.table, batch, read);
-    stats.push(...read);
+    at.forEach(({ i }, k) => {
+      stats[i] = read[k] ?? stats[i] ?? emptyStats();
+    });
   }
   const size = apart ? groupedBatch(t.rowCount) : 0;
   for (let from = 0; apart && from < t.columns.length; from += size) {
@@ -210,7 +201,7 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
   }
   const columns: ColumnMeta[] = [];
   for (const [i, c] of t.columns.entries()) {
-    const s = stats[i] ?? { nonNull: 0, distinct: 0, styles: { plain: 0, us: 0, eu: 0 }, nonEmpty: 0, codes: 0 };
+    const s = stats[i] ?? emptyStats();
     const kind = kindOf(c.type);
     const meta: ColumnMeta = {
       name: c.name, type: c.type, kind, expr: quoteIdent(c.name), converted: false, tokens: nameTokens(c.name), nonNull: s.nonNull,
