@@ -136,6 +136,15 @@ describe('optional language model (OpenAI-compatible)', function () {
     assert.match(a.message, /The result was cut at 34 MB: only its first \d+ rows are shown\. \d+ values were longer than 66 kB and were cut/);
   });
 
+  it('names a model query whose rows build values too large to compute, and answers without it (issue 25)', async () => {
+    // 2,048 rows of 8 MB at a time: DuckDB runs out of memory before any cell can be cut.
+    replies = [chatReply('{"sql": "SELECT repeat(\'x\', 8000000 + i % 7) AS s FROM range(10000) t(i)"}')];
+    const a = await rig.ask('total revenue', ['sales.csv']);
+    assert.ok(a.steps.some((s) => /^Stop the model's query: its result is too large to compute/.test(s.name) && s.status === 'error'), JSON.stringify(a.steps));
+    assert.match(a.message, /^Total `revenue`: \*\*45\*\*/);
+    assert.deepEqual((await rig.store.query('SELECT 42 AS x')).rows, [[42]]);
+  });
+
   it('keeps the model\'s table but not a narrative with numbers that are not in the result', async () => {
     replies = [chatReply('{"sql": "SELECT sum(revenue) AS total FROM sales"}'), chatReply('Revenue reached 9,999 this year, up 12.5%.')];
     const a = await rig.ask('total revenue', ['sales.csv']);

@@ -129,6 +129,28 @@ describe('files read in place on the local service (issue 16)', function () {
     assert.match(r.error ?? '', /its path holds one of \* \? \[ \] \{ \}, which DuckDB reads as a pattern/);
   });
 
+  it('a Parquet file replaced by one whose footer lies has its footer checked again before the next job, which is refused with the reason (issue 25)', async () => {
+    const path = join(root, 'data', 'swapped.parquet');
+    const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+    const conn = await instance.connect();
+    try {
+      await conn.run(`COPY (SELECT 'north' AS region, 5 AS amount) TO '${path}' (FORMAT parquet)`);
+    } finally {
+      conn.disconnectSync();
+      instance.closeSync();
+    }
+    const ds = await addInPlace(path, 'swapped.parquet');
+    assert.equal(ds.status, 'synched', ds.error);
+    // FileMetaData { 1: version = 1, 2: list of 50,000,000 schema elements } (Thrift compact), a few present.
+    const footer = Buffer.concat([Buffer.from([0x15, 0x02, 0x19, 0xfc, 0x80, 0xe1, 0xeb, 0x17]), Buffer.alloc(2000)]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(footer.length, 0);
+    await writeFile(path, Buffer.concat([Buffer.from('PAR1'), footer, len, Buffer.from('PAR1')]));
+    const outcome = await ask([ds.id]).then(() => 'answered', (e: unknown) => e);
+    assert.ok(outcome instanceof TeamDataError && outcome.code === 210023, `refused as not synched, not ${String(outcome)}`);
+    assert.match(outcome.serviceMessage ?? '', /swapped\.parquet was refused before reading: its table of contents declares a list of 50,000,000 entries/);
+  });
+
   it('a file deleted while a job waits for its re-read is refused with the reason, never read from where it was', async () => {
     const path = join(root, 'data', 'moving.csv');
     await writeFile(path, ordersCsv(1_000_000));

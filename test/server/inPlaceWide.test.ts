@@ -94,4 +94,45 @@ describe('CSV files read in place: views that do not sniff again, statements tha
       store.query = original;
     }
   });
+
+  it('stops DuckDB itself when an overview of a wide file read in place is cancelled: the running statement is interrupted and nothing runs on', async () => {
+    const store = rig.store as unknown as { query: Query };
+    // Connections the store has handed out and not yet taken back (queries, catalog reads).
+    const running = (rig.store as unknown as { busy: Set<unknown> }).busy;
+    const original = store.query.bind(rig.store);
+    const controller = new AbortController();
+    const seen: Array<{ signalled: boolean; outcome?: string }> = [];
+    store.query = async (sql, params, options) => {
+      const rec: { signalled: boolean; outcome?: string } = { signalled: options?.signal === controller.signal };
+      seen.push(rec);
+      // Cancelled while the third statement runs inside DuckDB.
+      if (seen.length === 3) setTimeout(() => controller.abort(), 5);
+      try {
+        const r = await original(sql, params, options);
+        rec.outcome = 'done';
+        return r;
+      } catch (err) {
+        rec.outcome = err instanceof Error ? err.name : 'error';
+        throw err;
+      }
+    };
+    try {
+      const wide = rig.sources.get('wide.csv');
+      assert.ok(wide !== undefined);
+      const ctx: AnswerContext = {
+        jobId: 'job-cancel-overview', question: 'Give me an overview of this data', languageType: 'EN', jobMode: 'AUTO', sources: [wide], history: [],
+        emit: () => undefined, signal: controller.signal,
+        publishFile: async (name) => ({ url: `http://127.0.0.1/${name}`, name, expiredAt: new Date().toISOString() }),
+      };
+      await assert.rejects(rig.engine.answer(ctx), (e: unknown) => controller.signal.aborted && e instanceof Error);
+      assert.deepEqual(seen.filter((s) => !s.signalled), [], 'statements run without the job\'s signal');
+      // No statement was started after the cancellation, and none is still running in DuckDB.
+      assert.ok(seen.length <= 4, `${seen.length} statements`);
+      assert.ok(seen.every((s) => s.outcome !== undefined), JSON.stringify(seen));
+      assert.ok(seen.some((s) => s.outcome === 'AbortError'), JSON.stringify(seen));
+      assert.equal(running.size, 0, 'a statement still runs in DuckDB');
+    } finally {
+      store.query = original;
+    }
+  });
 });

@@ -3,7 +3,8 @@
  * (cells are cut before DuckDB buffers rows ahead of the reader) and while rows are read.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
@@ -39,6 +40,40 @@ describe('query results capped by bytes and cell size', function () {
     assert.equal(first[3], 7);
     assert.equal(r.cellsCut, r.rows.length * 3);
     assert.ok(grew < 1024, `peak RSS grew by ${grew.toFixed(0)} MB`);
+  });
+
+  it('ends a query whose rows build values too large to cut with a clear error, under 2 GB, and keeps serving (issue 25)', async () => {
+    // DuckDB computes 2,048 rows at a time: 2 GB of text here before any cap can cut a cell. It used
+    // to fail at its 2 GiB limit with "Out of Memory Error", the process at 2.1 GB. Run in a process
+    // of its own, so the peak measured is this query's and no other test's.
+    const script = join(dir, 'too-large.ts');
+    await writeFile(script, `
+      import { DuckDbStore } from ${JSON.stringify(join(__dirname, '..', '..', 'src', 'server', 'duckdb', 'duckDbStore'))};
+      (async () => {
+        const store = await DuckDbStore.open(${JSON.stringify(join(dir, 'child-db'))});
+        let message = '', name = '';
+        try {
+          await store.query("SELECT repeat('x', 1000000 + i % 7) AS s FROM range(10000) t(i)", [], { maxBytes: 32 * 1024 * 1024, maxCellBytes: 64 * 1024, timeoutMs: 600000 });
+        } catch (e) { message = (e as Error).message; name = (e as Error).name; }
+        const peak = process.resourceUsage().maxRSS * 1024;
+        const rows = (await store.query('SELECT 42 AS x')).rows;
+        // What the query held is given back (jemalloc's background threads purge it).
+        const deadline = Date.now() + 20000;
+        while (process.memoryUsage().rss > 1024 ** 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+        console.log(JSON.stringify({ name, message, peak, rows, after: process.memoryUsage().rss }));
+        await store.close();
+      })();
+    `);
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--import', 'tsx', script], { cwd: join(__dirname, '..', '..'), maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)));
+    });
+    const r = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { name: string; message: string; peak: number; rows: unknown[][]; after: number };
+    assert.equal(r.name, 'ResultTooLargeError', r.message);
+    assert.match(r.message, /the result is too large to compute/);
+    assert.match(r.message, /left\(value, 1000\)/);
+    assert.ok(r.peak < 2 * 1024 ** 3, `peak RSS ${(r.peak / 1024 ** 2).toFixed(0)} MB`);
+    assert.deepEqual(r.rows, [[42]]);
+    assert.ok(r.after < 1024 ** 3, `RSS stays at ${(r.after / 1024 ** 2).toFixed(0)} MB`);
   });
 
   it('keeps names, order and values of ordinary results, with or without a trailing ; and comments', async () => {

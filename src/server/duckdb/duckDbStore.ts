@@ -25,7 +25,7 @@ import { ingestSpreadsheet } from './xlsxIngest';
 
 export type { QueryOptions, QueryParam, QueryResult } from './queryRunner';
 export type { StoreLimits } from './sandbox';
-export { QueryError, QueryTimeoutError } from './queryRunner';
+export { QueryError, QueryTimeoutError, ResultTooLargeError } from './queryRunner';
 
 /** Formats read in place as views over the file (gzip CSV and TSV included). */
 export const IN_PLACE_KINDS: readonly FileKind[] = ['csv', 'tsv', 'parquet'];

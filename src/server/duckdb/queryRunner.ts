@@ -61,6 +61,19 @@ export class QueryError extends Error {
   }
 }
 
+/**
+ * A query whose result limits (bytes, cell size) were set ran DuckDB out of memory before any row
+ * could be cut to size. DuckDB computes 2,048 rows at a time, so rows of megabyte values (a text
+ * built row by row) fill its memory limit within one batch of rows; no cap on what is read can help,
+ * and rewriting the functions that build such text would change what legitimate queries return.
+ */
+export class ResultTooLargeError extends QueryError {
+  constructor(cause: string) {
+    super(`the result is too large to compute: its values outgrew the memory DuckDB may use before they could be cut to size (DuckDB works on 2,048 rows at a time, so values of megabytes each cannot be held); shorten long values inside the query, for example with left(value, 1000). DuckDB says: ${cause}`);
+    this.name = 'ResultTooLargeError';
+  }
+}
+
 /** An abort reason as an Error whose name is `AbortError`, as fetch and streams do. */
 export function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
@@ -248,7 +261,10 @@ export async function runQuery(
     if (cellsCut > 0) out.cellsCut = cellsCut;
     return out;
   } catch (err) {
-    throw guard.settle(err);
+    const settled = guard.settle(err);
+    const first = settled.message.split('\n')[0] ?? '';
+    if (settled instanceof QueryError && Number.isFinite(maxCellBytes) && /^Out of Memory Error/i.test(first)) throw new ResultTooLargeError(first);
+    throw settled;
   } finally {
     guard.dispose();
     onConnection?.(conn, false);

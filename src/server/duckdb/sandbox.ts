@@ -12,7 +12,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { linkOrCopy } from '../files/linkOrCopy';
 
 export interface StoreLimits {
-  /** DuckDB `memory_limit`, e.g. `'1GB'` or `'25%'` of the machine (default: a quarter, at most 2 GiB). */
+  /** DuckDB `memory_limit`, e.g. `'1GB'` or `'25%'` of the machine (default: a quarter, at most {@link DEFAULT_MAX_MEMORY}). */
   memoryLimit?: string;
   /** Worker threads DuckDB may use (default: the machine's cores, at most 8). */
   threads?: number;
@@ -23,6 +23,12 @@ export interface StoreLimits {
 }
 
 const GIB = 1024 ** 3;
+/**
+ * The default memory limit's ceiling. The service as a whole should stay under 2 GB, and DuckDB's
+ * limit counts only its buffer manager: the JS heap, DuckDB's own bookkeeping and the allocator's
+ * slack come on top. At 2 GiB a query stopped at the limit left the process at 2.1 GB.
+ */
+export const DEFAULT_MAX_MEMORY = 1.5 * GIB;
 
 /** `'25%'` → bytes of this machine; `'1.5GB'`, `'800MB'` pass through as DuckDB reads them. */
 export function memoryLimitSetting(limit: string | undefined): string {
@@ -32,7 +38,7 @@ export function memoryLimitSetting(limit: string | undefined): string {
     return limit.trim();
   }
   const fraction = share !== null ? Math.min(90, Math.max(1, Number(share[1]))) / 100 : 0.25;
-  const bytes = share !== null ? totalmem() * fraction : Math.min(totalmem() * fraction, 2 * GIB);
+  const bytes = share !== null ? totalmem() * fraction : Math.min(totalmem() * fraction, DEFAULT_MAX_MEMORY);
   return `${Math.max(64, Math.floor(bytes / 1024 ** 2))}MiB`;
 }
 
@@ -50,6 +56,9 @@ export async function lockDown(conn: DuckDBConnection, spillDir: string, readabl
   await conn.run(`SET temp_directory = '${resolve(spillDir).replace(/'/g, "''")}'`);
   await conn.run(`SET memory_limit = '${memoryLimitSetting(limits.memoryLimit)}'`);
   await conn.run(`SET threads = ${threads}`);
+  // jemalloc keeps what a query freed for the thread that freed it; without its background threads a
+  // query that failed at the memory limit left the process at that size until the thread ran again.
+  await conn.run('SET allocator_background_threads = true');
   await conn.run(`SET allowed_directories = [${dirs}]`);
   await conn.run('SET enable_external_access = false');
   // The one setting a locked connection may still change: how far a streamed result runs ahead of

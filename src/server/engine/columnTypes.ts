@@ -51,6 +51,16 @@ export function filledTextAggregate(column: string, i: number): string {
 }
 
 /**
+ * Per text column, the values holding four digits in a row. A text column is probed for dates and
+ * quarters by statements of its own (two or more each); a 10,000-column file with 3,000 text
+ * columns took minutes of such probes. Every date or quarter those probes accept has a four-digit
+ * year, so a column without one is skipped, with the same outcome.
+ */
+export function yearRuns(column: string, i: number): string {
+  return `count(*) FILTER (WHERE regexp_matches(CAST(${quoteIdent(column)} AS VARCHAR), '[0-9]{4}')) AS yr${i}`;
+}
+
+/**
  * Per text column, how many values are codes that mix letters and digits without a space (`c168`,
  * `12B`, `AB-12`) and read as no number: such a column is identifiers, whatever share are digits.
  */

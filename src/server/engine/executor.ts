@@ -76,11 +76,11 @@ export class Executor {
 
   /** Guards and runs one statement over `tables`; records it. */
   async run(tables: readonly TableMeta[], st: Statement, maxRows = MAX_RESULT_ROWS): Promise<QueryResult> {
-    const executed = composeSql(tables.map(executedCte), st);
+    const executed = composeSql(tables.map((t) => executedCte(t, st.columns)), st);
     await this.guard(executed);
     this.signal.throwIfAborted();
     const result = await this.store.query(executed, [], { signal: this.signal, timeoutMs: STATEMENT_TIMEOUT_MS, maxRows, ...CAPS });
-    this.ran.push({ comment: st.comment, executed, shown: composeSql(tables.map(shownCte), st), result });
+    this.ran.push({ comment: st.comment, executed, shown: composeSql(tables.map((t) => shownCte(t, st.columns)), st), result });
     return result;
   }
 

@@ -5,7 +5,7 @@
  * used when every number in it comes from the result. Any failure hands back to the built-in engine.
  */
 import type { LanguageType } from '../../shared/domain';
-import type { QueryResult } from '../duckdb/queryRunner';
+import { ResultTooLargeError, type QueryResult } from '../duckdb/queryRunner';
 import type { AnswerContext } from '../engine';
 import { toCsv } from '../profile/csvFormat';
 import { fileNameFor, sqlBlock, type AnswerWriter } from './answerWriter';
@@ -110,11 +110,13 @@ export async function answerWithModel(cfg: LlmConfig, ctx: AnswerContext, writer
     const extracted = extractSql(reply);
     if (extracted === undefined) throw new Error('the model reply has no SQL');
     sql = extracted;
-    result = await ex.runRaw(withTables(tables.map(executedCte), sql), withTables(tables.map(shownCte), sql), 'Query written by the language model');
-  } catch {
+    result = await ex.runRaw(withTables(tables.map((t) => executedCte(t)), sql), withTables(tables.map((t) => shownCte(t)), sql), 'Query written by the language model');
+  } catch (err) {
     // Any failure (network, reply, guard, DuckDB) hands the question to the built-in engine.
     ctx.signal.throwIfAborted();
     step.fail();
+    // One the query itself caused, and that no cap could cut, is named rather than hidden.
+    if (err instanceof ResultTooLargeError) writer.step('Stop the model\'s query: its result is too large to compute (rows of values megabytes long); answer without it').fail();
     return false;
   }
   const columns = result.columns.map((c) => c.name);

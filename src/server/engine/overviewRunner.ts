@@ -37,7 +37,9 @@ export async function runOverview(tables: readonly TableMeta[], ex: Executor, wr
         const o = await ex.run([t], { comment: `Rows of ${t.label}`, ctes: [], select: sql.overviewSimple }, 1);
         rowCount = num(o.rows[0]?.[0]);
       }
-      const result = await ex.run([t], { comment: `Profile of ${t.label}: one row per column`, ctes: [], select: sql.columns }, sql.profiled.length + 1);
+      // A table wider than the profile is read only through the profiled columns.
+      const only = sql.profiled.length < t.ingested.columns.length ? { columns: sql.profiled.map((c) => c.name) } : {};
+      const result = await ex.run([t], { comment: `Profile of ${t.label}: one row per column`, ctes: [], select: sql.columns, ...only }, sql.profiled.length + 1);
       const columns: ColumnProfile[] = result.rows.map((r) => ({
         name: String(r[0]), type: String(r[1]), cls: classifyType(String(r[1])), nonNull: num(r[2]), nulls: num(r[3]),
         distinct: num(r[4]), min: str(r[5]), max: str(r[6]), mean: str(r[7]), top: str(r[8]),

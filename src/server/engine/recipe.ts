@@ -11,9 +11,12 @@ import type { TableOrigin } from '../engine';
 import { sqlName } from './schemaIndex';
 import type { TableMeta } from './types';
 
-/** CTE over the ingested table (what runs inside the service). */
-export function executedCte(t: TableMeta): string {
-  return `${sqlName(t.alias)} AS (SELECT * FROM ${quoteIdent(t.table)})`;
+/** The select list of a table CTE: every column, or `only` these. */
+const selectList = (only: readonly string[] | undefined): string => (only === undefined ? '*' : only.map(quoteIdent).join(', '));
+
+/** CTE over the ingested table (what runs inside the service), of `only` these columns when given. */
+export function executedCte(t: TableMeta, only?: readonly string[]): string {
+  return `${sqlName(t.alias)} AS (SELECT ${selectList(only)} FROM ${quoteIdent(t.table)})`;
 }
 
 /** The origin recorded at ingestion, or the reader the file's extension implies. */
@@ -30,13 +33,18 @@ export function originOf(t: TableMeta): TableOrigin {
   return { reader: 'read_csv', options, dateColumns: [], approximate: true };
 }
 
-/** CTE over the user's file (what the answer shows). */
-export function shownCte(t: TableMeta): string {
+/** CTE over the user's file (what the answer shows), of `only` these columns when given. */
+export function shownCte(t: TableMeta, only?: readonly string[]): string {
   const o = originOf(t);
   const reader = `${o.reader}(${[quoteLiteral(t.source.fileName), ...o.options].join(', ')})`;
   // A flattened JSON file: its select list first, then (as for any table) the date conversions.
   const call = o.select !== undefined ? `(\n  ${selectFrom(o.select, reader)}\n  )` : reader;
-  if (o.dateColumns.length === 0) return `${sqlName(t.alias)} AS (\n  SELECT * FROM ${call}\n)`;
+  if (o.dateColumns.length === 0) return `${sqlName(t.alias)} AS (\n  SELECT ${selectList(only)} FROM ${call}\n)`;
+  if (only !== undefined) {
+    // Dates converted first, as for the whole table; then only the columns the statement reads.
+    const whole = shownCte(t).replace(/^[^\n]*\n/, '').replace(/\n\)$/, '').replace(/\n/g, '\n  ');
+    return `${sqlName(t.alias)} AS (\n  SELECT ${selectList(only)} FROM (\n  ${whole}\n  )\n)`;
+  }
   const replaced = o.dateColumns
     .map((d) => `    ${dateConversionExpr(quoteIdent(d.column), d.format, d.type)} AS ${quoteIdent(d.column)}`)
     .join(',\n');
