@@ -61,3 +61,11 @@ export function announce(message: string): void {
   // A fresh text node in a later task makes repeated identical messages announce again.
   window.setTimeout(() => (region.textContent = message), 30);
 }
+
+/**
+ * Text whose `backticked` spans are names (the engine's "Read the question as: Total `revenue`"):
+ * each span becomes a <code> element, everything else a text node, so nothing is parsed as HTML.
+ */
+export function withCodeSpans(text: string): Child[] {
+  return text.split(/`([^`\n]+)`/).map((part, i) => (i % 2 === 1 ? h('code', {}, part) : part)).filter((p) => p !== '');
+}

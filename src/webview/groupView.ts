@@ -6,7 +6,7 @@
 import type { AnswerGroup, Block } from '../shared/domain';
 import type { BlockContext, BlockView } from './blocks/blockView';
 import { createBlockView } from './blocks/createBlock';
-import { h } from './dom';
+import { append, h, withCodeSpans } from './dom';
 import { icon, spinner } from './icons';
 
 export class GroupView {
@@ -58,7 +58,8 @@ export class GroupView {
     const stopped = this.cancelled() && (g.status === undefined || g.status === 'running');
     const status = stopped ? 'stopped' : g.status ?? (this.streaming() ? 'running' : 'done');
     this.el.setAttribute('data-status', status);
-    this.nameEl.textContent = g.name || `Step ${this.index + 1}`;
+    this.nameEl.replaceChildren();
+    append(this.nameEl, ...withCodeSpans(g.name || `Step ${this.index + 1}`));
     const retried = g.errors && status !== 'error' ? ` (retried after ${g.errors} ${g.errors === 1 ? 'error' : 'errors'})` : '';
     if (retried) this.nameEl.append(h('span', { class: 'step-note' }, retried));
     const label = status === 'running' ? 'Running' : status === 'error' ? 'Failed' : status === 'stopped' ? 'Stopped' : 'Done';

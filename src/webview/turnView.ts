@@ -6,7 +6,7 @@
  */
 import type { AnswerPatch, ImageData, PanelSettings, TableData, Turn } from '../shared/protocol';
 import type { BlockContext, BlockView } from './blocks/blockView';
-import { button, h } from './dom';
+import { button, h, withCodeSpans } from './dom';
 import { GroupView } from './groupView';
 import { icon, spinner } from './icons';
 
@@ -44,7 +44,7 @@ export class TurnView {
       'article',
       { class: 'turn', attrs: { 'data-turn-id': turn.id, tabindex: '-1', 'aria-label': `Question: ${turn.question.slice(0, 120)}` } },
       ...(turn.refines ? [refinesLink(turn.refines)] : []),
-      h('div', { class: 'question', attrs: { role: 'heading', 'aria-level': '2' } }, h('span', { class: 'sr-only' }, 'Question: '), turn.question),
+      h('div', { class: 'question', attrs: { role: 'heading', 'aria-level': '2' } }, h('span', { class: 'sr-only' }, 'Question: '), ...withCodeSpans(turn.question)),
       this.stepsSection,
       this.response,
       this.statusLine,

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { formatBytes } from '../../shared/byteSize';
 import type { DataSource } from '../../shared/domain';
+import { plainQuestion } from '../../shared/plainQuestion';
 import { readingText, rowsText } from '../../shared/sourceActivity';
 import { sessionSettingsLabel, sessionSettingsText } from '../../shared/sessionLabels';
 import type { DataSourceNode, DatasetNode, GlossaryEntryNode, GlossaryNode, JobNode, MessageNode, MoreNode, SessionNode } from './nodes';
@@ -103,7 +104,8 @@ export function sessionItem(node: SessionNode): vscode.TreeItem {
 
 /** A past job: its question; one that did not finish says so and offers Retry (`job.cancelled`, `job.failed`). */
 export function jobItem(node: JobNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(oneLine(node.question, 80), vscode.TreeItemCollapsibleState.None);
+  // (A question asked from a chip is the engine's sentence: named as it reads, without its markup.)
+  const item = new vscode.TreeItem(oneLine(plainQuestion(node.question), 80), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   const state = node.record.answer.state;
   item.iconPath = state === 'cancelled' ? new vscode.ThemeIcon('circle-slash') : state === 'error' ? new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground')) : new vscode.ThemeIcon('comment');

@@ -37,9 +37,9 @@ export class QuestionsView implements BlockView {
 
   constructor(questions: readonly string[], ctx: BlockContext) {
     const list = h('ul', { class: 'chips' });
-    // Read as plain questions, each once; the chip asks the engine's exact sentence, shown on hover.
+    // Read as plain questions, each once, in full on hover; the chip asks the engine's exact sentence.
     for (const { question, label } of distinctPlainQuestions(questions)) {
-      const li = chip(label, `Ask: ${question}`, 'question', () => {
+      const li = chip(label, `Ask: ${label}`, 'question', () => {
         if (!ctx.isBusy()) ctx.host.post({ type: 'askFollowUp', question: question.slice(0, MAX_QUESTION_LENGTH), fromTurnId: ctx.turnId });
       });
       this.buttons.push(li.firstElementChild as HTMLButtonElement);
