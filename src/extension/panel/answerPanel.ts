@@ -198,7 +198,8 @@ export class AnswerPanel implements vscode.Disposable {
     const answer = await handle.done;
     this.running.delete(turn.id);
     turn.answer = answer;
-    void this.s.sessions.refreshSession(this.sessionId);
+    if (answer.state === 'cancelled') void this.s.sessions.refreshAfterCancel(this.sessionId, answer.jobId);
+    else void this.s.sessions.refreshSession(this.sessionId);
     return answer;
   }
 

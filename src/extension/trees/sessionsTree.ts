@@ -75,6 +75,22 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     this.changed.fire(node);
   }
 
+  /**
+   * After a cancelled turn. The service records the job as cancelled once it has seen the
+   * connection close and stopped the job, a moment after the panel already shows "Cancelled"; a
+   * single reload right away finds no row (or the job still running), so the row never got its
+   * mark and Retry. Reloads a few more times, stopping once the row says cancelled.
+   */
+  async refreshAfterCancel(sessionId: string, jobId: string, delaysMs: readonly number[] = [300, 1000, 2500, 6000]): Promise<void> {
+    const recorded = (): boolean => jobId !== '' && (this.history.get(sessionId)?.items ?? []).some((r) => r.jobId === jobId && r.answer.state === 'cancelled');
+    await this.refreshSession(sessionId);
+    for (const ms of delaysMs) {
+      if (recorded()) return;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await this.refreshSession(sessionId);
+    }
+  }
+
   forgetSession(sessionId: string): void {
     this.root?.remove(sessionId);
     this.history.delete(sessionId);

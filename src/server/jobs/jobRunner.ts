@@ -126,6 +126,9 @@ export class JobRunner {
         emit({ kind: 'TITLE_GENERATION', title: plan.session.title });
       }
       const prior = await this.history(plan);
+      // Cancelled before it started (the client left while the job was planned): recorded as
+      // cancelled with nothing, never answered behind the user's back.
+      abort.signal.throwIfAborted();
       await engine.answer({
         jobId,
         question: plan.question,

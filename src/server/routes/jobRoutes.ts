@@ -9,14 +9,19 @@ import { decodeBody, type Spelling } from './routeKit';
 
 export function registerJobRoutes(router: Router, deps: ServiceDeps, { wire, req }: Spelling): void {
   const createJob: Handler = async (ctx) => {
-    const body = await decodeBody(ctx, (raw) => req.decodeJobBody(raw));
-    const plan = await planJob(deps, body);
-    // A client that goes away before the answer is complete cancelled the job: stop it.
+    // A client that goes away before the answer is complete cancelled the job: stop it. Watched
+    // from the start: a cancel right after sending closes the connection while the body is read
+    // or the job planned (an in-place file re-read can take a while); a listener added after
+    // those awaits missed that close and the job ran to the end (and showed up done in history).
     const cancel = new AbortController();
     let ended = false;
-    ctx.res.once('close', () => {
+    const onClose = (): void => {
       if (!ended && !ctx.res.writableFinished) cancel.abort();
-    });
+    };
+    ctx.res.once('close', onClose);
+    if (ctx.res.destroyed || ctx.req.socket.destroyed) onClose();
+    const body = await decodeBody(ctx, (raw) => req.decodeJobBody(raw));
+    const plan = await planJob(deps, body);
     if (!body.stream) {
       const outcome = await deps.jobs.run(plan, () => undefined, cancel.signal);
       if (!outcome.ok) throw new ApiError(ErrorCode.JOB_FAILED, outcome.answer.error?.message);

@@ -1,0 +1,102 @@
+/**
+ * A job cancelled right after it was sent (issue 24 point 6): the client closes the connection
+ * while the service is still planning the job (here: re-reading an in-place file that changed).
+ * Defect: the panel said "Cancelled before an answer arrived.", yet the service had not been
+ * watching the connection yet, ran the job to the end, and history showed it done with a full
+ * answer after a reload (and the Sessions tree offered no Retry).
+ */
+import { strict as assert } from 'node:assert';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TeamDataClient, isTeamDataError } from '../../src/api/index';
+import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
+import type { DataStore } from '../../src/server/engine';
+import { eventually, startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
+
+type Rec = Record<string, unknown>;
+
+/** A store whose in-place reads wait for the test once `hold` is armed, so a job stays in planning. */
+function gatedStore(store: DuckDbStore): { store: DuckDbStore; hold(): { reached: Promise<void>; release(): void } } {
+  let gate: { reach(): void; wait: Promise<void> } | undefined;
+  const ingest: DataStore['ingest'] = async (...args) => {
+    const g = gate;
+    gate = undefined;
+    if (g) {
+      g.reach();
+      await g.wait;
+    }
+    return store.ingest(...args);
+  };
+  const proxy = new Proxy(store, {
+    get(target, key) {
+      if (key === 'ingest') return ingest;
+      const v: unknown = Reflect.get(target, key, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  return {
+    store: proxy,
+    hold() {
+      let reach!: () => void;
+      let release!: () => void;
+      const reached = new Promise<void>((r) => (reach = r));
+      const wait = new Promise<void>((r) => (release = r));
+      gate = { reach, wait };
+      return { reached, release };
+    },
+  };
+}
+
+describe('local service: a job cancelled right after it was sent', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let h: Harness;
+  let raw: DuckDbStore;
+  let gated: ReturnType<typeof gatedStore>;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'team-data-cancel-early-'));
+    await mkdir(join(dir, 'files'));
+    raw = await DuckDbStore.open(join(dir, 'store'), { readableDirs: [join(dir, 'files')] });
+    gated = gatedStore(raw);
+    h = await startHarness({ store: gated.store, readRoots: [join(dir, 'files')] }, join(dir, 'service'));
+  });
+  after(async () => {
+    await h?.stop();
+    await raw?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('stops a job cancelled while the service still plans it: history records it cancelled, with no answer', async () => {
+    const client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
+    const datasetId = (await client.datasets.create({ name: 'early', description: '' })).id;
+    const sessionId = (await client.sessions.create({ title: 'early', maxMessagesInContext: 0 })).id;
+    const path = join(dir, 'files', 'orders.csv');
+    await writeFile(path, 'region,amount\nnorth,10\nsouth,20\n');
+    const ds = await client.dataSources.create(datasetId, { fileName: 'orders.csv', path });
+    await client.dataSources.waitUntilSynched(datasetId, ds.id, { intervalMs: 50 });
+
+    // The file changed: the job re-reads it before it starts, and that read waits for the test.
+    await appendFile(path, 'east,30\n');
+    const held = gated.hold();
+    const stream = client.jobs.stream({ sessionId, question: 'What is the total amount?', datasetId, datasourceIdList: [ds.id] });
+    await held.reached;
+    stream.cancel();
+    const err: unknown = await stream.done.then(() => undefined, (e: unknown) => e);
+    assert.ok(isTeamDataError(err) && err.code === 'ABORTED', String(err));
+    // Give the service time to see the connection close while the job is still being planned.
+    await new Promise((r) => setTimeout(r, 300));
+    held.release();
+
+    const records = await eventually(async () => {
+      const r = await h.call('GET', `/v1/team/sessions/${sessionId}/history?userId=${USER}`);
+      const recs = (r.json?.data as Rec | undefined)?.['records'] as Rec[] | undefined;
+      return recs !== undefined && recs.length > 0 ? recs : undefined;
+    }, 'the cancelled job in history');
+    assert.equal(records.length, 1);
+    const answer = (records[0] as Rec)['answer'] as Rec;
+    assert.equal(answer['status'], 'CANCELLED', JSON.stringify(answer).slice(0, 400));
+    assert.deepEqual(answer['blocks'], [], 'no answer was produced for a job cancelled before it started');
+  });
+});
