@@ -9,6 +9,7 @@ import { downloadFile, describeUrl } from '../api/fileDownload';
 import type { Block, JobEvent } from '../shared/domain';
 import { parseCsv } from '../shared/csv';
 import { MarkdownChunker } from '../shared/mdChunks';
+import { distinctPlainQuestions } from '../shared/plainQuestion';
 import { renderTerminalMarkdown } from './terminalMarkdown';
 import { renderTextTable } from './textTable';
 
@@ -99,7 +100,8 @@ export class AnswerPrinter {
     this.endMessage();
     switch (b.type) {
       case 'CODE':
-        this.write(`${printable(b.content).trimEnd()}\n\n`);
+        // The SQL itself, indented as code, not the fence that wraps it for Markdown.
+        this.printMarkdown(printable(b.content));
         return;
       case 'TABLE':
       case 'IMAGE': {
@@ -112,7 +114,8 @@ export class AnswerPrinter {
         return;
       }
       case 'QUESTIONS':
-        if (b.content.length > 0) this.write(`Try next:\n${b.content.map((q) => `  • ${printable(q)}`).join('\n')}\n\n`);
+        // Plain questions, each once, as the panel's chips read (the markup is for the engine's grammar).
+        if (b.content.length > 0) this.write(`Try next:\n${distinctPlainQuestions(b.content.map(printable)).map((q) => `  • ${q.label}`).join('\n')}\n\n`);
         return;
     }
   }

@@ -67,7 +67,9 @@ describe('team-data CLI', function () {
     const r = await cli(['ask', 'sales.csv', '--question', 'overview', '--data-dir', join(dir, 'data'), '--out', 'out'], dir);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /✓ /, 'finished steps are listed');
-    assert.match(r.stdout, /```sql/);
+    // The SQL is printed as indented code, not as a Markdown fence.
+    assert.match(r.stdout, /^    -- Runs in DuckDB from the folder that holds/m);
+    assert.doesNotMatch(r.stdout, /```/);
     assert.match(r.stdout, /^Table: .*\.csv \(\d+ rows/m);
     assert.match(r.stdout, /─{3,}/, 'tables are drawn as aligned text');
     assert.match(r.stdout, /Sources: sales\.csv/);

@@ -67,9 +67,25 @@ describe('CLI: Markdown answers as terminal text', () => {
       const whole = await print([message]);
       const streamed = await print(message.match(/[\s\S]{1,7}/g) ?? []);
       assert.equal(streamed.out, whole.out);
-      assert.equal(whole.out, 'Average temp_max by city:\n\nRome has the highest average temp_max (10), followed by Oslo_N (4).\n\n• Rome: 10\n• Oslo: 4\n\nTry next:\n  • average `temp_max` by month\n\n');
+      assert.equal(whole.out, 'Average temp_max by city:\n\nRome has the highest average temp_max (10), followed by Oslo_N (4).\n\n• Rome: 10\n• Oslo: 4\n\nTry next:\n  • average temp_max by month\n\n');
       // The paragraph after it may still grow, and a list may still get items.
       assert.equal(streamed.early, 'Average temp_max by city:\n\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the printer prints an answer\'s SQL as code and its follow-ups as plain questions, without markup', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'td-md-'));
+    try {
+      const out = new Sink();
+      const printer = new AnswerPrinter({ out, err: new Sink(), saveDir: dir });
+      printer.handle({ kind: 'BLOCK', block: { type: 'CODE', content: '```sql\nSELECT "region", sum("revenue")\nFROM sales;\n```', groupId: '1', stage: 'Respond' } as Block });
+      printer.handle({ kind: 'BLOCK', block: { type: 'QUESTIONS', content: ['total `revenue` by `region` where `country` is "Chile"', 'total revenue by region where country is Chile'], groupId: '-1', stage: 'Respond' } as Block });
+      await printer.flush();
+      assert.doesNotMatch(out.text, /```|`revenue`/, out.text);
+      assert.match(out.text, /SELECT "region", sum\("revenue"\)/, out.text);
+      assert.match(out.text, /Try next:\n  • total revenue by region where country is Chile\n\n$/, out.text);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
