@@ -6,6 +6,7 @@
  */
 import type { AnswerPatch, ImageData, PanelSettings, TableData, Turn } from '../shared/protocol';
 import type { BlockContext, BlockView } from './blocks/blockView';
+import { plainQuestion } from '../shared/plainQuestion';
 import { button, h, withCodeSpans } from './dom';
 import { GroupView } from './groupView';
 import { icon, spinner } from './icons';
@@ -42,7 +43,7 @@ export class TurnView {
     this.statusLine = h('div', { class: 'turn-status' });
     this.el = h(
       'article',
-      { class: 'turn', attrs: { 'data-turn-id': turn.id, tabindex: '-1', 'aria-label': `Question: ${turn.question.slice(0, 120)}` } },
+      { class: 'turn', attrs: { 'data-turn-id': turn.id, tabindex: '-1', 'aria-label': `Question: ${plainQuestion(turn.question).slice(0, 120)}` } },
       ...(turn.refines ? [refinesLink(turn.refines)] : []),
       h('div', { class: 'question', attrs: { role: 'heading', 'aria-level': '2' } }, h('span', { class: 'sr-only' }, 'Question: '), ...withCodeSpans(turn.question)),
       this.stepsSection,

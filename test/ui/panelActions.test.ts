@@ -112,7 +112,8 @@ describe('answer panel actions on code-server (Playwright)', function () {
     await codeBlock.getByRole('button', { name: 'Open in Editor' }).click();
 
     const activeTab = page.locator('.editor-group-container.active .tab.active');
-    await waitUntil('no untitled editor became active', () => activeTab.getAttribute('aria-label'), (l) => l !== null && /\bUntitled-\d+$/.test(l));
+    // Named after the question (issue 24, point 11), as Open as CSV names a table.
+    await waitUntil('no editor named after the question became active', () => activeTab.getAttribute('aria-label'), (l) => l !== null && /\.sql$/.test(l) && !/^--/.test(l));
     const languageItem = page.locator('[id="status.editor.mode"]');
     // VS Code's built-in name of the `sql` language is "MS SQL".
     await waitUntil('the status bar did not show the SQL language', async () => ((await languageItem.textContent()) ?? '').trim(), (t) => /^(MS )?SQL$/.test(t));
