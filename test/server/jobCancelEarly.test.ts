@@ -11,38 +11,43 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TeamDataClient, isTeamDataError } from '../../src/api/index';
 import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
-import type { DataStore } from '../../src/server/engine';
 import { eventually, startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
 
 type Rec = Record<string, unknown>;
 
-/** A store whose in-place reads wait for the test once `hold` is armed, so a job stays in planning. */
-function gatedStore(store: DuckDbStore): { store: DuckDbStore; hold(): { reached: Promise<void>; release(): void } } {
-  let gate: { reach(): void; wait: Promise<void> } | undefined;
-  const ingest: DataStore['ingest'] = async (...args) => {
-    const g = gate;
-    gate = undefined;
+/**
+ * A store whose next in-place read (`ingest`) or next query (`query`, while the engine answers)
+ * waits for the test once `hold` is armed, so a job stays in planning or mid-answer.
+ */
+function gatedStore(store: DuckDbStore): { store: DuckDbStore; hold(method?: 'ingest' | 'query'): { reached: Promise<void>; release(): void } } {
+  let gate: { method: string; reach(): void; wait: Promise<void> } | undefined;
+  const gated = (method: 'ingest' | 'query') => async (...args: unknown[]): Promise<unknown> => {
+    const g = gate?.method === method ? gate : undefined;
     if (g) {
+      gate = undefined;
       g.reach();
       await g.wait;
     }
-    return store.ingest(...args);
+    return (Reflect.get(store, method, store) as (...a: unknown[]) => Promise<unknown>).apply(store, args);
   };
+  const ingest = gated('ingest');
+  const query = gated('query');
   const proxy = new Proxy(store, {
     get(target, key) {
       if (key === 'ingest') return ingest;
+      if (key === 'query') return query;
       const v: unknown = Reflect.get(target, key, target);
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
   return {
     store: proxy,
-    hold() {
+    hold(method = 'ingest') {
       let reach!: () => void;
       let release!: () => void;
       const reached = new Promise<void>((r) => (reach = r));
       const wait = new Promise<void>((r) => (release = r));
-      gate = { reach, wait };
+      gate = { method, reach, wait };
       return { reached, release };
     },
   };
@@ -98,5 +103,33 @@ describe('local service: a job cancelled right after it was sent', function () {
     const answer = (records[0] as Rec)['answer'] as Rec;
     assert.equal(answer['status'], 'CANCELLED', JSON.stringify(answer).slice(0, 400));
     assert.deepEqual(answer['blocks'], [], 'no answer was produced for a job cancelled before it started');
+  });
+
+  it('records a job cancelled while the engine answers as cancelled, even when the engine still finishes it', async () => {
+    const client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
+    const datasetId = (await client.datasets.create({ name: 'mid', description: '' })).id;
+    const sessionId = (await client.sessions.create({ title: 'mid', maxMessagesInContext: 0 })).id;
+    const path = join(dir, 'files', 'sales.csv');
+    await writeFile(path, 'region,amount\nnorth,10\nsouth,20\n');
+    const ds = await client.dataSources.create(datasetId, { fileName: 'sales.csv', path });
+    await client.dataSources.waitUntilSynched(datasetId, ds.id, { intervalMs: 50 });
+
+    // The engine's next query waits: the user cancels while the answer is being computed.
+    const held = gated.hold('query');
+    const stream = client.jobs.stream({ sessionId, question: 'total amount by region', datasetId, datasourceIdList: [ds.id] });
+    await held.reached;
+    stream.cancel();
+    const err: unknown = await stream.done.then(() => undefined, (e: unknown) => e);
+    assert.ok(isTeamDataError(err) && err.code === 'ABORTED', String(err));
+    await new Promise((r) => setTimeout(r, 300));
+    held.release();
+
+    const records = await eventually(async () => {
+      const r = await h.call('GET', `/v1/team/sessions/${sessionId}/history?userId=${USER}`);
+      const recs = (r.json?.data as Rec | undefined)?.['records'] as Rec[] | undefined;
+      return recs !== undefined && recs.length > 0 ? recs : undefined;
+    }, 'the cancelled job in history');
+    const answer = (records[0] as Rec)['answer'] as Rec;
+    assert.equal(answer['status'], 'CANCELLED', JSON.stringify(answer).slice(0, 400));
   });
 });
