@@ -96,14 +96,15 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
   const lines: string[] = [];
   // (A ranking of periods, "the warmest year", is told as a ranking, not as a series.)
   const isTime = plan.dims[0]?.grain !== undefined && dimCount === 1 && plan.order === undefined;
-  // A period with no date (undated rows) is no period: never named the highest or lowest one.
-  const dated = (row: unknown[]): boolean => plan.dims.every((_d, k) => row[k] !== null && row[k] !== undefined);
+  // Rows with no value for a group (undated rows, an empty borough) are no period and no group:
+  // never named the highest, the lowest, the first or the last one.
+  const placed = (row: unknown[]): boolean => plan.dims.every((_d, k) => row[k] !== null && row[k] !== undefined);
   if (isTime) {
-    const vals = r.rows.map((row) => (dated(row) ? n(row[mi]) : NaN));
+    const vals = r.rows.map((row) => (placed(row) ? n(row[mi]) : NaN));
     const finite = vals.filter(Number.isFinite);
     const hi = r.rows[vals.indexOf(Math.max(...finite))];
     const lo = r.rows[vals.indexOf(Math.min(...finite))];
-    const known = r.rows.filter(dated);
+    const known = r.rows.filter(placed);
     const firstV = n(known[0]?.[mi]);
     const lastV = n(known[known.length - 1]?.[mi]);
     const grain = plan.dims[0]?.grain;
@@ -123,12 +124,10 @@ function aggregateFinding(plan: Extract<Plan, { kind: 'aggregate' }>, r: ResultD
     // Ranked from the values themselves, never from row order: the result may be unordered (no
     // "highest" in the question) and a reader takes "followed by" as a ranking.
     const dir = plan.order === 'asc' ? 'lowest' : 'highest';
-    // Rows with no value for a group (an empty borough) are no group: never named as the top one.
-    const unknown = (row: unknown[]): boolean => plan.dims.some((_d, k) => row[k] === null || row[k] === undefined);
     const ranked = r.rows.map((row, i) => ({ row, v: n(row[mi]), i }))
-      .sort((a, b) => Number(unknown(a.row)) - Number(unknown(b.row)) || (Number.isFinite(b.v) ? 1 : 0) - (Number.isFinite(a.v) ? 1 : 0) || (dir === 'lowest' ? a.v - b.v : b.v - a.v) || a.i - b.i)
+      .sort((a, b) => Number(placed(b.row)) - Number(placed(a.row)) || (Number.isFinite(b.v) ? 1 : 0) - (Number.isFinite(a.v) ? 1 : 0) || (dir === 'lowest' ? a.v - b.v : b.v - a.v) || a.i - b.i)
       .map((x) => x.row);
-    const unplaced = ranked.find(unknown);
+    const unplaced = ranked.find((row) => !placed(row));
     if (unplaced !== undefined && ranked.length > 1) ranked.splice(ranked.indexOf(unplaced), 1);
     const top = ranked[0] ?? [];
     const share = plan.share ? `, ${pct(n(top[top.length - 1]))} of the total` : '';

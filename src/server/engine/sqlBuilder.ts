@@ -118,10 +118,10 @@ function aggregateSql(plan: AggregatePlan): BuiltQuery & { count?: Statement } {
   if (plan.limit !== undefined && plan.order !== undefined && firstName !== undefined && plan.dims.length > 0) {
     // "the top 3" keeps whatever ties with the third: cutting a tie in two would pick a winner at random.
     const dir = plan.order === 'asc' ? 'ASC' : 'DESC';
-    // Outside the grouped query only its result columns exist: a weekday is ordered by its name there
-    // (its calendar order needs the date, which is inside).
-    const outer = `\nORDER BY ${[...new Set(order.map((o) => (o.startsWith('min(isodow(') ? aliasSql(columns[plan.dims.findIndex((d) => d.grain === 'weekday')] ?? '') : o)))].join(', ')}`;
-    sql = `SELECT * FROM (\n  ${sql.replace(/\n/g, '\n  ')}\n)\nQUALIFY rank() OVER (ORDER BY ${firstName} ${dir} NULLS LAST) <= ${plan.limit}${orderBy === '' ? '' : outer}\nLIMIT ${tieCap(plan.limit)}`;
+    // Outside the grouped query only its result columns exist, so ties are ordered by them (a weekday
+    // by its name: its calendar order needs the date, which is inside).
+    const outer = [`${firstName} ${dir} NULLS LAST`, ...timeDims.map((t) => aliasSql(t.name)), ...plan.dims.flatMap((d, i) => (d.grain === undefined ? [aliasSql(columns[i] ?? '')] : []))];
+    sql = `SELECT * FROM (\n  ${sql.replace(/\n/g, '\n  ')}\n)\nQUALIFY rank() OVER (ORDER BY ${firstName} ${dir} NULLS LAST) <= ${plan.limit}\nORDER BY ${[...new Set(outer)].join(', ')}\nLIMIT ${tieCap(plan.limit)}`;
     return { tables, columns, main: { comment: '', ctes: [], select: sql }, ...groups };
   }
   sql += orderBy;
