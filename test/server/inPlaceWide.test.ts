@@ -19,6 +19,41 @@ function wideCsv(cols: number, rows: number): string {
 }
 
 type Query = (sql: string, params?: readonly QueryParam[], options?: QueryOptions) => Promise<QueryResult>;
+interface Seen { sql: string; signalled: boolean; outcome?: string }
+
+/**
+ * Records every statement the store runs until `restore()`: whether it carried `controller`'s
+ * signal and how it ended. `onStart(n)` runs as the n-th statement starts (to cancel mid-way).
+ */
+function watchQueries(rig: EngineRig, controller: AbortController, onStart: (n: number) => void): { seen: Seen[]; restore(): void } {
+  const store = rig.store as unknown as { query: Query };
+  const original = store.query.bind(rig.store);
+  const seen: Seen[] = [];
+  store.query = async (sql, params, options) => {
+    const rec: Seen = { sql, signalled: options?.signal === controller.signal };
+    seen.push(rec);
+    onStart(seen.length);
+    try {
+      const r = await original(sql, params, options);
+      rec.outcome = 'done';
+      return r;
+    } catch (err) {
+      rec.outcome = err instanceof Error ? err.name : 'error';
+      throw err;
+    }
+  };
+  return { seen, restore: () => { store.query = original; } };
+}
+
+/** A job asking `question` about the in-place wide.csv, stopped by `signal`. */
+function wideJob(rig: EngineRig, jobId: string, question: string, signal: AbortSignal): AnswerContext {
+  const wide = rig.sources.get('wide.csv');
+  assert.ok(wide !== undefined);
+  return {
+    jobId, question, languageType: 'EN', jobMode: 'AUTO', sources: [wide], history: [], emit: () => undefined, signal,
+    publishFile: async (name) => ({ url: `http://127.0.0.1/${name}`, name, expiredAt: new Date().toISOString() }),
+  };
+}
 
 describe('CSV files read in place: views that do not sniff again, statements that stop with their job', function () {
   this.timeout(300_000);
@@ -60,71 +95,27 @@ describe('CSV files read in place: views that do not sniff again, statements tha
   });
 
   it('runs every statement of a job with the job\'s signal, and stops them when the job is cancelled', async () => {
-    const store = rig.store as unknown as { query: Query };
-    const original = store.query.bind(rig.store);
     const controller = new AbortController();
-    const seen: Array<{ sql: string; signalled: boolean; outcome?: string }> = [];
-    store.query = async (sql, params, options) => {
-      const rec: { sql: string; signalled: boolean; outcome?: string } = { sql, signalled: options?.signal === controller.signal };
-      seen.push(rec);
-      // The first statement of the schema build cancels the job while it runs.
-      if (seen.length === 1) setImmediate(() => controller.abort());
-      try {
-        const r = await original(sql, params, options);
-        rec.outcome = 'done';
-        return r;
-      } catch (err) {
-        rec.outcome = err instanceof Error ? err.name : 'error';
-        throw err;
-      }
-    };
+    // The first statement of the schema build cancels the job while it runs.
+    const { seen, restore } = watchQueries(rig, controller, (n) => { if (n === 1) setImmediate(() => controller.abort()); });
     try {
-      const wide = rig.sources.get('wide.csv');
-      assert.ok(wide !== undefined);
-      const ctx: AnswerContext = {
-        jobId: 'job-cancel', question: 'Which c1 value is most common?', languageType: 'EN', jobMode: 'AUTO', sources: [wide], history: [],
-        emit: () => undefined, signal: controller.signal,
-        publishFile: async (name) => ({ url: `http://127.0.0.1/${name}`, name, expiredAt: new Date().toISOString() }),
-      };
-      await assert.rejects(rig.engine.answer(ctx), (e: unknown) => controller.signal.aborted && e instanceof Error);
+      await assert.rejects(rig.engine.answer(wideJob(rig, 'job-cancel', 'Which c1 value is most common?', controller.signal)), (e: unknown) => controller.signal.aborted && e instanceof Error);
       assert.ok(seen.length >= 1, 'the job ran statements');
       assert.deepEqual(seen.filter((s) => !s.signalled).map((s) => s.sql.slice(0, 80)), [], 'statements run without the job\'s signal');
       assert.notEqual(seen[0]?.outcome, undefined);
     } finally {
-      store.query = original;
+      restore();
     }
   });
 
   it('stops DuckDB itself when an overview of a wide file read in place is cancelled: the running statement is interrupted and nothing runs on', async () => {
-    const store = rig.store as unknown as { query: Query };
     // Connections the store has handed out and not yet taken back (queries, catalog reads).
     const running = (rig.store as unknown as { busy: Set<unknown> }).busy;
-    const original = store.query.bind(rig.store);
     const controller = new AbortController();
-    const seen: Array<{ signalled: boolean; outcome?: string }> = [];
-    store.query = async (sql, params, options) => {
-      const rec: { signalled: boolean; outcome?: string } = { signalled: options?.signal === controller.signal };
-      seen.push(rec);
-      // Cancelled while the third statement runs inside DuckDB.
-      if (seen.length === 3) setTimeout(() => controller.abort(), 5);
-      try {
-        const r = await original(sql, params, options);
-        rec.outcome = 'done';
-        return r;
-      } catch (err) {
-        rec.outcome = err instanceof Error ? err.name : 'error';
-        throw err;
-      }
-    };
+    // Cancelled while the third statement runs inside DuckDB.
+    const { seen, restore } = watchQueries(rig, controller, (n) => { if (n === 3) setTimeout(() => controller.abort(), 5); });
     try {
-      const wide = rig.sources.get('wide.csv');
-      assert.ok(wide !== undefined);
-      const ctx: AnswerContext = {
-        jobId: 'job-cancel-overview', question: 'Give me an overview of this data', languageType: 'EN', jobMode: 'AUTO', sources: [wide], history: [],
-        emit: () => undefined, signal: controller.signal,
-        publishFile: async (name) => ({ url: `http://127.0.0.1/${name}`, name, expiredAt: new Date().toISOString() }),
-      };
-      await assert.rejects(rig.engine.answer(ctx), (e: unknown) => controller.signal.aborted && e instanceof Error);
+      await assert.rejects(rig.engine.answer(wideJob(rig, 'job-cancel-overview', 'Give me an overview of this data', controller.signal)), (e: unknown) => controller.signal.aborted && e instanceof Error);
       assert.deepEqual(seen.filter((s) => !s.signalled), [], 'statements run without the job\'s signal');
       // No statement was started after the cancellation, and none is still running in DuckDB.
       assert.ok(seen.length <= 4, `${seen.length} statements`);
@@ -132,7 +123,7 @@ describe('CSV files read in place: views that do not sniff again, statements tha
       assert.ok(seen.some((s) => s.outcome === 'AbortError'), JSON.stringify(seen));
       assert.equal(running.size, 0, 'a statement still runs in DuckDB');
     } finally {
-      store.query = original;
+      restore();
     }
   });
 });

@@ -73,63 +73,57 @@ describe('local service: a job cancelled right after it was sent', function () {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('stops a job cancelled while the service still plans it: history records it cancelled, with no answer', async () => {
+  /** A session asking about `file` (read in place), synched. */
+  async function sessionOn(file: string): Promise<{ sessionId: string; path: string; ask(question: string): ReturnType<TeamDataClient['jobs']['stream']> }> {
     const client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
-    const datasetId = (await client.datasets.create({ name: 'early', description: '' })).id;
-    const sessionId = (await client.sessions.create({ title: 'early', maxMessagesInContext: 0 })).id;
-    const path = join(dir, 'files', 'orders.csv');
+    const datasetId = (await client.datasets.create({ name: file, description: '' })).id;
+    const sessionId = (await client.sessions.create({ title: file, maxMessagesInContext: 0 })).id;
+    const path = join(dir, 'files', file);
     await writeFile(path, 'region,amount\nnorth,10\nsouth,20\n');
-    const ds = await client.dataSources.create(datasetId, { fileName: 'orders.csv', path });
+    const ds = await client.dataSources.create(datasetId, { fileName: file, path });
     await client.dataSources.waitUntilSynched(datasetId, ds.id, { intervalMs: 50 });
+    return { sessionId, path, ask: (question) => client.jobs.stream({ sessionId, question, datasetId, datasourceIdList: [ds.id] }) };
+  }
 
-    // The file changed: the job re-reads it before it starts, and that read waits for the test.
-    await appendFile(path, 'east,30\n');
-    const held = gated.hold();
-    const stream = client.jobs.stream({ sessionId, question: 'What is the total amount?', datasetId, datasourceIdList: [ds.id] });
+  /** Cancels `stream` once `held` is reached, lets the service see the close, then lets the job go on. */
+  async function cancelWhileHeld(stream: ReturnType<TeamDataClient['jobs']['stream']>, held: { reached: Promise<void>; release(): void }): Promise<void> {
     await held.reached;
     stream.cancel();
     const err: unknown = await stream.done.then(() => undefined, (e: unknown) => e);
     assert.ok(isTeamDataError(err) && err.code === 'ABORTED', String(err));
-    // Give the service time to see the connection close while the job is still being planned.
+    // Give the service time to see the connection close while the job is still held.
     await new Promise((r) => setTimeout(r, 300));
     held.release();
+  }
 
-    const records = await eventually(async () => {
+  /** The session's history records, once there is one. */
+  async function historyOf(sessionId: string): Promise<Rec[]> {
+    return eventually(async () => {
       const r = await h.call('GET', `/v1/team/sessions/${sessionId}/history?userId=${USER}`);
       const recs = (r.json?.data as Rec | undefined)?.['records'] as Rec[] | undefined;
       return recs !== undefined && recs.length > 0 ? recs : undefined;
     }, 'the cancelled job in history');
+  }
+
+  it('stops a job cancelled while the service still plans it: history records it cancelled, with no answer', async () => {
+    const s = await sessionOn('orders.csv');
+    // The file changed: the job re-reads it before it starts, and that read waits for the test.
+    await appendFile(s.path, 'east,30\n');
+    const held = gated.hold();
+    await cancelWhileHeld(s.ask('What is the total amount?'), held);
+    const records = await historyOf(s.sessionId);
     assert.equal(records.length, 1);
     const answer = (records[0] as Rec)['answer'] as Rec;
     assert.equal(answer['status'], 'CANCELLED', JSON.stringify(answer).slice(0, 400));
     assert.deepEqual(answer['blocks'], [], 'no answer was produced for a job cancelled before it started');
   });
 
-  it('records a job cancelled while the engine answers as cancelled, even when the engine still finishes it', async () => {
-    const client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
-    const datasetId = (await client.datasets.create({ name: 'mid', description: '' })).id;
-    const sessionId = (await client.sessions.create({ title: 'mid', maxMessagesInContext: 0 })).id;
-    const path = join(dir, 'files', 'sales.csv');
-    await writeFile(path, 'region,amount\nnorth,10\nsouth,20\n');
-    const ds = await client.dataSources.create(datasetId, { fileName: 'sales.csv', path });
-    await client.dataSources.waitUntilSynched(datasetId, ds.id, { intervalMs: 50 });
-
+  it('records a job cancelled while the engine answers as cancelled', async () => {
+    const s = await sessionOn('sales.csv');
     // The engine's next query waits: the user cancels while the answer is being computed.
     const held = gated.hold('query');
-    const stream = client.jobs.stream({ sessionId, question: 'total amount by region', datasetId, datasourceIdList: [ds.id] });
-    await held.reached;
-    stream.cancel();
-    const err: unknown = await stream.done.then(() => undefined, (e: unknown) => e);
-    assert.ok(isTeamDataError(err) && err.code === 'ABORTED', String(err));
-    await new Promise((r) => setTimeout(r, 300));
-    held.release();
-
-    const records = await eventually(async () => {
-      const r = await h.call('GET', `/v1/team/sessions/${sessionId}/history?userId=${USER}`);
-      const recs = (r.json?.data as Rec | undefined)?.['records'] as Rec[] | undefined;
-      return recs !== undefined && recs.length > 0 ? recs : undefined;
-    }, 'the cancelled job in history');
-    const answer = (records[0] as Rec)['answer'] as Rec;
+    await cancelWhileHeld(s.ask('total amount by region'), held);
+    const answer = ((await historyOf(s.sessionId))[0] as Rec)['answer'] as Rec;
     assert.equal(answer['status'], 'CANCELLED', JSON.stringify(answer).slice(0, 400));
   });
 });
