@@ -35,7 +35,7 @@ interface CsvAttempt {
   sampleAll: boolean;
   allVarchar: boolean;
   strict: boolean;
-  /** The first line is the header (see quotedHeader): said, since DuckDB's sniffer cannot tell when every column holds numbers. */
+  /** The first line is the header (see missedHeader): said, since DuckDB's sniffer cannot tell when every column holds numbers. */
   header?: boolean;
   /** Dates are month-first (see csvDateOrder.ts). */
   dateFormat?: string;
@@ -139,7 +139,7 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
   const table = tableNameFor(sourceId);
   try {
     let attempt: CsvAttempt | undefined = { sampleAll: false, allVarchar: false, strict: true };
-    if (!input.gzip && (await quotedHeader(input.path, tab))) attempt.header = true;
+    if (!input.gzip && (await missedHeader(input.path, tab))) attempt.header = true;
     if (!input.gzip) {
       const format = await monthFirstFormat(conn, input.path, readCsvOptions(tab, attempt)).catch(() => undefined);
       if (format !== undefined) attempt.dateFormat = format;
@@ -212,11 +212,14 @@ function lineCheckAlongside(conn: DuckDBConnection, path: string, fileName: stri
 }
 
 /**
- * Whether the file's first line is a header DuckDB's sniffer would miss: every field of it quoted
- * ("state","1856","1860") while the next line writes numbers bare (Alabama,NA,51.44). R's write.csv
- * and many exports write so; with numbers for column names the header looks like one more row.
+ * Whether the file's first line is a header DuckDB's sniffer would miss, since with numbers for
+ * column names the header looks like one more row:
+ * - every field of it quoted ("state","1856","1860") while the next line writes numbers bare
+ *   (Alabama,NA,51.44): R's write.csv and many exports write so;
+ * - a wide table's years (country,1990,1995,2000), at least three of them rising from left to
+ *   right, where the next line's fields in those places are not such years.
  */
-export async function quotedHeader(path: string, tab: boolean): Promise<boolean> {
+export async function missedHeader(path: string, tab: boolean): Promise<boolean> {
   const handle = await open(path, 'r');
   try {
     const buf = Buffer.alloc(65_536);
@@ -225,13 +228,22 @@ export async function quotedHeader(path: string, tab: boolean): Promise<boolean>
     if (first === undefined || second === undefined) return false;
     const head = splitFields(first, tab ? '\t' : ',');
     const next = splitFields(second, tab ? '\t' : ',');
-    const quoted = head.length >= 2 && head.every((f) => /^".*"$/.test(f));
+    if (head.length < 2 || new Set(head).size !== head.length) return false;
+    const quoted = head.every((f) => /^".*"$/.test(f));
     const bareNumber = next.some((f) => /^-?\d+(\.\d+)?$/.test(f.trim()));
     const numericNames = head.some((f) => /^"-?\d+(\.\d+)?"$/.test(f));
-    return quoted && bareNumber && numericNames && new Set(head).size === head.length;
+    return (quoted && bareNumber && numericNames) || (risingYears(head) && !risingYears(next));
   } finally {
     await handle.close();
   }
+}
+
+/** At least three fields are years (1600–2099), each later than the one before, and no other field is a number. */
+function risingYears(fields: readonly string[]): boolean {
+  const bare = fields.map((f) => f.trim().replace(/^"(.*)"$/, '$1').trim());
+  const years = bare.filter((f) => /^(1[6-9]|20)\d\d$/.test(f)).map(Number);
+  const others = bare.filter((f) => !/^(1[6-9]|20)\d\d$/.test(f));
+  return years.length >= 3 && years.every((y, i) => i === 0 || y > (years[i - 1] ?? y)) && others.every((f) => !/^-?[\d.,]+$/.test(f));
 }
 
 /** The fields of one line as written (quotes kept), split at delimiters outside quotes. */
