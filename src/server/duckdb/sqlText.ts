@@ -13,6 +13,11 @@ export function quoteLiteral(value: string): string {
   return `'${value.replace(/\u0000/g, '').replace(/'/g, "''")}'`;
 }
 
+/** A table name quoted, or a parenthesised query (a wide table read long) as it is. */
+export function relationSql(table: string): string {
+  return table.startsWith('(') ? table : quoteIdent(table);
+}
+
 /** Lower-case ASCII slug of at most `max` characters (`[a-z0-9_]`), never empty. */
 export function slug(text: string, max: number): string {
   const s = text

@@ -29,6 +29,9 @@ export interface Chooser {
 
 const CLOSE = 0.35;
 
+/** A text column of short upper-case codes only (`RWA`, `DE`). */
+const codes = (c: ColumnMeta): boolean => c.kind === 'text' && (c.values?.length ?? 0) > 1 && (c.values ?? []).every((v) => /^[A-Z0-9]{2,4}$/.test(v) && /[A-Z]/.test(v));
+
 function fit(c: ColumnMeta, role: Role): number | undefined {
   switch (role) {
     case 'measure':
@@ -48,8 +51,12 @@ function fit(c: ColumnMeta, role: Role): number | undefined {
 export function pickCol(ch: Chooser, m: ColM, role: Role): ColRef | undefined {
   const key = `${m.from}:${m.to}`;
   const forced = ch.choices.get(key);
+  // Codes ("RWA") group as well as names ("Rwanda") but read worse: "which country" is by name
+  // when the mention also names a column of names (`Region Code` matches "region" more closely).
+  const named = role === 'dim' && m.alts.some((a) => a.ref.column.kind === 'text' && isGroupable(a.ref.column) && !codes(a.ref.column));
   const scored = m.alts
-    .map((a: ColHit) => ({ a, f: fit(a.ref.column, role) }))
+    .map((a: ColHit) => ({ a, f: (fit(a.ref.column, role) ?? NaN) + (named && codes(a.ref.column) ? 1 : 0) }))
+    .map((x) => ({ a: x.a, f: Number.isNaN(x.f) ? undefined : x.f }))
     .filter((x): x is { a: ColHit; f: number } => x.f !== undefined && (forced === undefined || x.a.ref.column === forced))
     .map((x) => ({ ...x, s: x.a.cost + x.f + (ch.prefer !== undefined && x.a.ref.table !== ch.prefer ? 0.3 : 0) }))
     .sort((x, y) => x.s - y.s);

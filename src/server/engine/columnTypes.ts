@@ -5,7 +5,7 @@
  * spread over `year` / `quarter` / `month` / `day` columns. Each becomes a typed SQL expression
  * (the text stays as it is in the table), so questions can average, filter and group by it.
  */
-import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
+import { quoteIdent, quoteLiteral, relationSql } from '../duckdb/sqlText';
 import { TEXT_DATE_CANDIDATES } from '../duckdb/dateColumns';
 import { num } from '../profile/cellValues';
 import { NULL_MARKER_SQL } from './missingMarkers';
@@ -87,7 +87,7 @@ export function textDateSql(column: string, formats: readonly string[], qualifie
 /** Formats that read a text column's sampled values, most used first, if together they read nearly all. */
 export async function textDateFormats(run: RunSql, table: string, column: string): Promise<string[] | undefined> {
   const col = quoteIdent(column);
-  const sample = `WITH s AS (SELECT trim(CAST(${col} AS VARCHAR)) AS v FROM ${quoteIdent(table)} WHERE trim(CAST(${col} AS VARCHAR)) <> '' LIMIT ${DATE_SAMPLE_ROWS})`;
+  const sample = `WITH s AS (SELECT trim(CAST(${col} AS VARCHAR)) AS v FROM ${relationSql(table)} WHERE trim(CAST(${col} AS VARCHAR)) <> '' LIMIT ${DATE_SAMPLE_ROWS})`;
   const shape = (await run(`${sample} SELECT count(*), count(*) FILTER (WHERE regexp_full_match(v, '^[0-9A-Za-z ,./:+-]{6,40}$') AND regexp_matches(v, '(^|[^0-9])[0-9]{4}([^0-9]|$)')) FROM s`))[0] ?? [];
   const total = num(shape[0]);
   if (total === 0 || num(shape[1]) < total * DATE_SHARE) return undefined;
@@ -120,7 +120,7 @@ export function quarterTextSql(column: string, qualifier = QUALIFIER): string {
 /** Whether nearly all sampled values of a text column are quarters written as text. */
 export async function holdsQuarters(run: RunSql, table: string, column: string): Promise<boolean> {
   const col = quoteIdent(column);
-  const r = (await run(`WITH s AS (SELECT trim(CAST(${col} AS VARCHAR)) AS v FROM ${quoteIdent(table)} WHERE trim(CAST(${col} AS VARCHAR)) <> '' LIMIT ${DATE_SAMPLE_ROWS})
+  const r = (await run(`WITH s AS (SELECT trim(CAST(${col} AS VARCHAR)) AS v FROM ${relationSql(table)} WHERE trim(CAST(${col} AS VARCHAR)) <> '' LIMIT ${DATE_SAMPLE_ROWS})
 SELECT count(*), count(*) FILTER (WHERE regexp_full_match(v, ${quoteLiteral(QUARTER_TEXT)})) FROM s`))[0] ?? [];
   return num(r[0]) > 0 && num(r[1]) >= num(r[0]) * DATE_SHARE;
 }

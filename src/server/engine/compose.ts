@@ -94,7 +94,7 @@ export function dimOf(ch: Chooser, s: DimSpec, table: TableMeta): Dim | string {
   // "for each store" naming `store_id`, repeated over rows: per store.
   if (s.d === 'rows') {
     const entity = s.rows.alts.find((a) => a.entity !== undefined)?.entity;
-    return entity !== undefined ? { col: entity } : 'rows';
+    return entity !== undefined ? { col: namesOfCodes(entity) } : 'rows';
   }
   const col = pickCol(ch, s.col, 'dim');
   if (col === undefined) return 'no column to group by';
@@ -347,7 +347,9 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
       // "on weekends" over weekly or monthly rows: no row is a day of the week.
       const grain = rowsGrain(table);
       if (p.when.part?.part === 'isodow' && grain !== undefined && grain !== 'day' && grain !== 'hour') return fail(`the rows of ${table.label} are ${grain}s, not days`, [p]);
-      const r = whenFilters(p.when, table, draft.date);
+      // "african nations … in 2010": the dates of a table joined to one without any.
+      const undated = draft.date === undefined && dateColumnOf(table) === undefined && yearColumnOf(table) === undefined;
+      const r = whenFilters(p.when, (undated ? tables.find((t) => t !== table && dateColumnOf(t) !== undefined && (joinKey(table, t) ?? joinKey(t, table)) !== undefined) : undefined) ?? table, draft.date);
       if (typeof r === 'string') return fail(r, [p]);
       draft.filters.push(...r.filters);
       draft.dims.push(...r.dims);
@@ -547,3 +549,11 @@ function naturalTrendGrain(table: TableMeta): Grain {
   return years > 0.25 || !Number.isFinite(years) ? 'month' : 'day';
 }
 
+/** The names a column of codes stands for (`Team Name` for `Team Code`, as many of each): they read better. */
+function namesOfCodes(c: ColRef): ColRef {
+  const first = identifierWords(c.column.name)[0];
+  const names = c.column.kind === 'text' && c.column.values?.every((v) => /^[A-Z0-9]{2,4}$/.test(v)) === true
+    ? c.table.columns.find((x) => x !== c.column && x.kind === 'text' && x.distinct === c.column.distinct && identifierWords(x.name)[0] === first && x.values?.some((v) => /[a-z]/.test(v)) === true)
+    : undefined;
+  return names !== undefined ? { table: c.table, column: names } : c;
+}

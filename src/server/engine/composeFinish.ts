@@ -270,7 +270,7 @@ function mixedMeasures(plan: Plan): string | undefined {
   const measured = plan.kind === 'aggregate' ? plan.measures.flatMap((m) => (m.col !== undefined ? [m.col] : [])) : plan.kind === 'rows' && plan.orderBy !== undefined ? [plan.orderBy.col] : [];
   const table = measured[0]?.table;
   const key = table !== undefined ? measureKey(table) : undefined;
-  if (key === undefined || !measured.some((c) => isNumeric(c.column) && c.column !== key.column) || (plan.kind !== 'aggregate' && plan.kind !== 'rows')) return undefined;
+  if (key === undefined || !measured.some((c) => isNumeric(c.column) && c.column !== key.column && c.column.keyedBy === undefined) || (plan.kind !== 'aggregate' && plan.kind !== 'rows')) return undefined;
   const one = plan.filters.some((f) => f.col.column === key.column && ((f.kind === 'in' && !f.negate && f.values.length === 1) || f.kind === 'contains'));
   const split = plan.kind === 'aggregate' && plan.dims.some((x) => x.col.column === key.column);
   return one || split ? undefined : `each row's numbers are one \`${key.column.name}\` (${(key.column.values ?? []).slice(0, 6).join(', ')}): the question does not say which`;

@@ -7,7 +7,7 @@
  * spells plans with the same keywords, and a test parses every sentence it writes.
  */
 import { isActNoun, isGroupNoun, isPersonNoun, verbFile } from '../language/concepts';
-import { isFlag, isGroupable, isNumeric } from './shape';
+import { isFlag, isGroupable, isNumeric, timeNamed } from './shape';
 import { ratioColumn } from './columnTypes';
 import { senses } from '../language/wordnet';
 import { bound, spanKey, type Lattice } from './lattice';
@@ -435,7 +435,11 @@ r('Part', ['CmpOp', 'Num', 'Rows'], (d) => (at<RowsM>(d, 2).alts.some((a) => a.g
 r('Part', ['Num', 'OrMore', 'Col'], (d) => part({ k: 'cmp', col: at<ColM>(d, 2), op: opOf(d, 1), num: at<NumM>(d, 0), unitCol: at<ColM>(d, 2) }));
 r('Part', ['Col', 'Num', 'OrMore'], (d) => part({ k: 'cmp', col: at<ColM>(d, 0), op: opOf(d, 2), num: at<NumM>(d, 1) }));
 r('Part', ['Num', 'OrMore'], (d) => part({ k: 'cmp', op: opOf(d, 1), num: at<NumM>(d, 0) }), 0.3);
-r('Part', ['Col', kw('between', 'from'), 'Num', kw('and', 'to', '-'), 'Num'], (d) => part({ k: 'cmp', col: at<ColM>(d, 0), op: '>=', num: at<NumM>(d, 2), hi: at<NumM>(d, 4) }));
+// "population from 1990 to 2010" is a span of years, not of population, unless the column holds
+// years ("between" is left to the column: "price between 1990 and 2010").
+const yearSpan = (d: unknown[], lo: number, hi: number, col: number): number =>
+  (at<Feed>(d, lo - 1).t.norm === 'from' && at<NumM>(d, lo).yearLike === true && at<NumM>(d, hi).yearLike === true && at<ColM>(d, col).alts.every((a) => !timeNamed(a.ref.column)) ? 1.5 : 0);
+r('Part', ['Col', kw('between', 'from'), 'Num', kw('and', 'to', '-'), 'Num'], (d) => ({ ...part({ k: 'cmp', col: at<ColM>(d, 0), op: '>=', num: at<NumM>(d, 2), hi: at<NumM>(d, 4) }), cost: yearSpan(d, 2, 4, 0) }));
 r('Part', [kw('between'), 'Num', kw('and', 'to'), 'Num', 'Col'], (d) => part({ k: 'cmp', col: at<ColM>(d, 4), op: '>=', num: at<NumM>(d, 1), hi: at<NumM>(d, 3), unitCol: at<ColM>(d, 4) }));
 r('Part', [kw('between'), 'Num', kw('and'), 'Num'], (d) => part({ k: 'cmp', op: '>=', num: at<NumM>(d, 1), hi: at<NumM>(d, 3) }), 0.3);
 // "LifeExp at 66": the number is a condition on the whole-number column it fits (the composer finds it).

@@ -6,7 +6,7 @@
  * UNPIVOT leaves NULLs out, so a column's group counts its values.
  */
 import type { IngestedTable } from '../engine';
-import { quoteIdent } from '../duckdb/sqlText';
+import { quoteIdent, relationSql } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { codeLikeAggregate, filledTextAggregate, numberStyleAggregates, yearRuns, type RunSql } from './columnTypes';
 import type { ColumnKind } from './types';
@@ -38,7 +38,7 @@ function empty(): ColumnStats {
  * the columns of kind numeric or text; other columns keep empty stats for the caller to fill.
  */
 export async function groupedStats(run: RunSql, table: string, columns: IngestedTable['columns'], kinds: readonly ColumnKind[], batchSize: number): Promise<{ rowCount: number; stats: ColumnStats[] }> {
-  const t = quoteIdent(table);
+  const t = relationSql(table);
   const stats = columns.map(() => empty());
   const grouped = async (kind: ColumnKind, type: string, aggregates: readonly string[], read: (s: ColumnStats, r: unknown[]) => void): Promise<void> => {
     const list = columns.map((c, i) => ({ c, i })).filter(({ i }) => kinds[i] === kind);

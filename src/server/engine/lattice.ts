@@ -239,7 +239,10 @@ function valueHits(lat: Lattice, v: Vocabulary): void {
     const byColumn = new Map<ColRef['column'], ValueEntry[]>();
     for (const e of es) byColumn.set(e.ref.column, [...(byColumn.get(e.ref.column) ?? []), e]);
     for (const group of byColumn.values()) {
-      const hit: ValHit = { ref: (group[0] as ValueEntry).ref, values: group.map((e) => e.value), cost, link };
+      const ref = (group[0] as ValueEntry).ref;
+      // A key value that names a measure of a long table ("GDP") is likelier that measure than a filter.
+      const names = ref.table.columns.some((c) => c.keyedBy?.key === ref.column.name && group.some((e) => e.value === c.keyedBy?.value));
+      const hit: ValHit = { ref, values: group.map((e) => e.value), cost: cost + (names ? 0.6 : 0), link };
       if (partial !== undefined) hit.partial = partial;
       if (hit.ref.column.distinct === 1) hit.constant = true;
       add(lat.val, spanKey(i, j), hit, sameVal);

@@ -7,6 +7,7 @@ import { plural } from '../profile/profileSummary';
 import { code, describePlan, filterPhrase, fmtLabel, fmtValue, grainWords, isCyclic, md, measurePhrase, rowNoun, timeLabel } from './describe';
 import { isScope, tieCap } from './sqlBuilder';
 import { entityNote, missingCodeNote } from './numberShapes';
+import { longNote } from './wideTables';
 import type { Plan } from './types';
 
 export interface ResultData {
@@ -184,7 +185,8 @@ export function finding(plan: Plan, r: ResultData): string {
     case 'aggregate':
       return aggregateFinding(plan, r) + convertedNote(plan)
         + missingCodeNote([...plan.measures.flatMap((m) => (m.col ? [m.col.column] : [])), ...plan.dims.map((d) => d.col.column), ...plan.filters.map((f) => f.col.column)])
-        + entityNote(plan.measures.flatMap((m) => (m.col !== undefined && (m.agg === 'sum' || m.agg === 'avg' || m.agg === 'median') ? [m.col.column] : [])));
+        + entityNote(plan.measures.flatMap((m) => (m.col !== undefined && (m.agg === 'sum' || m.agg === 'avg' || m.agg === 'median') ? [m.col.column] : [])))
+        + (plan.base.long !== undefined ? `\n\n_Note: ${longNote(plan.base.label, plan.base.long)}_` : '');
     case 'rows': {
       const total = n(r.extra?.[0]);
       const shown = r.rows.length;

@@ -4,7 +4,7 @@
  * names rather than the row (a territory's population on each of its language rows). Every answer
  * that reads such a column uses it and says so; the overview lists it (shapeNotes).
  */
-import { quoteIdent } from '../duckdb/sqlText';
+import { quoteIdent, relationSql } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import type { RunSql } from './columnTypes';
 import { isIdLike, timeNamed } from './shape';
@@ -27,7 +27,7 @@ export async function markMissingCodes(run: RunSql, table: string, columns: Colu
     const codeValue = high ?? low;
     if (codeValue === undefined) continue;
     const x = quoteIdent(c.name);
-    const r = (await run(`SELECT count(*) FILTER (WHERE ${x} = ${codeValue}), min(${x}) FILTER (WHERE ${x} <> ${codeValue}), max(${x}) FILTER (WHERE ${x} <> ${codeValue}) FROM ${quoteIdent(table)}`))[0] ?? [];
+    const r = (await run(`SELECT count(*) FILTER (WHERE ${x} = ${codeValue}), min(${x}) FILTER (WHERE ${x} <> ${codeValue}), max(${x}) FILTER (WHERE ${x} <> ${codeValue}) FROM ${relationSql(table)}`))[0] ?? [];
     const [coded, restMin, restMax] = [num(r[0]), num(r[1]), num(r[2])];
     if (coded < 2 || coded > c.nonNull / 2 || !Number.isFinite(restMin) || !Number.isFinite(restMax)) continue;
     // 99 above ages of at most 89; -9 where every other value is zero or more.
@@ -62,7 +62,7 @@ export async function markEntityAttributes(run: RunSql, table: string, rowCount:
     if (open.length === 0) return;
     const k = quoteIdent(key.name);
     const per = open.map((c, i) => `count(DISTINCT ${quoteIdent(c.name)}) AS n${i}`).join(', ');
-    const r = (await run(`SELECT count(*) FILTER (WHERE rows_of_key > 1), ${open.map((_c, i) => `max(n${i})`).join(', ')} FROM (SELECT count(*) AS rows_of_key, ${per} FROM ${quoteIdent(table)} GROUP BY ${k})`))[0] ?? [];
+    const r = (await run(`SELECT count(*) FILTER (WHERE rows_of_key > 1), ${open.map((_c, i) => `max(n${i})`).join(', ')} FROM (SELECT count(*) AS rows_of_key, ${per} FROM ${relationSql(table)} GROUP BY ${k})`))[0] ?? [];
     // Enough things seen on several rows for "always the same" to mean something.
     if (num(r[0]) < 5) continue;
     open.forEach((c, i) => { if (num(r[i + 1]) === 1) c.entityKey = key.name; });

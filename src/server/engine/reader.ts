@@ -6,6 +6,7 @@
  * the words and the columns or values they might mean. Follow-ups are read against the previous
  * question's plan; a definition ("\"heaviest\" means `wt`") is returned for the glossary.
  */
+import { latestPeriodPlan } from './panels';
 import { tokenize, type Tok } from '../language/tokens';
 import type { Chooser } from './choose';
 import { compose, rowsGrain, type Composition } from './compose';
@@ -196,6 +197,9 @@ function otherMeanings(best: Reading, tables: TableMeta[], prev: Plan | undefine
     if (r.ok) out.push({ ...best, plan: r.plan, parts, cost: best.cost + 0.01 });
   }
   const p = best.plan;
+  // "which region has the highest birth rate" over a region-by-year panel: in the latest year, or over all years.
+  const latest = latestPeriodPlan(p, words);
+  if (latest !== undefined) out.push({ ...best, plan: latest, cost: best.cost + 0.01 });
   // "% with skin tone support per group": each group's share of the rows that have it, or the share
   // of each group's rows that have it. The words fit both; the answers differ.
   if (p.kind === 'aggregate' && p.share === true && p.dims.length > 0 && p.limit === undefined && p.measures.length === 1 && p.measures[0]?.agg === 'count'

@@ -10,12 +10,14 @@ import { fileExtension } from '../../shared/fileNames';
 import type { TableOrigin } from '../engine';
 import { sqlName } from './schemaIndex';
 import type { TableMeta } from './types';
+import { longSelect } from './wideTables';
 
 /** The select list of a table CTE: every column, or `only` these. */
 const selectList = (only: readonly string[] | undefined): string => (only === undefined ? '*' : only.map(quoteIdent).join(', '));
 
 /** CTE over the ingested table (what runs inside the service), of `only` these columns when given. */
 export function executedCte(t: TableMeta, only?: readonly string[]): string {
+  if (t.long !== undefined) return `${sqlName(t.alias)} AS (SELECT ${selectList(only)} FROM (\n    ${longSelect(quoteIdent(t.table), t.long)}\n  ))`;
   return `${sqlName(t.alias)} AS (SELECT ${selectList(only)} FROM ${quoteIdent(t.table)})`;
 }
 
@@ -35,6 +37,12 @@ export function originOf(t: TableMeta): TableOrigin {
 
 /** CTE over the user's file (what the answer shows), of `only` these columns when given. */
 export function shownCte(t: TableMeta, only?: readonly string[]): string {
+  const { long, ...asFile } = t;
+  if (long !== undefined) {
+    // The file as it is (wide), then its year columns read as rows.
+    const wide = shownCte(asFile).replace(/^[^\n]*\n/, '').replace(/\n\)$/, '').replace(/\n/g, '\n  ');
+    return `${sqlName(t.alias)} AS (\n  SELECT ${selectList(only)} FROM (\n    ${longSelect(`(\n  ${wide}\n    )`, long)}\n  )\n)`;
+  }
   const o = originOf(t);
   const reader = `${o.reader}(${[quoteLiteral(t.source.fileName), ...o.options].join(', ')})`;
   // A flattened JSON file: its select list first, then (as for any table) the date conversions.

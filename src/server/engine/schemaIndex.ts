@@ -8,7 +8,7 @@ import type { DataSource } from '../../shared/domain';
 import { fileExtension } from '../../shared/fileNames';
 import type { IngestedTable } from '../engine';
 import type { TableStats } from '../duckdb/scanStats';
-import { quoteIdent, slug } from '../duckdb/sqlText';
+import { quoteIdent, slug, relationSql } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { classifyType } from '../profile/profileSql';
 import { yearRuns, codeLikeAggregate, dateFromParts, dateTimeFromParts, marginFromPriceAndCost, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
@@ -20,6 +20,8 @@ import { ingestRole } from './shape';
 import { markTotalRows } from './totalRows';
 import { groupedBatch, indexValues, MAX_INDEXED_VALUES } from './valueIndex';
 import { groupedStats, type ColumnStats } from './groupedStats';
+import { longColumns, longSelect, longShape, withoutEmptyYears } from './wideTables';
+import { keyedMeasures } from './keyedMeasures';
 
 /** Above this size distinct counts are approximate (HyperLogLog), which is plenty for choosing roles. */
 const EXACT_DISTINCT_ROWS = 200_000;
@@ -76,7 +78,7 @@ function baseAlias(source: DataSource, t: IngestedTable): string {
 
 /** One aggregate scan for every column: counts, distinct values, ranges, numbers written as text. */
 function statsSql(table: string, columns: IngestedTable['columns'], rowCount: number, distinctApart: boolean, sampledStyles: boolean): { sql: string; width: number } {
-  const t = quoteIdent(table);
+  const t = relationSql(table);
   const parts: string[] = ['count(*)'];
   columns.forEach((c, i) => {
     const col = quoteIdent(c.name);
@@ -103,7 +105,7 @@ async function sampledStyles(run: RunSql, table: string, columns: IngestedTable[
   const text = columns.map((c, i) => ({ c, i })).filter(({ c }) => kindOf(c.type) === 'text');
   if (text.length === 0) return;
   const parts = text.flatMap(({ c, i }) => [...numberStyleAggregates(c.name, i), filledTextAggregate(c.name, i), codeLikeAggregate(c.name, i)]);
-  const row = (await run(`SELECT ${parts.join(', ')} FROM (SELECT * FROM ${quoteIdent(table)} LIMIT ${STYLE_SAMPLE_ROWS})`))[0] ?? [];
+  const row = (await run(`SELECT ${parts.join(', ')} FROM (SELECT * FROM ${relationSql(table)} LIMIT ${STYLE_SAMPLE_ROWS})`))[0] ?? [];
   text.forEach(({ i }, k) => {
     const s = stats[i];
     if (s === undefined) return;
@@ -139,7 +141,7 @@ function readStats(row: unknown[], count: number, width: number): ColumnStats[] 
  */
 async function distinctCounts(run: RunSql, table: string, columns: IngestedTable['columns']): Promise<number[]> {
   const cast = columns.map((c, i) => `CAST(${quoteIdent(c.name)} AS VARCHAR) AS c${i}`).join(', ');
-  const rows = await run(`SELECT k, count(DISTINCT v) FROM (UNPIVOT (SELECT ${cast} FROM ${quoteIdent(table)}) ON COLUMNS(*) INTO NAME k VALUE v) GROUP BY k`);
+  const rows = await run(`SELECT k, count(DISTINCT v) FROM (UNPIVOT (SELECT ${cast} FROM ${relationSql(table)}) ON COLUMNS(*) INTO NAME k VALUE v) GROUP BY k`);
   const out = columns.map(() => 0);
   for (const r of rows) {
     const i = Number(String(r[0]).slice(1));
@@ -162,7 +164,7 @@ export function mixedDateExpr(column: string, formats: string[], qualifier?: str
 /** Range and count of a typed expression over the table. */
 async function rangeOf(run: RunSql, table: string, expr: string, temporal: boolean): Promise<{ min?: number | string; max?: number | string; count: number }> {
   const cast = (e: string): string => (temporal ? `CAST(${e} AS VARCHAR)` : `CAST(${e} AS DOUBLE)`);
-  const r = (await run(`SELECT ${cast(`min(${expr})`)}, ${cast(`max(${expr})`)}, count(${expr}) FROM ${quoteIdent(table)}`))[0] ?? [];
+  const r = (await run(`SELECT ${cast(`min(${expr})`)}, ${cast(`max(${expr})`)}, count(${expr}) FROM ${relationSql(table)}`))[0] ?? [];
   const out: { min?: number | string; max?: number | string; count: number } = { count: num(r[2]) };
   if (typeof r[0] === 'number' || typeof r[0] === 'string') out.min = r[0];
   if (typeof r[1] === 'number' || typeof r[1] === 'string') out.max = r[1];
@@ -220,7 +222,7 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
       if ((meta.unreadable ?? 0) > 0) {
         // "n/a", "-", "unknown" say "no value"; only other text ("Ancient") is a value that is not a number.
         const col = quoteIdent(c.name);
-        const r2 = (await run(`SELECT count(*), any_value(trim(${col})) FROM ${quoteIdent(t.table)} WHERE trim(${col}) <> '' AND ${meta.expr} IS NULL AND lower(trim(${col})) NOT IN (${NULL_MARKER_SQL})`))[0] ?? [];
+        const r2 = (await run(`SELECT count(*), any_value(trim(${col})) FROM ${relationSql(t.table)} WHERE trim(${col}) <> '' AND ${meta.expr} IS NULL AND lower(trim(${col})) NOT IN (${NULL_MARKER_SQL})`))[0] ?? [];
         meta.unreadable = num(r2[0]);
         if (typeof r2[1] === 'string') meta.unreadableExample = r2[1].slice(0, 40);
       }
@@ -244,14 +246,14 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
     if (date?.sqlTemplate === undefined) continue;
     const expr = date.sqlTemplate.split(QUALIFIER).join('');
     const r = await rangeOf(run, t.table, expr, true);
-    Object.assign(date, { expr, min: r.min, max: r.max, nonNull: r.count, distinct: num((await run(`SELECT count(DISTINCT ${expr}) FROM ${quoteIdent(t.table)}`))[0]?.[0]) });
+    Object.assign(date, { expr, min: r.min, max: r.max, nonNull: r.count, distinct: num((await run(`SELECT count(DISTINCT ${expr}) FROM ${relationSql(t.table)}`))[0]?.[0]) });
     columns.push(date);
   }
   const margin = marginFromPriceAndCost(columns);
   if (margin?.sqlTemplate !== undefined) {
     const expr = margin.sqlTemplate.split(QUALIFIER).join('');
     const r = await rangeOf(run, t.table, expr, false);
-    Object.assign(margin, { expr, min: r.min, max: r.max, nonNull: r.count, distinct: num((await run(`SELECT count(DISTINCT ${expr}) FROM ${quoteIdent(t.table)}`))[0]?.[0]) });
+    Object.assign(margin, { expr, min: r.min, max: r.max, nonNull: r.count, distinct: num((await run(`SELECT count(DISTINCT ${expr}) FROM ${relationSql(t.table)}`))[0]?.[0]) });
     columns.push(margin);
   }
   for (const c of columns) {
@@ -259,6 +261,10 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
     if (role !== undefined) c.role = role;
   }
   await indexValues(run, t.table, columns, rowCount);
+  for (const c of await keyedMeasures(run, t.table, columns)) {
+    const role = ingestRole(c);
+    columns.push(role !== undefined ? { ...c, role } : c);
+  }
   await markTotalRows(run, t.table, columns);
   await markMissingCodes(run, t.table, columns);
   await markEntityAttributes(run, t.table, rowCount, columns);
@@ -275,7 +281,10 @@ function layout(sources: ReadonlyArray<{ source: DataSource; ingest: { kind: str
       for (let n = 2; used.has(alias); n++) alias = `${baseAlias(source, t)}_${n}`;
       used.add(alias);
       const name = source.fileName.replace(/\.[^.]+$/, '');
-      out.push({ table: t.table, alias, label: tableLabel(source, t), source, ingested: t, tokens: nameTokens(t.sheet === undefined ? name : `${name} ${t.sheet}`) });
+      const long = longShape(t, t.sheet === undefined ? name : t.sheet);
+      // A wide table is read long: its columns are the long ones, and its scan statistics (of the wide file) do not apply.
+      const ingested: IngestedTable = long === undefined ? t : { table: t.table, rowCount: t.rowCount * long.years.length, columns: longColumns(t, long), ...(t.sheet !== undefined ? { sheet: t.sheet } : {}), ...(t.origin !== undefined ? { origin: t.origin } : {}), ...(t.inPlace !== undefined ? { inPlace: t.inPlace } : {}) };
+      out.push({ table: t.table, alias, label: tableLabel(source, t), source, ingested, tokens: nameTokens(t.sheet === undefined ? name : `${name} ${t.sheet}`), ...(long !== undefined ? { long } : {}) });
     }
   }
   return out;
@@ -323,7 +332,15 @@ export class SchemaIndex {
    */
   async tables(sources: ReadonlyArray<{ source: DataSource; ingest: { kind: string; tables?: IngestedTable[] } }>, signal?: AbortSignal): Promise<TableMeta[]> {
     const out: TableMeta[] = [];
-    for (const l of layout(sources)) out.push({ ...l, ...(await this.columns(l.source, l.ingested, signal)) });
+    for (const l of layout(sources)) {
+      if (l.long === undefined) {
+        out.push({ ...l, ...(await this.columns(l.source, l.ingested, signal)) });
+        continue;
+      }
+      const long = await withoutEmptyYears((sql) => this.run(sql, signal), l.table, l.long);
+      const ingested = { ...l.ingested, columns: l.ingested.columns };
+      out.push({ ...l, long, ingested, ...(await this.columns(l.source, { ...ingested, table: `(${longSelect(relationSql(l.table), long)})` }, signal)) });
+    }
     return out;
   }
 

@@ -8,13 +8,15 @@
 import { mdText } from '../../shared/markdownText';
 import { frequencyWeight, isIdLike } from './shape';
 import type { TableMeta } from './types';
+import { longNote } from './wideTables';
+import { keyedNote } from './keyedMeasures';
 
 const code = (name: string): string => `\`${name.replace(/`/g, "'")}\``;
 const quoted = (values: readonly string[]): string => values.slice(0, 4).map((v) => `"${mdText(v)}"`).join(', ');
 
 /** One line per decision worth knowing; empty when the table holds nothing unusual. */
 export function shapeNotes(t: TableMeta): string[] {
-  const notes: string[] = [];
+  const notes: string[] = t.long !== undefined ? [longNote(t.label, t.long)] : [];
   const weight = frequencyWeight(t);
   if (weight !== undefined) notes.push(`${code(weight.column.name)} says how many each row stands for: counts add it up.`);
   const codes = t.columns.filter((c) => c.kind === 'numeric' && !c.unique && isIdLike(c) && c !== weight?.column);
@@ -30,7 +32,9 @@ export function shapeNotes(t: TableMeta): string[] {
     const odd = (c.unreadable ?? 0) > 0 && c.unreadableExample !== undefined ? `; ${c.unreadable} other values (such as "${mdText(c.unreadableExample)}") are not numbers` : '';
     notes.push(`${code(c.name)} holds numbers written as text${odd}.`);
   }
-  for (const c of t.columns.filter((x) => x.derived !== undefined)) {
+  const keyed = keyedNote(t.columns);
+  if (keyed !== undefined) notes.push(keyed);
+  for (const c of t.columns.filter((x) => x.derived !== undefined && x.keyedBy === undefined)) {
     const made = (c.derived ?? []).map(code);
     notes.push(c.kind === 'numeric' ? `${code(c.name)} is ${made.join(' minus ')} (derived: it is not in the file).` : `${code(c.name)} is a date made of ${made.join(' and ')} (derived: it is not in the file).`);
   }

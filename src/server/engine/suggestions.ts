@@ -7,7 +7,7 @@
  */
 import { mdText } from '../../shared/markdownText';
 import { dateColumnOf, defaultAgg, isGroupable, isIdLike, isNumeric, timeNamed } from './shape';
-import type { AggregatePlan, ColRef, ColumnMeta, Plan, TableMeta } from './types';
+import type { AggregatePlan, ColRef, ColumnMeta, Grain, Plan, TableMeta } from './types';
 import { writePlan } from './writer';
 
 interface Picks {
@@ -37,6 +37,9 @@ const aggregate = (p: Picks, extra: Partial<AggregatePlan>): AggregatePlan => ({
   kind: 'aggregate', base: p.table, measures: p.measure !== undefined ? [{ agg: defaultAgg(p.measure.column), col: p.measure }] : [{ agg: 'count' }], dims: [], filters: [], chart: 'auto', ...extra,
 });
 
+/** Months, unless the dates are made of a year (and a quarter) alone: "by month" would be one bucket a year. */
+const coarsest = (parts: Grain | undefined): Grain => (parts === 'year' || parts === 'quarter' ? parts : 'month');
+
 /** Suggestions for after `plan` (or for a fresh start when undefined): at most three, all different. */
 export function suggestQuestions(tables: readonly TableMeta[], plan?: Plan): string[] {
   return suggestPlans(tables, plan).map((s) => s.question);
@@ -62,7 +65,7 @@ export function suggestPlans(tables: readonly TableMeta[], plan?: Plan): Array<{
     const v = cat !== undefined ? sampleValue(cat.column) : undefined;
     if (cat !== undefined && v !== undefined && plan.dims.some((d) => d.grain !== undefined)) plans.push({ ...plan, filters: [...plan.filters, { kind: 'in', col: cat, values: [v], negate: false }] });
   }
-  if (pk.date !== undefined && !(plan?.kind === 'aggregate' && plan.dims.some((d) => d.grain !== undefined))) plans.push(aggregate(pk, { dims: [{ col: pk.date, grain: 'month' }] }));
+  if (pk.date !== undefined && !(plan?.kind === 'aggregate' && plan.dims.some((d) => d.grain !== undefined))) plans.push(aggregate(pk, { dims: [{ col: pk.date, grain: coarsest(pk.date.column.partsGrain) }] }));
   const cat = pk.categories.find((c) => !(plan?.kind === 'aggregate' && plan.dims.some((d) => d.col.column === c.column)));
   if (cat !== undefined) plans.push(aggregate(pk, { dims: [{ col: cat }], order: 'desc' }));
   if (pk.measure !== undefined && plan?.kind !== 'histogram') plans.push({ kind: 'histogram', col: pk.measure, filters: [], chart: 'auto' });

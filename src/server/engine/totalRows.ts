@@ -5,7 +5,7 @@
  * number column, its rows add up to the same as all the other rows. Such rows are then left out of
  * every answer that does not ask for them, and the answer says so.
  */
-import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
+import { quoteIdent, quoteLiteral, relationSql } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import type { RunSql } from './columnTypes';
 import { code, md } from './describe';
@@ -40,7 +40,7 @@ export async function markTotalRows(run: RunSql, table: string, columns: ColumnM
     for (const v of values) {
       const rest = `(${x} IS NULL OR ${x} NOT IN (${values.map(quoteLiteral).join(', ')}))`;
       const sums = numbers.flatMap((n) => [`sum(${quoteIdent(n.name)}) FILTER (WHERE ${x} = ${quoteLiteral(v)})`, `sum(${quoteIdent(n.name)}) FILTER (WHERE ${rest})`]);
-      const rows = await run(`SELECT ${sums.join(', ')} FROM ${quoteIdent(table)}${by.length > 0 ? ` GROUP BY ${by.join(', ')}` : ''}`);
+      const rows = await run(`SELECT ${sums.join(', ')} FROM ${relationSql(table)}${by.length > 0 ? ` GROUP BY ${by.join(', ')}` : ''}`);
       const agrees = numbers.some((_n, i) => {
         // Combinations holding only totals (the grand total) or only details say nothing either way.
         const pairs = rows.filter((row) => row[2 * i] != null && row[2 * i + 1] != null).map((row) => [num(row[2 * i]), num(row[2 * i + 1])] as const);

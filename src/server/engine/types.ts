@@ -2,6 +2,7 @@
  * The local engine's model of the data (tables and columns as the question understanding sees
  * them) and of a question (a {@link Plan}: what to compute, independent of SQL spelling).
  */
+import type { LongShape } from './wideTables';
 import type { DataSource } from '../../shared/domain';
 import type { IngestedTable } from '../engine';
 
@@ -30,6 +31,8 @@ export interface ColumnMeta {
   sqlTemplate?: string;
   /** For a column made of others (a date of `year` and `month`): their names. It is not in the file. */
   derived?: string[];
+  /** A measure of a long table named by a key's value: `derived` holds the value column and the key. */
+  keyedBy?: { key: string; value: string };
   /** A ratio made on the fly ("price per hp"): `derived` holds the numerator and the denominator. */
   ratio?: boolean;
   /** The finest time bucket a date made of parts can tell apart. */
@@ -82,6 +85,8 @@ export interface TableMeta {
   columns: ColumnMeta[];
   /** Normalised tokens of the file (and sheet) name. */
   tokens: string[];
+  /** A wide table (one column per year) read as long rows; `ingested.columns` are then the long ones. */
+  long?: LongShape;
 }
 
 export interface ColRef {

@@ -3,7 +3,7 @@
  * what they say about their column: placeholders that mean "no value", lists written as text, and
  * yes/no columns written as letters.
  */
-import { quoteIdent } from '../duckdb/sqlText';
+import { quoteIdent, relationSql } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { QUALIFIER, type RunSql } from './columnTypes';
 import { nullMarkersOf } from './missingMarkers';
@@ -60,7 +60,7 @@ export async function indexValues(run: RunSql, table: string, columns: ColumnMet
     .map((c, i) => ({ c, i }))
     .filter(({ c }) => c.kind === 'text' && !c.converted && c.derived === undefined && c.distinct > 0 && c.distinct <= MAX_INDEXED_VALUES);
   if (wanted.length === 0) return;
-  const t = quoteIdent(table);
+  const t = relationSql(table);
   const rows: unknown[][] = [];
   if (wanted.length > GROUPED_COLUMNS && rowCount <= GROUPED_ROWS) {
     const size = groupedBatch(rowCount);

@@ -86,6 +86,8 @@ function push<T>(map: Map<string, T[]>, key: string, v: T): void {
 
 /** The row nouns of a table: the words of its file (and sheet) name, without words about the copy. */
 export function rowNounsOf(t: TableMeta): string[] {
+  // A wide table read long gives its file's name to the value column (`birth_rate`): the name says what is measured.
+  if (t.long !== undefined && t.long.value !== 'value') return [];
   const base = t.label.replace(/\.[a-z0-9]+(\.gz)?(,|$)/i, '$2');
   return identifierWords(base).map(singular).filter((w) => !QUALIFIER.test(w) && w !== 'sheet');
 }

@@ -149,9 +149,9 @@ export function peopleCases(f: RealFiles): RealCase[] {
     // No aggregate row is above 6 in 2010, so "countries" and "rows" agree here.
     { tag: 'count', q: 'how many countries had a fertility rate above 6 in 2010', files: R, expect: { kind: 'number', value: fert.filter((x) => (x.year(2010) ?? -Infinity) > 6).length } },
     { tag: 'nulls', q: 'how many rows have no value for 1960?', files: R, expect: { kind: 'number', value: fert.filter((x) => x.year(1960) === null).length } },
-    // 2012 is empty in every row: there is no number to give.
-    { tag: 'nulls', q: 'fertility rate in germany in 2012', files: R, expect: { kind: 'refuse' } },
-    // No year named: 52 year columns hold data, each with its own leader.
+    // 2012 is empty in every row: there is no number to give (a refusal, or "no rows match").
+    { tag: 'nulls', q: 'fertility rate in germany in 2012', files: R, expect: { kind: 'none' } },
+    // No year named: 52 year columns hold data, each with its own leader (the engine asks).
     { tag: 'refuse', q: 'which country has the highest fertility rate?', files: R, expect: { kind: 'refuse' } },
 
     // ======== fertility.csv + countries.json, joined on "Country Code" = cca3 ========

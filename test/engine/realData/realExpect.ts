@@ -19,7 +19,9 @@ export type RealExpect =
   /** A listing: `count` rows, and (if given) some column holds exactly these values (any order). */
   | { kind: 'rows'; count: number; values?: string[] }
   /** The engine must not answer with a number: it refuses or asks how to read the question. */
-  | { kind: 'refuse' };
+  | { kind: 'refuse' }
+  /** There is no number to give: a refusal, or an answer whose table holds no value. */
+  | { kind: 'none' };
 
 export interface RealCase {
   q: string;
@@ -73,7 +75,7 @@ function mainTable(a: Collected): string[][] | undefined {
   return a.tables[a.tables.length - 1];
 }
 
-function judgeTable(t: string[][], e: Exclude<RealExpect, { kind: 'refuse' }>): string | undefined {
+function judgeTable(t: string[][], e: Exclude<RealExpect, { kind: 'refuse' } | { kind: 'none' }>): string | undefined {
   const [header = [], ...rows] = t;
   switch (e.kind) {
     case 'number': {
@@ -134,6 +136,10 @@ export function judge(a: Collected, e: RealExpect): Outcome {
   const t = mainTable(a);
   const firstLine = a.message.split('\n')[0] ?? '';
   if (e.kind === 'refuse') return t === undefined ? { kind: 'right' } : { kind: 'wrong', why: `answered with a table instead of refusing: ${firstLine.slice(0, 120)}` };
+  if (e.kind === 'none') {
+    const values = (t ?? []).slice(1).flat().filter((c) => c.trim() !== '');
+    return values.length === 0 ? { kind: 'right' } : { kind: 'wrong', why: `gave ${values.slice(0, 3).join(', ')} where there is no number: ${firstLine.slice(0, 120)}` };
+  }
   if (t === undefined) return { kind: 'refused', why: firstLine.slice(0, 160) };
   const problem = judgeTable(t, e);
   return problem === undefined ? { kind: 'right' } : { kind: 'wrong', why: `${problem} — ${firstLine.slice(0, 120)}` };
