@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
-import { fetch } from 'undici';
+import { undici } from './undiciLazy';
 import { safeFileName } from '../shared/fileNames';
 
 export interface DownloadOptions {
@@ -56,7 +56,7 @@ export async function downloadFile(url: string, folder: string, opts: DownloadOp
     throw new DownloadError(`refusing to download from a ${parsed.protocol} link`);
   }
   const maxBytes = opts.maxBytes ?? 512 * 1024 * 1024;
-  const res = await fetch(parsed, { signal: opts.signal, redirect: 'follow' });
+  const res = await (await undici()).fetch(parsed, { signal: opts.signal, redirect: 'follow' });
   if (!res.ok || !res.body) {
     const hint = res.status === 403 || res.status === 404 ? ' (the link may have expired)' : '';
     throw new DownloadError(`download of ${describeUrl(url)} failed: HTTP ${res.status}${hint}`);

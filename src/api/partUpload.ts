@@ -8,7 +8,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { request } from 'undici';
+import type { request } from 'undici';
+import { undici } from './undiciLazy';
 import { bareEtag, v2Multipart, type MultipartPlan, type PartEtag, type UploadPart } from '../shared/codecV2';
 import { isObject, tryParseJson } from '../shared/json';
 import { TeamDataError } from './errors';
@@ -198,7 +199,7 @@ async function putOnce(t: Transport, job: PartUploadJob, part: PlacedPart, opera
   try {
     let res: Awaited<ReturnType<typeof request>>;
     try {
-      res = await request(part.url, {
+      res = await (await undici()).request(part.url, {
         method: 'PUT',
         // undici documents async iterable bodies; its typings list only streams and buffers.
         body: body as unknown as UndiciBody,

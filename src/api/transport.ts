@@ -5,7 +5,8 @@
  * repeating a POST whose fate is unknown could create a second dataset or run a job twice.
  */
 import type { Readable } from 'node:stream';
-import { request } from 'undici';
+import type { request } from 'undici';
+import { undici } from './undiciLazy';
 import { V1_HEADERS } from '../shared/codecV1';
 import type { JsonObject } from '../shared/json';
 import { clientMessage, redact, TeamDataError } from './errors';
@@ -271,7 +272,7 @@ export class Transport {
       // its typings list only strings, buffers, streams and forms.
       if (body !== undefined) options.body = body as UndiciBody;
       if (this.o.dispatcher) options.dispatcher = this.o.dispatcher;
-      res = await request(this.url(spec), options);
+      res = await (await undici()).request(this.url(spec), options);
     } catch (err) {
       att.release();
       // A generator body that started closes its file; one that never started has nothing open.

@@ -1,7 +1,8 @@
 /**
  * Prints an answer to the terminal as it streams: step progress on stderr (so stdout stays the
  * answer), message text rendered from its Markdown one finished block at a time (terminalMarkdown.ts),
- * code fences verbatim, tables as aligned text, charts saved to files. The same printer renders non-stream answers, fed the answer's blocks as events.
+ * step titles as plain text, code fences verbatim, tables as aligned text with numbers as the
+ * panel shows them (tableCells.ts), charts saved to files. The same printer renders non-stream answers, fed the answer's blocks as events.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,7 +11,8 @@ import type { Block, JobEvent } from '../shared/domain';
 import { parseCsv } from '../shared/csv';
 import { MarkdownChunker } from '../shared/mdChunks';
 import { distinctPlainQuestions } from '../shared/plainQuestion';
-import { renderTerminalMarkdown } from './terminalMarkdown';
+import { shownTable } from './tableCells';
+import { renderTerminalInline, renderTerminalMarkdown } from './terminalMarkdown';
 import { renderTextTable } from './textTable';
 
 export interface PrinterOptions {
@@ -70,7 +72,8 @@ export class AnswerPrinter {
         this.opts.err.write(`Session: ${printable(e.title)}\n`);
         return;
       case 'TASK': {
-        const name = printable(e.task.name || e.place.groupName || 'step');
+        // Step titles are Markdown too ("Read the question as: total `revenue`"): printed as they read.
+        const name = renderTerminalInline(printable(e.task.name || e.place.groupName || 'step'));
         const key = `${e.task.stage}:${e.task.id}`;
         if (e.task.status === 'running' && !this.runningTasks.has(key)) this.opts.err.write(`… ${name}\n`);
         if (e.task.status === 'running') this.runningTasks.set(key, name);
@@ -138,6 +141,10 @@ export class AnswerPrinter {
     }
     const rows = parseCsv(await readFile(file.path, 'utf8'));
     this.write(`Table: ${printable(name)} (${Math.max(0, rows.length - 1).toLocaleString('en-US')} rows, saved to ${join(file.path)})\n`);
-    this.write(`${renderTextTable(rows)}\n\n`);
+    // Numbers as the panel shows them; the saved CSV keeps the exact values.
+    const shown = shownTable(rows);
+    this.write(`${renderTextTable(shown.rows)}\n`);
+    if (shown.rounded) this.write('(≈ rounded as shown; the saved file has the exact values)\n');
+    this.write('\n');
   }
 }

@@ -143,3 +143,12 @@ export function renderTerminalMarkdown(markdown: string, style: TerminalStyle): 
   const tokens = new Lexer({ gfm: true }).lex(markdown);
   return new TerminalRenderer(style).blocks(tokens).join('\n');
 }
+
+/**
+ * One line of inline Markdown (a step's title: "Read the question as: total `revenue`") as plain
+ * text: code spans without their backticks, escapes without their backslash, no colour (the line
+ * goes to stderr, beside progress). Block syntax is not read: "1. " or "# " at the start stay text.
+ */
+export function renderTerminalInline(markdown: string): string {
+  return new TerminalRenderer({ color: false }).inline(new Lexer({ gfm: true }).inlineTokens(markdown)).replace(/\s*\n\s*/g, ' ');
+}

@@ -2,7 +2,8 @@
  * Renders a parsed CSV as an aligned plain-text table for the terminal. Wide cells are clipped
  * with an ellipsis so one long value cannot wreck the layout; numbers are right-aligned.
  */
-const NUMERIC = /^[-+]?(\d[\d,]*)(\.\d+)?([eE][-+]?\d+)?%?$/;
+/** A number as written or as shown (`≈` marks a rounded one: see tableCells.ts). */
+const NUMERIC = /^≈?[-+]?(\d[\d,]*)(\.\d+)?([eE][-+]?\d+)?%?$/;
 
 /** Display width, counting East Asian wide characters and emoji as two columns. */
 export function displayWidth(s: string): number {

@@ -25,6 +25,7 @@ export interface TeamDataExtensionApi {
 let active: Services | undefined;
 
 export function activate(context: vscode.ExtensionContext): TeamDataExtensionApi {
+  const entered = performance.now();
   let s: Services;
   try {
     s = createServices(context);
@@ -66,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): TeamDataExtensionApi
   void vscode.commands.executeCommand('setContext', 'teamData.mode', s.connection.info.mode);
   void vscode.commands.executeCommand('setContext', 'teamData.signedIn', s.connection.info.signedIn);
   s.log.info(`Team Data Analysis ${String(context.extension.packageJSON?.version ?? '')} activated (${s.connection.info.mode} service)`);
+  s.log.info(`startup: activate entered at +${Math.round(entered)} ms of the extension host, done ${Math.round(performance.now() - entered)} ms later`);
   return { services: s, chat, usePrompts: (p) => s.prompts.use(p) };
 }
 

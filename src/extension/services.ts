@@ -49,6 +49,22 @@ function own<T extends vscode.Disposable>(context: vscode.ExtensionContext, d: T
 
 export function createServices(context: vscode.ExtensionContext): Services {
   const log = own(context, new Log());
+  const later = {} as { supervisor: LocalServiceSupervisor; connection: ConnectionManager };
+  // The views first (issue 24 point 13): until they have a data provider VS Code says "There is no
+  // data provider registered". The providers reach the supervisor and connection made below only
+  // when VS Code asks them for rows, after activate has returned. The roots wait for the local
+  // service (see startGate.ts); a hosted service needs no start.
+  const starter = { ready: () => readSettings().baseUrl !== '' || later.supervisor.endpoint !== undefined, start: () => later.supervisor.ensureStarted() };
+  const treeDeps = { client: () => later.connection.client(), starter, log };
+  const datasets = own(context, new DatasetsTreeProvider(treeDeps));
+  const sessions = own(context, new SessionsTreeProvider(treeDeps));
+  // How long after the extension host started each view was first asked for (the window's "no
+  // data provider" span ends about then): a figure in the log, in ms of the host process.
+  const firstRequest = (view: string) => () => log.info(`startup: first ${view} request at +${Math.round(performance.now())} ms of the extension host (${new Date().toISOString()})`);
+  const datasetsView = own(context, vscode.window.createTreeView(DATASETS_VIEW, { treeDataProvider: announcingFirstAnswer(datasets, 'teamData.datasetsLoaded', firstRequest('Datasets')), showCollapseAll: true }));
+  own(context, datasets.attach(datasetsView));
+  const sessionsView = own(context, vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: announcingFirstAnswer(sessions, 'teamData.sessionsLoaded', firstRequest('Sessions')), showCollapseAll: true }));
+  sessions.attach(sessionsView);
   const prompts = new PromptsHolder(new VsCodePrompts());
   const notifier = new Notifier(log, prompts);
   const keys = own(context, new KeyStore(context.secrets, process.env, (m) => notifier.warn(m)));
@@ -94,16 +110,9 @@ export function createServices(context: vscode.ExtensionContext): Services {
     }, () => undefined);
   }));
   const connection: ConnectionManager = own(context, new ConnectionManager(keys, supervisor, log));
+  later.supervisor = supervisor;
+  later.connection = connection;
   const jobs = own(context, new RunningJobs());
-  // The roots wait for the local service (see startGate.ts); a hosted service needs no start.
-  const starter = { ready: () => readSettings().baseUrl !== '' || supervisor.endpoint !== undefined, start: () => supervisor.ensureStarted() };
-  const treeDeps = { client: () => connection.client(), starter, log };
-  const datasets = own(context, new DatasetsTreeProvider(treeDeps));
-  const sessions = own(context, new SessionsTreeProvider(treeDeps));
-  const datasetsView = own(context, vscode.window.createTreeView(DATASETS_VIEW, { treeDataProvider: announcingFirstAnswer(datasets, 'teamData.datasetsLoaded'), showCollapseAll: true }));
-  own(context, datasets.attach(datasetsView));
-  const sessionsView = own(context, vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: announcingFirstAnswer(sessions, 'teamData.sessionsLoaded'), showCollapseAll: true }));
-  sessions.attach(sessionsView);
   own(context, supervisor.onDidChangeState((state) => {
     if (state !== 'running') return;
     datasets.gate.serviceStarted();

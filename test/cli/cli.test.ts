@@ -67,6 +67,8 @@ describe('team-data CLI', function () {
     const r = await cli(['ask', 'sales.csv', '--question', 'overview', '--data-dir', join(dir, 'data'), '--out', 'out'], dir);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /✓ /, 'finished steps are listed');
+    // Step titles read as text: "Read the question as: …" names columns without backticks.
+    assert.doesNotMatch(r.stderr, /`/, r.stderr);
     // The SQL is printed as indented code, not as a Markdown fence.
     assert.match(r.stdout, /^    -- Runs in DuckDB from the folder that holds/m);
     assert.doesNotMatch(r.stdout, /```/);
@@ -74,6 +76,13 @@ describe('team-data CLI', function () {
     assert.match(r.stdout, /─{3,}/, 'tables are drawn as aligned text');
     assert.match(r.stdout, /Sources: sales\.csv/);
     assert.ok((await readdir(join(dir, 'out'))).some((f) => f.endsWith('.csv')), 'the table file is saved');
+  });
+
+  it('ask prints step titles as they read: "Read the question as: …" without the backticks around names', async () => {
+    const r = await cli(['ask', 'sales.csv', '--question', 'total revenue by region', '--data-dir', join(dir, 'data'), '--out', 'out-steps'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^✓ Read the question as: .*revenue.*region/m, r.stderr);
+    assert.doesNotMatch(r.stderr, /`/, r.stderr);
   });
 
   it('ends quietly with 0 when the reader of stdout goes away early (| head)', async () => {

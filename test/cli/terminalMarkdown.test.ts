@@ -75,6 +75,27 @@ describe('CLI: Markdown answers as terminal text', () => {
     }
   });
 
+  it('the printer lists steps on stderr as they read, without the backticks of their titles', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'td-steps-'));
+    try {
+      const err = new Sink();
+      const printer = new AnswerPrinter({ out: new Sink(), err, saveDir: dir });
+      const step = (status: 'running' | 'done', name: string) => printer.handle({ kind: 'TASK', place: { groupId: '1', groupName: name, stage: 'Analyze' }, task: { id: '1', name, status, stage: 'Analyze' } });
+      step('running', 'Read the question as: total `revenue` by month of `order_date` for "Asia"');
+      step('done', 'Read the question as: total `revenue` by month of `order_date` for "Asia"');
+      step('done', 'Average of temp\\_max');
+      await printer.flush();
+      assert.equal(err.text, [
+        '… Read the question as: total revenue by month of order_date for "Asia"',
+        '✓ Read the question as: total revenue by month of order_date for "Asia"',
+        '✓ Average of temp_max',
+        '',
+      ].join('\n'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the printer prints an answer\'s SQL as code and its follow-ups as plain questions, without markup', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'td-md-'));
     try {

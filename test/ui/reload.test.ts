@@ -8,7 +8,7 @@
  * before any of the extension's contributions are known, so the extension cannot shorten it.
  */
 import { strict as assert } from 'node:assert';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repo, useExtensionWorkbench } from './harness/extensionUnderTest';
 import { saveScreenshot } from './harness/workbench';
@@ -20,12 +20,37 @@ interface Sample {
   rows: string;
 }
 
+/** The extension's "startup:" log lines of the newest extension host (written into code-server's logs folder). */
+function startupLines(userDataDir: string): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('Team Data Analysis.log')) files.push(p);
+    }
+  };
+  try {
+    walk(join(userDataDir, 'logs'));
+  } catch {
+    return [];
+  }
+  const newest = files.sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs).pop();
+  return newest ? readFileSync(newest, 'utf8').split('\n').filter((l) => l.includes('startup:')) : [];
+}
+
+/** Milliseconds from `started` to the first tree request the log names (its ISO time), if any. */
+function firstRequestAfter(lines: string[], started: number): number | undefined {
+  const times = lines.map((l) => /request at .*\((\d{4}-[^)]+)\)/.exec(l)?.[1]).filter((t): t is string => t !== undefined).map((t) => Date.parse(t) - started).filter((ms) => ms >= 0);
+  return times.length > 0 ? Math.min(...times) : undefined;
+}
+
 describe('window reload with the Team Data views open (Playwright)', function () {
   this.timeout(8 * 60_000);
   const ui = useExtensionWorkbench('reload');
 
   it('the views say the extension is starting, never "No datasets yet", until the trees answer', async () => {
-    const { page } = await ui.open('reload-demo', (ws) => copyFileSync(join(repo, 'samples', 'sales.csv'), join(ws, 'sales.csv')));
+    const { page, server } = await ui.open('reload-demo', (ws) => copyFileSync(join(repo, 'samples', 'sales.csv'), join(ws, 'sales.csv')));
     await page.locator('.activitybar .action-item a[aria-label^="Team Data"]').first().click();
     const sidebar = page.locator('.part.sidebar');
     await sidebar.locator('.monaco-list-row, .welcome-view-content').first().waitFor({ state: 'visible', timeout: 120_000 });
@@ -52,6 +77,11 @@ describe('window reload with the Team Data views open (Playwright)', function ()
       // Visible only while no welcome text covers it.
       const shown = samples.filter((x) => x.noProvider && x.welcome === '');
       const span = shown.length > 0 ? (shown[shown.length - 1] as Sample).t - (shown[0] as Sample).t : 0;
+      // The extension's own figures: when the host started it, and when VS Code first asked its trees.
+      await new Promise((r) => setTimeout(r, 1500));
+      const lines = startupLines(server.userDataDir);
+      for (const l of lines.slice(-3)) console.log(`      reload ${round} log: ${l.replace(/^.*startup: /, '')}`);
+      console.log(`      reload ${round}: first tree request ${firstRequestAfter(lines, started) ?? '?'} ms after the reload began`);
       console.log(`      reload ${round}: VS Code's "no data provider" message for ~${span} ms (before our contributions were read); "Starting Team Data Analysis…" in ${samples.filter((x) => x.welcome.startsWith('Starting Team Data')).length} of ${samples.length} samples; first tree row after ${(samples[samples.length - 1] as Sample).t} ms`);
     }
   });

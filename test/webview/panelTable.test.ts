@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import type { Browser } from 'playwright-core';
 import { parseCsv } from '../../src/shared/csv';
 import { fileKeyOf } from '../../src/shared/protocol';
-import { columnFormat, ROUNDED_MARK, showCell } from '../../src/webview/blocks/cellFormat';
+import { columnFormat, ROUNDED_MARK, showCell } from '../../src/shared/cellFormat';
 import { answerOf, generatedCsv, initMessage, respond, turnOf } from './builders';
 import { PanelPage, requireChromium, launchChromium, startPanelServer, type PanelServer } from './harness';
 

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { MarkdownChunker, splitMarkdown } from '../../src/shared/mdChunks';
 import { isNumericColumn, sortOrder } from '../../src/webview/blocks/tableSort';
 import { toTsv } from '../../src/webview/blocks/tsv';
-import { columnFormat, showCell } from '../../src/webview/blocks/cellFormat';
+import { columnFormat, showCell } from '../../src/shared/cellFormat';
 import { parseFence } from '../../src/webview/blocks/codeBlock';
 import { cleanLanguage, vscodeLanguageId } from '../../src/webview/blocks/highlight';
 import { altText, isLocalResource } from '../../src/webview/blocks/imageBlock';

@@ -5,14 +5,18 @@
  * reloads (or resyncs after a bad patch) always catches up.
  */
 import * as vscode from 'vscode';
-import type { Answer, Block, HistoryRecord } from '../../shared/domain';
+import type { TeamDataClient } from '../../api/index';
+import type { Answer, HistoryRecord } from '../../shared/domain';
 import { DEFAULT_PANEL_SETTINGS, PROTOCOL_VERSION, fileKeyOf, type DataScopeView, type HostToWebview, type PanelInit, type Turn, type WebviewToHost } from '../../shared/protocol';
 import { isWebviewToHost } from '../../shared/protocolGuards';
 import { readSettings } from '../config';
 import type { Services } from '../services';
 import { describeFailure } from '../ui/failures';
+import { settleCancel, type CancelledJob } from './cancelOutcome';
 import { chooseScope, describeScope, type JobScope } from './dataScope';
-import { AnswerFileCache, readSvgText, readTableText, type FileBlock } from './fileCache';
+import type { AnswerFileCache, FileBlock } from './fileCache';
+import { FileDelivery } from './fileDelivery';
+import type { FollowUpLinks } from './followUpLinks';
 import { handleAction } from './panelActions';
 import { failedAnswer, runTurn, type TurnHandle } from './turnRunner';
 import { themeKind, turnsFromHistory } from './panelTurns';
@@ -31,7 +35,8 @@ export class AnswerPanel implements vscode.Disposable {
   private busyLabel: string | undefined;
   private scrollToJobId: string | undefined;
   private readonly running = new Map<string, TurnHandle>();
-  private readonly requested = new Set<string>();
+  /** The turns' TABLE/IMAGE files, downloaded by the host and posted to the webview. */
+  private readonly delivery: FileDelivery;
   private scope: JobScope = {};
   /** Turns asked about other data than the session's (see `ask`), by turn id; a retry keeps it. */
   private readonly turnScopes = new Map<string, JobScope>();
@@ -55,11 +60,14 @@ export class AnswerPanel implements vscode.Disposable {
     html: string,
     title: string,
     private readonly scopes: { get(sessionId: string): JobScope | undefined; set(sessionId: string, scope: JobScope): void },
+    /** Which turn each follow-up refines, kept across reloads (the service's history does not hold it). */
+    private readonly followUps: FollowUpLinks,
   ) {
     this.title = title;
     // Follow-ups asked in the panel use the dataset and files of the session's last question.
     this.scope = scopes.get(sessionId) ?? {};
     panel.webview.html = html;
+    this.delivery = new FileDelivery(files, panel.webview, (m) => this.post(m), () => this.isDisposed);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       vscode.window.onDidChangeActiveColorTheme((t) => this.post({ type: 'theme', theme: themeKind(t.kind) })),
@@ -193,14 +201,46 @@ export class AnswerPanel implements vscode.Disposable {
         this.fetchFiles(turn);
       },
       log: (level, message) => this.s.log.write(level, message),
-    }, this.s.jobs);
+    }, this.s.jobs, {
+      // A cancel that came after the job finished on the service: one quick look at its history
+      // before "Cancelled" is shown; a job recorded done shows its answer (cancelOutcome.ts).
+      settleCancelled: async (cancelled) => {
+        const outcome = await settleCancel(client.sessions, this.cancelledJob(turn, cancelled), [], AbortSignal.timeout(1000));
+        return outcome.kind === 'done' ? outcome.answer : cancelled;
+      },
+    });
     this.running.set(turn.id, handle);
     const answer = await handle.done;
     this.running.delete(turn.id);
     turn.answer = answer;
-    if (answer.state === 'cancelled') void this.s.sessions.refreshAfterCancel(this.sessionId, answer.jobId);
+    const source = turn.refines && this.turns.find((t) => t.id === turn.refines?.turnId);
+    if (turn.refines && source) void this.followUps.remember(answer.jobId, { sourceJobId: source.answer.jobId, question: turn.refines.question }).then(undefined, () => undefined);
+    if (answer.state === 'cancelled') void this.settleLater(client, turn, answer);
     else void this.s.sessions.refreshSession(this.sessionId);
     return answer;
+  }
+
+  private cancelledJob(turn: Turn, answer: Answer): CancelledJob {
+    return { sessionId: this.sessionId, answer, question: turn.question, knownJobIds: new Set(this.turns.map((t) => t.answer.jobId).filter((id) => id !== '')) };
+  }
+
+  /**
+   * A turn shown cancelled that history did not know yet: looks again for a while. A job the
+   * service finished after all gets its answer (unless the turn was asked again meanwhile); one
+   * it recorded cancelled gets its mark and Retry in the Sessions tree.
+   */
+  private async settleLater(client: TeamDataClient, turn: Turn, cancelled: Answer): Promise<void> {
+    const outcome = await settleCancel(client.sessions, this.cancelledJob(turn, cancelled), [300, 1000, 2500, 6000]);
+    if (outcome.kind === 'done') {
+      if (turn.answer === cancelled) {
+        turn.answer = outcome.answer;
+        this.post({ type: 'turn', turn });
+        this.fetchFiles(turn);
+      }
+      void this.s.sessions.refreshSession(this.sessionId);
+      return;
+    }
+    void this.s.sessions.refreshAfterCancel(this.sessionId, outcome.kind === 'cancelled' ? outcome.jobId : cancelled.jobId);
   }
 
   /**
@@ -250,7 +290,7 @@ export class AnswerPanel implements vscode.Disposable {
         records.push(r);
         if (records.length >= HISTORY_LIMIT) break;
       }
-      this.turns = [...turnsFromHistory(records), ...this.turns];
+      this.turns = [...this.followUps.restore(turnsFromHistory(records)), ...this.turns];
       this.post({ type: 'conversation', title: this.title, sessionId: this.sessionId, turns: this.turns });
       for (const t of this.turns) this.fetchFiles(t);
     } catch (err) {
@@ -264,43 +304,7 @@ export class AnswerPanel implements vscode.Disposable {
 
   /** Starts downloads of the turn's TABLE/IMAGE files not requested yet; posts each when ready. */
   private fetchFiles(turn: Turn): void {
-    const blocks: Block[] = turn.answer.groups.flatMap((g) => g.blocks);
-    for (const b of blocks) {
-      if (b.type !== 'TABLE' && b.type !== 'IMAGE') continue;
-      const key = fileKeyOf(b);
-      const reqKey = `${turn.id}|${key}`;
-      if (this.requested.has(reqKey)) continue;
-      this.requested.add(reqKey);
-      void this.sendFile(turn.id, b, key);
-    }
-  }
-
-  private async sendFile(turnId: string, block: FileBlock, fileKey: string): Promise<void> {
-    const result = await this.files.get(block);
-    // The panel may have closed during the download; the copy stays cached for next time.
-    if (this.isDisposed) return;
-    if (block.type === 'TABLE') {
-      if (result.status !== 'ready') {
-        this.post({ type: 'tableData', turnId, fileKey, data: result });
-        return;
-      }
-      try {
-        const { csv, truncated } = await readTableText(result.file.path);
-        this.post({ type: 'tableData', turnId, fileKey, data: { status: 'ready', csv, ...(truncated ? { truncated } : {}), ...(result.file.fromCache ? { fromCache: true } : {}) } });
-      } catch (err) {
-        this.post({ type: 'tableData', turnId, fileKey, data: { status: 'error', message: `could not read the table: ${err instanceof Error ? err.message : String(err)}` } });
-      }
-      return;
-    }
-    if (result.status !== 'ready') {
-      this.post({ type: 'imageData', turnId, fileKey, data: result });
-      return;
-    }
-    const uri = this.panel.webview.asWebviewUri(vscode.Uri.file(result.file.path)).toString();
-    // An unreadable SVG is still shown as an image from its URI.
-    const svg = await readSvgText(result.file.path).catch(() => undefined);
-    if (this.isDisposed) return;
-    this.post({ type: 'imageData', turnId, fileKey, data: { status: 'ready', uri, ...(result.file.fromCache ? { fromCache: true } : {}), ...(svg !== undefined ? { svg } : {}) } });
+    this.delivery.fetch(turn);
   }
 
   /** The block of a turn by its file key (for the table/image actions). */
@@ -342,7 +346,7 @@ export class AnswerPanel implements vscode.Disposable {
         this.post({ type: 'init', protocolVersion: PROTOCOL_VERSION, state: this.initState() });
         for (const t of this.turns) {
           // A re-init must resend file data the webview lost with its DOM.
-          for (const key of [...this.requested]) if (key.startsWith(`${t.id}|`)) this.requested.delete(key);
+          this.delivery.forget(t.id);
           this.fetchFiles(t);
         }
         return;

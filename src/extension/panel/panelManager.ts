@@ -14,6 +14,7 @@ import { renderPanelHtml } from '../../webview/panelHtml';
 import type { Services } from '../services';
 import { ANSWER_VIEW_TYPE, AnswerPanel, type JobScope } from './answerPanel';
 import { AnswerFileCache } from './fileCache';
+import { FollowUpLinks } from './followUpLinks';
 
 const SCOPES_KEY = 'teamData.sessionScopes';
 /** Bounded so the workspace state never grows without limit; the oldest entries go first. */
@@ -24,9 +25,11 @@ export class PanelManager implements vscode.Disposable {
   private readonly cache: AnswerFileCache;
   private readonly distUri: vscode.Uri;
   private lastActive: string | undefined;
+  private readonly followUps: FollowUpLinks;
 
   constructor(private readonly s: Services) {
     this.cache = new AnswerFileCache(join(s.context.globalStorageUri.fsPath, 'answer-files'));
+    this.followUps = new FollowUpLinks(s.context.workspaceState, () => s.connection.identity());
     this.distUri = vscode.Uri.joinPath(s.context.extensionUri, 'dist');
   }
 
@@ -88,7 +91,7 @@ export class PanelManager implements vscode.Disposable {
 
   private adopt(panel: vscode.WebviewPanel, sessionId: string, title: string): AnswerPanel {
     panel.webview.options = { enableScripts: true, localResourceRoots: [this.distUri, vscode.Uri.file(this.cache.root)] };
-    const p = new AnswerPanel(panel, sessionId, this.s, this.cache, this.html(panel.webview, title), title, { get: (id) => this.scopeOf(id), set: (id, scope) => void this.rememberScope(id, scope) });
+    const p = new AnswerPanel(panel, sessionId, this.s, this.cache, this.html(panel.webview, title), title, { get: (id) => this.scopeOf(id), set: (id, scope) => void this.rememberScope(id, scope) }, this.followUps);
     this.panels.set(sessionId, p);
     this.lastActive = sessionId;
     panel.onDidChangeViewState((e) => {

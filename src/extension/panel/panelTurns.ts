@@ -3,10 +3,11 @@
  * jobs as turns (oldest first, each with its steps and, for a job that did not finish, its state).
  */
 import * as vscode from 'vscode';
-import { answerFromResult } from '../../shared/answerFold';
 import type { HistoryRecord } from '../../shared/domain';
 import type { ThemeKind, Turn } from '../../shared/protocol';
 import { questionOf } from '../trees/nodes';
+import { answerOfRecord } from './cancelOutcome';
+import { historyTurnId } from './followUpLinks';
 
 export function themeKind(kind: vscode.ColorThemeKind): ThemeKind {
   switch (kind) {
@@ -24,9 +25,9 @@ export function themeKind(kind: vscode.ColorThemeKind): ThemeKind {
 /** History records (newest first on the wire) as turns, oldest first. */
 export function turnsFromHistory(records: readonly HistoryRecord[]): Turn[] {
   return [...records].reverse().map((r) => ({
-    id: `h:${r.jobId}`,
+    id: historyTurnId(r.jobId),
     question: questionOf(r),
-    answer: r.answer.state === undefined ? answerFromResult({ jobId: r.jobId, blocks: r.answer.blocks }) : { ...answerFromResult({ jobId: r.jobId, blocks: r.answer.blocks }), state: r.answer.state },
+    answer: answerOfRecord(r),
     fromHistory: true,
   }));
 }

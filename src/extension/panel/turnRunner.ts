@@ -36,7 +36,15 @@ export function failedAnswer(message: string, code?: number): Answer {
   return { jobId: '', state: 'error', groups: [], triggers: [], error: code === undefined ? { message } : { message, code } };
 }
 
-export function runTurn(client: TeamDataClient, req: JobRequest, initial: Answer, sink: TurnSink, jobs: RunningJobs): TurnHandle {
+export interface TurnOptions {
+  /**
+   * Asked once about a cancelled answer, before it is shown: the job may have finished on the
+   * service before the cancel arrived (see cancelOutcome.ts); resolves with the answer to show.
+   */
+  settleCancelled?: (cancelled: Answer) => Promise<Answer>;
+}
+
+export function runTurn(client: TeamDataClient, req: JobRequest, initial: Answer, sink: TurnSink, jobs: RunningJobs, opts: TurnOptions = {}): TurnHandle {
   let stream: JobStream;
   try {
     stream = client.jobs.stream(req);
@@ -95,6 +103,11 @@ export function runTurn(client: TeamDataClient, req: JobRequest, initial: Answer
       }
     } finally {
       jobs.finish(job);
+    }
+    if (answer.state === 'cancelled' && opts.settleCancelled) {
+      const cancelled = answer;
+      answer = await opts.settleCancelled(cancelled).catch(() => cancelled);
+      if (answer.state === 'done') sink.log('info', `Job ${answer.jobId} in session ${req.sessionId} had finished on the service before the cancel arrived: showing its answer`);
     }
     flush(answer);
     sink.log('info', `Job ${answer.jobId || '(no id)'} in session ${req.sessionId} ended: ${answer.state}${stream.traceId ? ` (trace id ${stream.traceId})` : ''}`);

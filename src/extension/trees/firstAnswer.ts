@@ -8,11 +8,20 @@
  */
 import * as vscode from 'vscode';
 
-export function announcingFirstAnswer<T>(provider: vscode.TreeDataProvider<T>, contextKey: string): vscode.TreeDataProvider<T> {
+/**
+ * `onFirstRequest`: called when VS Code first asks for the root (how long after the extension
+ * host started the view had its data provider: the startup figure in the log).
+ */
+export function announcingFirstAnswer<T>(provider: vscode.TreeDataProvider<T>, contextKey: string, onFirstRequest?: () => void): vscode.TreeDataProvider<T> {
   let announced = false;
+  let requested = false;
   const wrapped: vscode.TreeDataProvider<T> = {
     getTreeItem: (node) => provider.getTreeItem(node),
     getChildren: async (node) => {
+      if (node === undefined && !requested) {
+        requested = true;
+        onFirstRequest?.();
+      }
       const children = await provider.getChildren(node);
       if (node === undefined && !announced) {
         announced = true;

@@ -4,6 +4,7 @@
  */
 import type { DataSource, Dataset, HistoryRecord, Session } from '../../shared/domain';
 import type { GlossaryEntry } from '../../shared/glossary';
+import { plainQuestion } from '../../shared/plainQuestion';
 
 export interface DatasetNode {
   kind: 'dataset';
@@ -98,4 +99,18 @@ export function questionOf(record: HistoryRecord): string {
 export function oneLine(text: string, max = 80): string {
   const first = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
   return first.length > max ? `${first.slice(0, max - 1)}…` : first;
+}
+
+/** How a past job ended, in the words the tree says it. */
+export function jobStateWord(state: HistoryRecord['answer']['state']): 'done' | 'cancelled' | 'failed' {
+  return state === 'cancelled' ? 'cancelled' : state === 'error' ? 'failed' : 'done';
+}
+
+/**
+ * A past job's screen-reader name: the question as it reads (no backticks or quotes of the engine's
+ * sentence, which a screen reader spells out) and how it ended. Without it VS Code reads the
+ * tooltip, the raw sentence with its markup.
+ */
+export function jobAccessibleName(question: string, state: HistoryRecord['answer']['state']): string {
+  return `${plainQuestion(question) || '(question without text)'}, ${jobStateWord(state)}`;
 }

@@ -9,7 +9,7 @@ import { plainQuestion } from '../../shared/plainQuestion';
 import { readingText, rowsText } from '../../shared/sourceActivity';
 import { sessionSettingsLabel, sessionSettingsText } from '../../shared/sessionLabels';
 import type { DataSourceNode, DatasetNode, GlossaryEntryNode, GlossaryNode, JobNode, MessageNode, MoreNode, SessionNode } from './nodes';
-import { oneLine } from './nodes';
+import { jobAccessibleName, oneLine } from './nodes';
 
 /** The four states users see; `invalid` splits into waiting and failed (it has an error then). */
 export type SourceState = 'awaiting' | 'synching' | 'synched' | 'failed';
@@ -113,6 +113,7 @@ export function jobItem(node: JobNode): vscode.TreeItem {
   if (state !== undefined) item.description = state === 'cancelled' ? 'cancelled' : 'failed';
   item.tooltip = state === 'cancelled' ? `${node.question}\n\nCancelled before the answer was complete. Retry asks it again.` : state === 'error' ? `${node.question}\n\nThe answer failed. Retry asks it again.` : node.question;
   item.command = { command: 'teamData.openJob', title: 'Open Answer', arguments: [node] };
+  item.accessibilityInformation = { label: jobAccessibleName(node.question, state) };
   return item;
 }
 

@@ -7,7 +7,7 @@
 import { announce, h } from '../dom';
 import { inFrame } from '../frame';
 import { icon } from '../icons';
-import { columnFormat, profileFigureStyle, profileLayout, ROUNDED_MARK, showCell, type ProfileLayout, type ShownCell } from './cellFormat';
+import { columnFormat, profileFigureStyle, profileLayout, ROUNDED_MARK, showCell, type ProfileLayout, type ShownCell } from '../../shared/cellFormat';
 import type { NumberStyle } from '../../shared/numberFormat';
 import { isNumericColumn, sortOrder } from './tableSort';
 

@@ -79,6 +79,15 @@ describe('sidebar trees against the local service', function () {
       assert.equal(tree.getParent(job), node, 'getParent enables reveal');
       const jobItem = tree.getTreeItem(job);
       assert.equal(jobItem.command?.command, 'teamData.openJob');
+      // A screen reader names a row by its plain question and how it ended, not by the tooltip's
+      // raw sentence with the engine's backticks and quotes (issue 24).
+      assert.deepEqual(jobItem.accessibilityInformation, { label: 'What can you do?, done' });
+      const chipQuestion = 'total `revenue` by month of `order_date` where `region` is "Asia"';
+      const asRead = 'total revenue by month of order_date where region is Asia';
+      const withState = (state?: 'cancelled' | 'error') => tree.getTreeItem({ ...job, question: chipQuestion, record: { ...job.record, answer: { ...job.record.answer, ...(state ? { state } : {}) } } });
+      assert.equal(withState().accessibilityInformation?.label, `${asRead}, done`);
+      assert.equal(withState('cancelled').accessibilityInformation?.label, `${asRead}, cancelled`);
+      assert.equal(withState('error').accessibilityInformation?.label, `${asRead}, failed`);
     } finally {
       await client.sessions.delete(id);
     }

@@ -9,6 +9,7 @@ import { Backoff } from '../../../../src/extension/localService/backoff';
 import { PagedList } from '../../../../src/extension/trees/pagedList';
 import { failureNode, listFor, noMatchNotice, pagedNodes } from '../../../../src/extension/trees/pagedNodes';
 import { editorLanguage } from '../../../../src/extension/panel/editorLanguage';
+import { jobAccessibleName } from '../../../../src/extension/trees/nodes';
 import { SyncPoller } from '../../../../src/extension/trees/syncPoller';
 import type { Page } from '../../../../src/shared/domain';
 
@@ -222,5 +223,14 @@ describe('editorLanguage (Open in Editor)', () => {
   });
   it('falls back to plain text for ids VS Code does not know or that are not ids at all', () => {
     for (const id of ['', 'sh', 'cobol', '"><img>', 'python ']) assert.equal(editorLanguage(id, known), 'plaintext');
+  });
+});
+
+describe('jobAccessibleName (a past job in the Sessions tree, as a screen reader names it)', () => {
+  it('is the plain question and how the job ended, without the engine\'s backticks and quotes', () => {
+    const q = 'total `revenue` by month of `order_date` where `region` is "Asia"';
+    assert.equal(jobAccessibleName(q, undefined), 'total revenue by month of order_date where region is Asia, done');
+    assert.equal(jobAccessibleName(q, 'cancelled'), 'total revenue by month of order_date where region is Asia, cancelled');
+    assert.equal(jobAccessibleName('How many\n  rows?', 'error'), 'How many rows?, failed');
   });
 });

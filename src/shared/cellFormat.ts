@@ -7,7 +7,7 @@
  * A profile table (one row per column of the data) styles its figures per row instead, by the
  * column each row describes, as the profile's prose does: `year` 2023 to 2024, mean 2023.5.
  */
-import { columnStyle, formatAs, isRounded, profileStyles, type NumberStyle } from '../../shared/numberFormat';
+import { columnStyle, formatAs, isRounded, profileStyles, type NumberStyle } from './numberFormat';
 
 const PLAIN = /^-?\d+(\.\d+)?$/;
 /** Integers with more digits than a double holds exactly are shown as written. */
