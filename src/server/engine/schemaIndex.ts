@@ -22,6 +22,7 @@ import { groupedBatch, indexValues, MAX_INDEXED_VALUES } from './valueIndex';
 import { groupedStats, type ColumnStats } from './groupedStats';
 import { longColumns, longSelect, longShape, withoutEmptyYears } from './wideTables';
 import { keyedMeasures } from './keyedMeasures';
+import { spanDuration } from './spans';
 
 /** Above this size distinct counts are approximate (HyperLogLog), which is plenty for choosing roles. */
 const EXACT_DISTINCT_ROWS = 200_000;
@@ -256,6 +257,8 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
     Object.assign(margin, { expr, min: r.min, max: r.max, nonNull: r.count, distinct: num((await run(`SELECT count(DISTINCT ${expr}) FROM ${relationSql(t.table)}`))[0]?.[0]) });
     columns.push(margin);
   }
+  const span = await spanDuration(run, t.table, columns);
+  if (span !== undefined) columns.push(span);
   for (const c of columns) {
     const role = ingestRole(c);
     if (role !== undefined) c.role = role;
