@@ -18,6 +18,7 @@ import { identifierWords, singular } from '../language/words';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
 import { ingestRole } from './shape';
 import { markTotalRows } from './totalRows';
+import { markPlaceGroups } from './placeGroups';
 import { groupedBatch, indexValues, MAX_INDEXED_VALUES } from './valueIndex';
 import { groupedStats, type ColumnStats } from './groupedStats';
 import { longColumns, longSelect, longShape, withoutEmptyYears } from './wideTables';
@@ -269,6 +270,7 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
     columns.push(role !== undefined ? { ...c, role } : c);
   }
   await markTotalRows(run, t.table, columns);
+  await markPlaceGroups(run, t.table, columns);
   await markMissingCodes(run, t.table, columns);
   await markEntityAttributes(run, t.table, rowCount, columns);
   return { rowCount, columns };

@@ -27,6 +27,9 @@ export function shapeNotes(t: TableMeta): string[] {
   for (const c of t.columns.filter((x) => (x.nullMarkers ?? []).length > 0)) notes.push(`In ${code(c.name)}, ${quoted(c.nullMarkers ?? [])} count as missing.`);
   for (const c of t.columns.filter((x) => x.entityKey !== undefined)) notes.push(`${code(c.name)} is one value per ${code(c.entityKey ?? '')}, repeated on its rows: sums and averages count each once.`);
   for (const c of t.columns.filter((x) => x.missingCode !== undefined)) notes.push(`In ${code(c.name)}, ${c.missingCode?.value} means not known (${c.missingCode?.rows} rows): read as missing.`);
+  for (const c of t.columns.filter((x) => (x.placeGroups ?? []).some((v) => /[a-z]/.test(v)))) {
+    notes.push(`In ${code(c.name)}, ${quoted(c.placeGroups ?? [])}${(c.placeGroups ?? []).length > 4 ? ' and others' : ''} are groups of nations: left out of counts, sums and rankings.`);
+  }
   for (const c of t.columns.filter((x) => (x.totals ?? []).length > 0)) notes.push(`In ${code(c.name)}, ${quoted(c.totals ?? [])} rows hold the sum of the others: left out of sums, counts and rankings.`);
   for (const c of t.columns.filter((x) => x.kind === 'numeric' && x.converted && x.sqlTemplate !== undefined)) {
     const odd = (c.unreadable ?? 0) > 0 && c.unreadableExample !== undefined ? `; ${c.unreadable} other values (such as "${mdText(c.unreadableExample)}") are not numbers` : '';

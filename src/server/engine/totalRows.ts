@@ -72,7 +72,15 @@ export function withoutTotals<P extends Plan>(plan: P): { plan: P; left: TotalsL
   const table = filteredTable(plan);
   if (table === undefined || !('filters' in plan)) return { plan, left: [] };
   const named = new Set(plan.filters.map((f) => f.col.column));
-  const left: Array<TotalsLeft[number]> = table.columns.filter((c) => (c.totals ?? []).length > 0 && !named.has(c)).map((c) => ({ column: c, values: c.totals ?? [] }));
+  // A column of codes and its column of names mark the same group rows: one filter says it.
+  const grouped = table.columns.filter((c) => (c.placeGroups ?? []).length > 0 && !named.has(c));
+  const left: Array<TotalsLeft[number]> = [
+    ...table.columns.filter((c) => (c.totals ?? []).length > 0 && !named.has(c)).map((c) => ({ column: c, values: c.totals ?? [] })),
+    // (Unless the question names one of those columns: "population of the World".)
+    ...(table.columns.some((c) => (c.placeGroups ?? []).length > 0 && named.has(c)) || countsRows(plan, grouped) ? [] : grouped)
+      .sort((a, b) => Number((b.placeGroups ?? []).some((v) => /[a-z]/.test(v))) - Number((a.placeGroups ?? []).some((v) => /[a-z]/.test(v))))
+      .slice(0, 1).map((c) => ({ column: c, values: c.placeGroups ?? [], groups: true })),
+  ];
   const extra: Filter[] = left.map((l) => ({ kind: 'in', col: { table, column: l.column }, values: l.values, negate: true }));
   // "which country has the most titles": rows with no country (empty, NA) are no country, so never the winner.
   const ranked = plan.kind === 'aggregate' && plan.order !== undefined && plan.limit !== undefined ? plan.dims.filter((d) => d.grain === undefined && !named.has(d.col.column)) : [];
@@ -83,14 +91,21 @@ export function withoutTotals<P extends Plan>(plan: P): { plan: P; left: TotalsL
   return extra.length === 0 ? { plan, left } : { plan: { ...plan, filters: [...plan.filters, ...extra] }, left };
 }
 
-export type TotalsLeft = ReadonlyArray<{ column: ColumnMeta; values: string[]; missing?: boolean }>;
+/** "how many rows have no value for 1960": rows are rows, groups among them too (unless grouped by their column). */
+function countsRows(plan: Plan, grouped: readonly ColumnMeta[]): boolean {
+  return plan.kind === 'aggregate' && plan.measures.every((m) => m.agg === 'count' && m.col === undefined) && !plan.dims.some((d) => grouped.includes(d.col.column));
+}
+
+export type TotalsLeft = ReadonlyArray<{ column: ColumnMeta; values: string[]; missing?: boolean; groups?: boolean }>;
 
 /** "Rows where `sex` is "Total" hold the sum of the others: they are left out." */
 export function totalsNote(left: TotalsLeft): string {
-  const totals = left.filter((l) => l.missing !== true).map((l) => `${code(l.column.name)} is ${l.values.map((v) => `"${md(v)}"`).join(' or ')}`);
+  const totals = left.filter((l) => l.missing !== true && l.groups !== true).map((l) => `${code(l.column.name)} is ${l.values.map((v) => `"${md(v)}"`).join(' or ')}`);
+  const groups = left.filter((l) => l.groups === true).map((l) => `${l.values.slice(0, 3).map((v) => `"${md(v)}"`).join(', ')}${l.values.length > 3 ? ` and ${l.values.length - 3} more` : ''} in ${code(l.column.name)} are groups of nations, not single nations`);
   const missing = left.filter((l) => l.missing === true).map((l) => code(l.column.name));
   return [
     ...(totals.length > 0 ? [`_Rows where ${totals.join(', or ')} hold the sum of the others: they are left out._`] : []),
     ...(missing.length > 0 ? [`_Rows with no ${missing.join(' or ')} are left out of the ranking._`] : []),
+    ...groups.map((g) => `_Rows where ${g}: they are left out._`),
   ].join('\n\n');
 }

@@ -58,6 +58,8 @@ export interface ColumnMeta {
    * count or an amount (adds up), a level (averages).
    */
   role?: 'id' | 'count' | 'amount' | 'level';
+  /** Values of a column of nations that name groups of them ("World", "High income"): left out as totals are. */
+  placeGroups?: string[];
   /** Values of a category column that are totals of the others ("All", "Total"): left out of sums and groups. */
   totals?: string[];
   /** Numbers written as text: how many non-empty values are not numbers, and one of them ("Ancient"). */
