@@ -11,6 +11,7 @@ import { cmpFilter, valFilters, whenFilters } from './composeFilters';
 import { composeIntent } from './composeIntents';
 import { finishPlan, type Draft } from './composeFinish';
 import { identifierWords, numberWordsValue, singular } from '../language/words';
+import { isPersonNoun } from '../language/concepts';
 import { stemOf } from '../language/similar';
 import type { Tok } from '../language/tokens';
 import { joinKey } from './joins';
@@ -487,7 +488,12 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
     if (p.k !== 'col' || draft.used.has(p)) continue;
     const flag = p.col.alts.filter((a) => isFlag(a.ref.column) && a.cost <= 1.3).sort((a, b) => a.cost - b.cost)[0];
     const aggregated = live.some((x) => x.k === 'aggs' && !x.adverb && x.to === p.from);
-    if (flag !== undefined && !aggregated) {
+    // "accuracy by condition" over a 0/1 `acc`: a quality noun names the share of ones, where
+    // "accurate trials" or "smokers" pick the rows that have it.
+    const said = p.to - p.from === 1 ? ch.tokens?.[p.from] : undefined;
+    const quality = flag !== undefined && said?.pos === 'NOUN' && said.norm === said.sing && !isPersonNoun(said.sing) && flag.ref.column.kind === 'numeric'
+      && !identifierWords(flag.ref.column.name).includes(said.sing) && !live.some((x) => x.k === 'measure' || x.k === 'count' || x.k === 'aggs');
+    if (flag !== undefined && !aggregated && !quality) {
       const yes = (p.neg !== true) !== (flag.negated === true);
       draft.filters.push(flag.ref.column.kind === 'boolean' ? { kind: 'bool', col: flag.ref, value: yes } : { kind: 'cmp', col: flag.ref, op: '=', value: yes ? 1 : 0 });
       ch.cost += flag.cost;

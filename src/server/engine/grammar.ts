@@ -140,7 +140,7 @@ r('Vals', ['Val', kw('to', 'than'), 'Val'], (d) => ({ vals: [d[0], d[2]], joiner
 
 // --- Aggregates and measures --------------------------------------------------------------
 const AGGS: Array<[Agg, string[]]> = [
-  ['sum', ['total', 'sum', 'overall', 'cumulative', 'combined', 'aggregate', 'somme', 'totale', 'suma', 'summe', 'gesamt']],
+  ['sum', ['total', 'sum', 'cumulative', 'combined', 'aggregate', 'somme', 'totale', 'suma', 'summe', 'gesamt']],
   ['avg', ['average', 'avg', 'mean', 'averages', 'moyen', 'moyenne', 'promedio', 'media', 'durchschnitt', 'durchschnittlich', 'mittelwert']],
   ['median', ['median', 'typical', 'mediane', 'mediana']],
   ['min', ['minimum', 'min']],
@@ -617,6 +617,8 @@ const QUESTION = /^(which|what|who|whom|whose|when|where|how|why)$/;
 // so a reading that drops it never beats one that uses it.
 // "how long did the oldest patient survive": a question word; the duration is the column the verb names.
 r('Part', [kw('how'), kw('long')], (d) => part({ k: 'filler', word: at<Feed>(d, 0).t }), 0.5);
+// "overall revenue", "overall accuracy": over all the rows, whatever combines the measure (a sum, a share).
+r('Part', [kw('overall')], (d) => part({ k: 'filler', word: at<Feed>(d, 0).t }), -0.5);
 r('Part', [tok(isFiller)], (d) => {
   const f = at<Feed>(d, 0);
   const w = f.t;

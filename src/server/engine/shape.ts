@@ -134,6 +134,9 @@ function isLevel(c: ColumnMeta): boolean {
 export function defaultAgg(c: ColumnMeta): Agg {
   if (c.role === 'count' || c.role === 'amount') return 'sum';
   if (c.role === 'level' || AVERAGED.test(c.name)) return 'avg';
+  // A 0/1 column ("acc", "correct") named as a quality ("accuracy"): the share of ones. ("How many
+  // were correct" counts them, "total correct" adds them: the question says so.)
+  if (c.kind === 'numeric' && isFlag(c) && !COUNTED.test(c.name)) return 'avg';
   const file = headNounFile(c);
   if (file !== undefined && DESCRIBING_FILES.has(file)) return 'avg';
   // A noun of cognition (literacy) over values of 0 to 100 is a rate; points and goals add up.
@@ -174,7 +177,7 @@ function isScale(c: ColumnMeta): boolean {
 
 export function aggIsSure(c: ColumnMeta, said = ''): boolean {
   if (aggOfWords(said) !== undefined) return true;
-  if (c.role !== undefined || AVERAGED.test(c.name) || FLOW_MONEY.test(c.name) || COUNTED.test(c.name) || isLevel(c) || isScale(c)) return true;
+  if (c.role !== undefined || AVERAGED.test(c.name) || FLOW_MONEY.test(c.name) || COUNTED.test(c.name) || isLevel(c) || isScale(c) || (c.kind === 'numeric' && isFlag(c))) return true;
   const file = headNounFile(c);
   if (file !== undefined && (DESCRIBING_FILES.has(file) || (file === COGNITION_FILE && isPercent(c)))) return true;
   // Whole numbers under a plural name (`passengers`, `goals`) are counts of things.
