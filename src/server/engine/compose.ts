@@ -425,7 +425,12 @@ export function compose(parts: readonly Part[], tables: TableMeta[], ch: Chooser
         // "largest country by area": a number after "by" ranks rather than groups.
         if (isNumeric(d.col.column) && !isGroupable(d.col.column) && d.grain === undefined && !timeNamed(d.col.column)) draft.rankBy = d.col;
         else if (p.adj === true && unitOfRows(d, table)) draft.unitGrain = d.grain;
-        else draft.dims.push(d);
+        else {
+          // "monthly trend of cases by onset date": the date the months are of, not a second grouping by day.
+          const bucket = s.d === 'col' && d.col.column.kind === 'temporal' && unitOfName(d.col.column) === undefined ? draft.dims.findIndex((x) => x.grain !== undefined && x.col.column.kind === 'temporal') : -1;
+          if (bucket >= 0) draft.dims[bucket] = { ...(draft.dims[bucket] as Dim), col: d.col };
+          else draft.dims.push(d);
+        }
       }
       use(p);
     } else if (p.k === 'which') {
