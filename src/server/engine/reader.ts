@@ -197,6 +197,13 @@ function otherMeanings(best: Reading, tables: TableMeta[], prev: Plan | undefine
     if (r.ok) out.push({ ...best, plan: r.plan, parts, cost: best.cost + 0.01 });
   }
   const p = best.plan;
+  // "which month has the most holidays" over several years: a month of one year, or of any year.
+  const byMonth = p.kind === 'aggregate' && p.order !== undefined && p.dims.length === 1 && p.dims[0]?.grain === 'month' ? p.dims[0] : undefined;
+  const lo = typeof byMonth?.col.column.min === 'string' ? byMonth.col.column.min.slice(0, 4) : '';
+  const hi = typeof byMonth?.col.column.max === 'string' ? byMonth.col.column.max.slice(0, 4) : '';
+  if (byMonth !== undefined && p.kind === 'aggregate' && lo !== hi && !p.filters.some((f) => f.col.column === byMonth.col.column) && !words.some((t) => /^(monthly|each|every|per)$/.test(t.norm))) {
+    out.push({ ...best, plan: { ...p, dims: [{ ...byMonth, grain: 'monthOfYear' }] }, cost: best.cost + 0.01 });
+  }
   // "which region has the highest birth rate" over a region-by-year panel: in the latest year, or over all years.
   const latest = latestPeriodPlan(p, words);
   if (latest !== undefined) out.push({ ...best, plan: latest, cost: best.cost + 0.01 });
