@@ -26,8 +26,11 @@ export interface LongShape {
   valueType: 'BIGINT' | 'DOUBLE';
 }
 
-/** `1990`, `X1990`, `yr_1990`, `y.1990`: a column named by a year (1600–2099). */
-const YEAR_NAME = /^(?:[a-z]{1,3}[_. ]?)?((?:1[6-9]|20)\d\d)$/i;
+/** `1990`, `X1990` (R's names), `yr_1990`, `y.1990`, `year 1990`: a column named by a year (1600–2099). */
+const YEAR_NAME = /^(?:(?:x|y|yr|year)[_. ]?)?((?:1[6-9]|20)\d\d)$/i;
+/** Wider tables, or longer long shapes, are left as they are: every statement would unpivot them again. */
+const MAX_COLUMNS = 400;
+const MAX_LONG_ROWS = 20_000_000;
 /** At least this many year columns make a table wide. */
 const MIN_YEARS = 4;
 const WHOLE = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|INT\d*)$/i;
@@ -39,6 +42,7 @@ export function longShape(t: IngestedTable, fileBase: string): LongShape | undef
   const years = t.columns.filter((c) => YEAR_NAME.test(c.name.trim()) && (classifyType(c.type) === 'numeric' || /^VARCHAR$/i.test(c.type.trim())));
   const numeric = years.filter((c) => classifyType(c.type) === 'numeric');
   if (years.length < MIN_YEARS || numeric.length * 2 < years.length || new Set(years.map((c) => yearOf(c.name))).size < years.length) return undefined;
+  if (t.columns.length > MAX_COLUMNS || t.rowCount * years.length > MAX_LONG_ROWS) return undefined;
   const keep = t.columns.filter((c) => !years.includes(c)).map((c) => c.name);
   const taken = new Set(keep.map((k) => k.toLowerCase()));
   if (taken.has('year')) return undefined;
