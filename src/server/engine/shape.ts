@@ -89,9 +89,12 @@ export function frequencyWeight(table: TableMeta): ColRef | undefined {
   const counts = named.length > 0 ? named : plural.length > 0 ? plural : crossTabCount(table);
   const w = counts[0];
   if (counts.length !== 1 || w === undefined || w.kind !== 'numeric' || !Number.isInteger(w.min) || !Number.isInteger(w.max) || (w.min as number) < 0) return undefined;
+  // A column named for counts may sit beside keys of many values; a plural name alone (`Expenses`
+  // beside `Income`, `Debt`, `Price`) needs every other number to be a key of few values.
+  const keyLike = (c: ColumnMeta): boolean => c.distinct <= 12 || (named.length > 0 ? c.distinct <= table.rowCount / 2 : c.distinct <= 40 || isIdLike(c) || timeNamed(c));
   const categorical = table.columns.every((c) => c === w || c.kind === 'text' || c.kind === 'boolean' || c.kind === 'temporal'
     // (`subject` 1..39 repeated over 117 rows: a key of the counted groups, not a measure.)
-    || (c.kind === 'numeric' && Number.isInteger(c.min) && Number.isInteger(c.max) && (c.distinct <= 12 || c.distinct <= table.rowCount / 2)));
+    || (c.kind === 'numeric' && Number.isInteger(c.min) && Number.isInteger(c.max) && keyLike(c)));
   return categorical && table.columns.length >= 2 ? { table, column: w } : undefined;
 }
 
