@@ -58,8 +58,16 @@ describe('window reload with the Team Data views open (Playwright)', function ()
       const started = Date.now();
       await page.reload();
       const samples: Sample[] = [];
+      let reopened = false;
       // Until a tree row (the provider answered: "Starting the local service…" or data) shows.
       for (;;) {
+        // code-server in Chromium 156.0.8078.108 does not always restore the open view container
+        // after a reload (the Explorer shows): open Team Data again, as a user would.
+        if (!reopened && Date.now() - started > 3000 && samples.length > 0 && samples.every((x) => x.rows === '' && x.welcome === '' && !x.noProvider)) {
+          const title = await page.locator('.part.sidebar .composite.title').first().textContent({ timeout: 1000 }).catch(() => '');
+          if (!/team data/i.test(title ?? '')) await page.locator('.activitybar .action-item a[aria-label^="Team Data"]').first().click({ timeout: 5000 }).catch(() => undefined);
+          reopened = true;
+        }
         // No named functions inside: tsx wraps them in a helper the workbench page does not have.
         const [message, welcome, rows] = await page.evaluate((sels) => sels.map((sel) => [...document.querySelectorAll(`.part.sidebar ${sel}`)]
           .map((e) => (e.textContent ?? '').trim()).filter(Boolean).join(' | ')), ['.tree-explorer-viewlet-tree-view .message:not(.hide)', '.welcome-view-content', '.tree-explorer-viewlet-tree-view .monaco-list-row'])
