@@ -179,6 +179,8 @@ export function finishPlan(d: Draft, ch: Chooser, live: readonly Part[], fail: F
       } else if (rank !== undefined && rank.by === undefined && rank.mode === undefined) {
         const word = rankPart?.k === 'rank' ? rankPart.word : '';
         if (timeNamed(col.column) && /^(best|worst|better|worse)$/.test(word)) return fail(`"${word}" does not say which figure makes a ${col.column.name} better or worse`, [b]);
+        // "which year was the lowest": the year asked for is not what ranks it (an earlier answer's figure may be).
+        if (/^(which|what)$/.test(ch.tokens?.[b.from - 1]?.norm ?? '') && timeNamed(col.column)) return fail(`"${word}" does not say which figure ranks the ${col.column.name}s`, [b]);
         // "the highest failure rate" over `fails`: the question's words say it is a level.
         rank.by = { agg: aggOfWords(wordsOf(ch, b)) ?? defaultAgg(col.column), col };
       }

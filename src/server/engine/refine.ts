@@ -94,6 +94,9 @@ export function refine(prev: Plan, parts: readonly Part[], ch: Chooser, question
       const flag = p.col.alts.filter((a) => isFlag(a.ref.column)).sort((a, b) => a.cost - b.cost)[0] as (typeof p.col.alts)[number];
       const yes = (p.neg !== true) !== (flag.negated === true);
       add([flag.ref.column.kind === 'boolean' ? { kind: 'bool', col: flag.ref, value: yes } : { kind: 'cmp', col: flag.ref, op: '=', value: yes ? 1 : 0 }]);
+    } else if (p.k === 'col' && plan.kind === 'aggregate' && p.col.alts.some((a) => plan.dims.some((d) => d.col.column === a.ref.column))) {
+      // "which year was the lowest" after "average score by year": the grouping said again, not a new measure.
+      continue;
     } else if ((p.k === 'measure' || p.k === 'col' || p.k === 'aggs') && plan.kind === 'aggregate') {
       const prior = plan.measures[0];
       const mention = p.k === 'measure' ? p.cols[0] : p.k === 'col' ? p.col : undefined;
