@@ -62,4 +62,13 @@ describe('follow-up chips carry their own turn (issue 13)', function () {
     for (const row of ROWS.slice(1).map((l) => l.split(','))) if ((row[0] as string) >= '2024-01-01' && (row[0] as string) <= '2024-01-31') jan.set(row[1] as string, (jan.get(row[1] as string) ?? 0) + Number(row[3]));
     assert.deepEqual(new Map((r.tables[0] ?? []).slice(1).map((x) => [String(x[0]), Number(x[1])])), jan, 'a written range counts its last day');
   });
+  it('offers no chip that splits by a column the turn fixes to one value, or that adds a second value filter', async () => {
+    // (Walk of issue 24: "... and region where region is Asia", "... where region is Asia and where country is Argentina".)
+    const a = await rig.ask('total revenue by month where region is Asia', ['sales.csv']);
+    assert.ok(a.questions.length > 0);
+    for (const q of a.questions) {
+      assert.doesNotMatch(q, /and `region` where `region` is/, q);
+      assert.doesNotMatch(q, /"Asia".*where `product` is|where `product` is.*"Asia"/, q);
+    }
+  });
 });

@@ -53,7 +53,8 @@ export function suggestPlans(tables: readonly TableMeta[], plan?: Plan): Array<{
   const planMeasure = plan?.kind === 'aggregate' ? plan.measures.find((m) => m.col !== undefined && m.col.table === main && m.agg !== 'count' && m.agg !== 'count_distinct')?.col : undefined;
   if (planMeasure !== undefined) pk.measure = planMeasure;
   const plans: Plan[] = [];
-  const used = plan?.kind === 'aggregate' ? plan.dims.map((d) => d.col.column) : [];
+  // (A column the plan fixes to one value splits nothing: "by region where region is Asia".)
+  const used = plan?.kind === 'aggregate' ? [...plan.dims.map((d) => d.col.column), ...plan.filters.filter((f) => f.kind === 'in' && !f.negate && f.values.length === 1).map((f) => f.col.column)] : [];
   const other = pk.categories.find((c) => !used.includes(c.column));
   if (plan?.kind === 'aggregate' && plan.dims.length > 0 && plan.limit === undefined) {
     if (other !== undefined && plan.dims.length < 3) plans.push({ ...plan, dims: [...plan.dims, { col: other }] });
@@ -61,7 +62,8 @@ export function suggestPlans(tables: readonly TableMeta[], plan?: Plan): Array<{
     const dated = plan.filters.some((f) => f.kind === 'dateRange' || f.kind === 'datePart' || f.kind === 'periods');
     if (year !== undefined && pk.date !== undefined && !dated) plans.push({ ...plan, filters: [...plan.filters, { kind: 'dateRange', col: pk.date, from: `${year}-01-01`, to: `${year + 1}-01-01`, label: String(year) }] });
     // A value of a column the plan does not already condition ("Asia" and then "Africa" would match nothing).
-    const cat = pk.categories.find((c) => !plan.filters.some((f) => f.col.column === c.column));
+    // (Nor a value of a second category beside one already chosen: Argentina is in no Asia row.)
+    const cat = plan.filters.some((f) => f.kind === 'in' && !f.negate) ? undefined : pk.categories.find((c) => !plan.filters.some((f) => f.col.column === c.column));
     const v = cat !== undefined ? sampleValue(cat.column) : undefined;
     if (cat !== undefined && v !== undefined && plan.dims.some((d) => d.grain !== undefined)) plans.push({ ...plan, filters: [...plan.filters, { kind: 'in', col: cat, values: [v], negate: false }] });
   }
