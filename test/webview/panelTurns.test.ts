@@ -130,6 +130,26 @@ describe('answer panel (browser): follow-ups of earlier turns and cancelled turn
     assert.equal(await p.page.$eval('.conversation', (c) => c.scrollTop), top, 'the user\'s scroll position is kept');
   });
 
+  it('a follow-up of a chip\'s turn: "Follow-up to" and the heading read plain, as the chips did', async () => {
+    // Walk defect (issue 24): the engine's sentence showed with its backticks and quotes.
+    panel = await PanelPage.open(env.browser, env.server);
+    const p = panel;
+    const chipOfChip = 'total `revenue` by month of `order_date` where `region` is "Asia"';
+    await p.send(initMessage([
+      turnOf('t1', 'total `revenue` by month of `order_date`', sampleAnswer('job-1')),
+      { ...turnOf('t2', chipOfChip, sampleAnswer('job-2')), refines: { turnId: 't1', question: 'total `revenue` by month of `order_date`' } },
+    ]));
+    await p.send({ type: 'turn', turn: { ...streamingTurn('t3', ''), question: `${chipOfChip} and in 2024`, refines: { turnId: 't2', question: chipOfChip } } });
+    await p.flush();
+    assert.equal(await p.page.textContent('[data-turn-id=t2] .refines'), 'Follow-up to: total revenue by month of order_date');
+    assert.equal(await p.page.textContent('[data-turn-id=t3] .refines'), 'Follow-up to: total revenue by month of order_date where region is Asia');
+    assert.equal(await p.page.getAttribute('[data-turn-id=t3] .refines-link', 'title'), 'total revenue by month of order_date where region is Asia');
+    assert.equal(await p.page.textContent('[data-turn-id=t2] .question'), 'Question: total revenue by month of order_date where region is Asia');
+    assert.equal(await p.page.textContent('[data-turn-id=t3] .question'), 'Question: total revenue by month of order_date where region is Asia and in 2024');
+    // A typed question keeps its names marked as code.
+    assert.equal(await p.page.$$eval('[data-turn-id=t1] .question code', (e) => e.map((c) => c.textContent).join()), 'revenue,order_date');
+  });
+
   it('a turn of the history, or one asked without a chip, names no earlier turn', async () => {
     panel = await PanelPage.open(env.browser, env.server);
     await panel.send(initMessage([{ ...turnOf('h:1', 'What is the revenue by region?', sampleAnswer('job-1')), fromHistory: true }]));
