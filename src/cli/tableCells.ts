@@ -5,7 +5,7 @@
  * shown rounded carries the mark `≈`. Only what the terminal shows changes: the CSV the CLI saves
  * and `--json` keep the exact values.
  */
-import { columnFormat, profileFigureStyle, profileLayout, ROUNDED_MARK, showCell } from '../shared/cellFormat';
+import { columnFormat, isMissingCell, MISSING_CELL, profileFigureStyle, profileLayout, ROUNDED_MARK, showCell } from '../shared/cellFormat';
 import type { NumberStyle } from '../shared/numberFormat';
 
 /** Rows read to choose a column's style (the panel's grid samples as many). */
@@ -26,6 +26,8 @@ export function shownTable(rows: readonly (readonly string[])[]): ShownTable {
   const styles: Array<NumberStyle | undefined> = header.map((name, c) => columnFormat(name, body, c, SAMPLE_ROWS));
   let rounded = false;
   const shown = body.map((row) => row.map((cell, c) => {
+    // An empty cell is a missing value, named as the answer's text names it (not in a profile).
+    if (!profile && isMissingCell(cell)) return MISSING_CELL;
     const style = profile ? profileFigureStyle(row, profile, c) ?? styles[c] : styles[c];
     const cellShown = showCell(cell, style);
     if (!cellShown.rounded) return cellShown.text;

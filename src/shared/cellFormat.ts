@@ -32,6 +32,21 @@ export interface ShownCell {
   text: string;
   /** The shown text is not the exact value. */
   rounded: boolean;
+  /** The cell is empty (SQL NULL in the result) and shows {@link MISSING_CELL}. */
+  missing?: boolean;
+}
+
+/**
+ * What a result table shows for an empty cell: the value is missing (a group of rows with no
+ * region, an average of nothing), as the answer's text and chart say. Copies and the saved file
+ * keep the empty value. A profile table's blanks mean "does not apply" (no minimum of a text
+ * column) and stay blank.
+ */
+export const MISSING_CELL = '(missing)';
+
+/** Is `cell` (absent in a short row) an empty, missing value? */
+export function isMissingCell(cell: string | undefined): boolean {
+  return (cell ?? '').trim() === '';
 }
 
 /** A cell as shown with the column's `style` (undefined: as written). */

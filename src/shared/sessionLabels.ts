@@ -28,6 +28,17 @@ export function sessionSettingsLabel(language: LanguageType, mode: JobMode): str
   return [language !== 'AUTO' ? languageName(language) : '', mode !== 'AUTO' ? modeName(mode) : ''].filter(Boolean).join(' · ');
 }
 
+/**
+ * What a screen reader says for a session's row: its title, then its settings when they differ
+ * from the defaults. Without it VS Code reads "title description", which for the defaults (no
+ * description) left a trailing space ("Analyze sales.csv ").
+ */
+export function sessionRowLabel(title: string, settingsLabel: string): string {
+  const t = title.trim();
+  const s = settingsLabel.trim();
+  return s === '' ? t : `${t}, ${s}`;
+}
+
 /** The settings spelled out, for a tooltip. */
 export function sessionSettingsText(language: LanguageType, mode: JobMode, contextMessages: number): string {
   return `Answers in ${languageName(language)}, ${modeName(mode)} mode; remembers the last ${contextMessages} messages.`;

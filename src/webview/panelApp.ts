@@ -25,6 +25,12 @@ const EMPTY_TEXT = 'Ask a question about your data to start.';
 /** Within this many pixels of the bottom, new content keeps the view scrolled to the bottom. */
 const PIN_SLACK_PX = 48;
 
+/** Room above a follow-up's top when the view keeps it in view. */
+const ANCHOR_MARGIN_PX = 8;
+
+/** Keys that scroll the conversation. */
+const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'ArrowUp', 'ArrowDown', 'Home', 'End', ' ']);
+
 export class PanelApp {
   private readonly titleEl: HTMLElement;
   private readonly noticeEl: HTMLElement;
@@ -39,6 +45,11 @@ export class PanelApp {
   private hostBusy = false;
   private busyLabel: string | undefined;
   private pinned = true;
+  /**
+   * A follow-up asked from a chip: its top ("Follow-up to", the question) is kept in view while its
+   * steps, text, table and chart arrive, until the user scrolls (or asks again).
+   */
+  private anchor: { view: TurnView; resize: ResizeObserver } | undefined;
   private busyShown: boolean | undefined;
   private readonly stickBound = (): void => this.stickToBottom();
 
@@ -53,6 +64,7 @@ export class PanelApp {
     this.composer = new Composer({
       draft: ui.current.draft,
       onSend: (question) => {
+        this.release();
         this.pinned = true;
         host.post({ type: 'ask', question });
       },
@@ -74,9 +86,15 @@ export class PanelApp {
     root.setAttribute('data-state', 'waiting');
     this.conversation.addEventListener('scroll', () => {
       const c = this.conversation;
-      this.pinned = c.scrollHeight - c.scrollTop - c.clientHeight < PIN_SLACK_PX;
+      // (The browser's own scroll anchoring moves the view too: only the user's input lets go.)
+      if (!this.anchor) this.pinned = c.scrollHeight - c.scrollTop - c.clientHeight < PIN_SLACK_PX;
       ui.update((s) => (s.scrollTop = Math.max(0, Math.round(c.scrollTop))));
     }, { passive: true });
+    const userScrolls = (): void => this.release();
+    for (const type of ['wheel', 'touchmove', 'pointerdown'] as const) this.conversation.addEventListener(type, userScrolls, { passive: true });
+    this.conversation.addEventListener('keydown', (e) => {
+      if (SCROLL_KEYS.has(e.key)) userScrolls();
+    });
     this.installLinkHandling(root);
   }
 
@@ -97,7 +115,16 @@ export class PanelApp {
       case 'turn':
         // A turn added now is the user's doing (a question, a chip far up the conversation, a
         // command): follow it as a typed question is followed, or a chip click seems to do nothing.
-        if (!this.turns.has(m.turn.id) && m.turn.fromHistory !== true) this.pinned = true;
+        // One asked from a chip keeps its own top in view instead: the answer's end would carry
+        // "Follow-up to" and the question off-screen.
+        if (!this.turns.has(m.turn.id) && m.turn.fromHistory !== true) {
+          this.release();
+          this.pinned = m.turn.refines === undefined;
+          this.upsertTurn(m.turn);
+          const view = this.turns.get(m.turn.id);
+          if (view && m.turn.refines) this.anchorTo(view);
+          return;
+        }
         this.upsertTurn(m.turn);
         return;
       case 'answerPatch':
@@ -105,9 +132,11 @@ export class PanelApp {
         return;
       case 'tableData':
         this.turns.get(m.turnId)?.setFile(m.fileKey, { kind: 'table', data: m.data });
+        afterFrame(this.stickBound);
         return;
       case 'imageData':
         this.turns.get(m.turnId)?.setFile(m.fileKey, { kind: 'image', data: m.data });
+        afterFrame(this.stickBound);
         return;
       case 'title':
         this.setTitle(m.title);
@@ -163,6 +192,7 @@ export class PanelApp {
   }
 
   private setTurns(turns: readonly Turn[]): void {
+    this.release();
     for (const v of this.turns.values()) v.el.remove();
     this.turns = new Map();
     for (const t of turns) this.upsertTurn(t);
@@ -255,6 +285,7 @@ export class PanelApp {
     flushFrame();
     const view = [...this.turns.values()].find((v) => v.turn.answer.jobId === jobId);
     if (!view) return;
+    this.release();
     this.pinned = false;
     view.el.scrollIntoView({ block: 'start' });
     view.el.focus({ preventScroll: true });
@@ -263,7 +294,34 @@ export class PanelApp {
   }
 
   private stickToBottom(): void {
-    if (this.pinned) this.conversation.scrollTop = this.conversation.scrollHeight;
+    if (this.anchor) this.keepAnchorInView();
+    else if (this.pinned) this.conversation.scrollTop = this.conversation.scrollHeight;
+  }
+
+  private anchorTo(view: TurnView): void {
+    // The turn grows (an image decoding, a table laid out) without a message saying so.
+    const resize = new ResizeObserver(() => afterFrame(this.stickBound));
+    resize.observe(view.el);
+    this.anchor = { view, resize };
+    afterFrame(this.stickBound);
+  }
+
+  private release(): void {
+    if (!this.anchor) return;
+    this.anchor.resize.disconnect();
+    this.anchor = undefined;
+    const c = this.conversation;
+    this.pinned = c.scrollHeight - c.scrollTop - c.clientHeight < PIN_SLACK_PX;
+  }
+
+  /** Scrolls the anchored turn's top up to the view's top, as far as the content below allows. */
+  private keepAnchorInView(): void {
+    const a = this.anchor;
+    if (!a) return;
+    if (!a.view.el.isConnected) return this.release();
+    const c = this.conversation;
+    const offset = a.view.el.getBoundingClientRect().top - c.getBoundingClientRect().top - ANCHOR_MARGIN_PX;
+    if (Math.abs(offset) > 1) c.scrollTop += offset;
   }
 
   /** Answer links carry `data-href` (see markdown.ts); they open through the host, never here. */

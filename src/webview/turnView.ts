@@ -45,7 +45,7 @@ export class TurnView {
       'article',
       { class: 'turn', attrs: { 'data-turn-id': turn.id, tabindex: '-1', 'aria-label': `Question: ${plainQuestion(turn.question).slice(0, 120)}` } },
       ...(turn.refines ? [refinesLink(turn.refines)] : []),
-      h('div', { class: 'question', attrs: { role: 'heading', 'aria-level': '2' } }, h('span', { class: 'sr-only' }, 'Question: '), ...withCodeSpans(turn.question)),
+      questionHeading(turn),
       this.stepsSection,
       this.response,
       this.statusLine,
@@ -185,8 +185,20 @@ export class TurnView {
  * "Follow-up to: <earlier question>" above a turn asked from an earlier turn's chip; a click
  * brings that turn into view. The full question is the tooltip, the line itself stays one line.
  */
+/**
+ * The question as asked. One asked from a chip is the engine's sentence (names in backticks, values
+ * in quotes): it reads as the chip read, plain.
+ */
+function questionHeading(turn: Turn): HTMLElement {
+  const fromChip = turn.refines !== undefined;
+  const text = fromChip ? [plainQuestion(turn.question)] : withCodeSpans(turn.question);
+  return h('div', { class: 'question', attrs: { role: 'heading', 'aria-level': '2' } }, h('span', { class: 'sr-only' }, 'Question: '), ...text);
+}
+
+/** "Follow-up to: …" with the earlier question as a chip shows it (it may itself be a chip's sentence). */
 function refinesLink(refines: NonNullable<Turn['refines']>): HTMLElement {
-  const link = h('button', { class: 'refines-link', attrs: { type: 'button', title: refines.question } }, h('span', { class: 'refines-label' }, 'Follow-up to: '), h('span', { class: 'refines-question' }, refines.question));
+  const question = plainQuestion(refines.question);
+  const link = h('button', { class: 'refines-link', attrs: { type: 'button', title: question } }, h('span', { class: 'refines-label' }, 'Follow-up to: '), h('span', { class: 'refines-question' }, question));
   link.addEventListener('click', () => {
     const target = document.querySelector<HTMLElement>(`.turn[data-turn-id="${CSS.escape(refines.turnId)}"]`);
     if (!target) return;

@@ -31,6 +31,15 @@ const CSV = [
 ].join('\n');
 
 describe('CLI: result tables show numbers as the panel does', () => {
+  it('names a missing group key "(missing)" as the text and chart do, not a blank cell (issue 24 walk)', () => {
+    const { rows } = shownTable([['channel', 'avg_discount'], ['partner', '0.04804'], ['', '0.03889'], ['online', '']]);
+    assert.deepEqual(rows.slice(1).map((r) => r[0]), ['partner', '(missing)', 'online']);
+    assert.equal(rows[3]?.[1], '(missing)');
+    // A profile's blanks mean "does not apply" (no minimum of a text column): they stay blank.
+    const profile = shownTable([['column_name', 'column_type', 'min_value', 'max_value', 'mean_value', 'top_values'], ['region', 'VARCHAR', '', '', '', 'Asia (2)']]);
+    assert.deepEqual(profile.rows[1], ['region', 'VARCHAR', '', '', '', 'Asia (2)']);
+  });
+
   it('formats each column by its kind and marks the rounded values', () => {
     const { rows, rounded } = shownTable(CSV.split('\n').map((l) => l.split(',')));
     assert.deepEqual(rows, [

@@ -4,7 +4,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { JOB_MODES, LANGUAGE_TYPES } from '../../src/shared/domain';
-import { sessionSettingsLabel, sessionSettingsText } from '../../src/shared/sessionLabels';
+import { sessionRowLabel, sessionSettingsLabel, sessionSettingsText } from '../../src/shared/sessionLabels';
 
 describe('session settings in words', () => {
   it('shows nothing for the defaults', () => {
@@ -26,5 +26,11 @@ describe('session settings in words', () => {
       }
     }
     assert.equal(sessionSettingsText('AUTO', 'AUTO', 10), 'Answers in the language of the question, automatic mode; remembers the last 10 messages.');
+  });
+
+  it('names a session\'s row for a screen reader without a trailing space (issue 24 walk)', () => {
+    assert.equal(sessionRowLabel('Analyze sales.csv', sessionSettingsLabel('AUTO', 'AUTO')), 'Analyze sales.csv');
+    assert.equal(sessionRowLabel('Analyze sales.csv ', ''), 'Analyze sales.csv');
+    assert.equal(sessionRowLabel('Analyze sales.csv', sessionSettingsLabel('DE', 'AUTO')), 'Analyze sales.csv, German');
   });
 });

@@ -188,7 +188,8 @@ export class PanelPage {
         document.addEventListener('DOMContentLoaded', () => {
           // VS Code sets the theme's variables on <html> and the theme kind as a body class.
           for (const [k, v] of Object.entries(arg.vars)) document.documentElement.style.setProperty(k, v);
-          document.body.classList.add(arg.bodyClass);
+          // (Light High Contrast adds vscode-high-contrast too, as VS Code's webview host page does.)
+          document.body.classList.add(...arg.bodyClass.split(' '));
           document.body.setAttribute('data-vscode-theme-kind', arg.kind);
         });
       },

@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { renderChart } from '../../src/server/engine/charts';
 import { fileKeyOf } from '../../src/shared/protocol';
-import { initMessage, sampleAnswer, turnOf } from './builders';
+import { answerOf, initMessage, respond, sampleAnswer, turnOf } from './builders';
 import { THEMES, type ThemeName } from './fixtures/themes';
 import { closeCleanly, PanelPage, usePanelBrowser } from './harness';
 
@@ -58,11 +58,14 @@ describe('answer panel (browser): looks in VS Code\'s themes', function () {
       const inline = await p.page.evaluate(() => {
         const probe = document.createElement('code');
         document.body.appendChild(probe);
-        const bg = getComputedStyle(probe).backgroundColor;
+        const s = getComputedStyle(probe);
+        const looks = { background: s.backgroundColor, padding: s.paddingLeft };
         probe.remove();
-        return bg;
+        return looks;
       });
-      assert.notEqual(inline, 'rgba(0, 0, 0, 0)', 'VS Code\'s default styles are loaded');
+      // (High Contrast outlines inline code on the page's background instead: its own rule.)
+      if (!theme.startsWith('highContrast')) assert.notEqual(inline.background, 'rgba(0, 0, 0, 0)', 'VS Code\'s default styles are loaded');
+      assert.equal(inline.padding, '3px', 'VS Code\'s default inline-code rule is loaded');
       const looks = await p.page.evaluate(() => [...document.querySelectorAll('pre.code code.hljs, pre.md-code code.hljs')].map((c) => {
         const s = getComputedStyle(c);
         return { background: s.backgroundColor, padding: s.paddingLeft, font: s.fontFamily === getComputedStyle(c.parentElement as Element).fontFamily };
@@ -101,6 +104,49 @@ describe('answer panel (browser): looks in VS Code\'s themes', function () {
       assert.equal(bg, rgb(THEMES[theme].vars['--vscode-editor-background'] ?? '#000000'), 'an opaque background in the editor\'s colour');
       await p.screenshot(`looks-enlarged-${theme}.png`);
       await p.page.keyboard.press('Escape');
+    });
+  }
+
+  // Issue 24 walk: High Contrast pairs the preformat foreground with a light preformat background
+  // (black on white in Dark HC, white on dark blue in Light HC); an outlined inline code without that
+  // background must not keep that foreground, or the word vanishes into the page.
+  for (const theme of ['highContrast', 'highContrastLight'] as const) {
+    it(`${theme}: inline code in answer text, step titles and the question stays readable`, async () => {
+      const p = await PanelPage.open(env.browser, env.server, { theme, vscodeDefaults: true, width: 900, height: 700 });
+      panel = p;
+      const answer = answerOf([
+        { type: 'MESSAGE', content: 'Europe has the highest `revenue`; `region` has 4 values.\n\n| col | note |\n|---|---|\n| `revenue` | sum |\n', ...respond },
+      ]);
+      answer.groups.unshift({ id: 'a1', name: 'Read the question as: Total `revenue` by `region`', stage: 'Analyze', status: 'done', blocks: [] });
+      await p.send(initMessage([turnOf('t1', 'total `revenue` by `region`', answer)], { settings: { collapseStepsWhenDone: false, wrapCode: false } }));
+      await p.page.waitForSelector('.markdown code');
+      const looks = await p.page.evaluate(() => {
+        /** Relative luminance of `rgb(...)`/`rgba(...)`, or null for a transparent colour. */
+        const parse = (c: string): number[] | null => {
+          const m = /rgba?\(([^)]*)\)/.exec(c);
+          if (!m) return null;
+          const v = (m[1] ?? '').split(',').map((x) => Number.parseFloat(x));
+          return v.length === 4 && v[3] === 0 ? null : v.slice(0, 3);
+        };
+        const lum = (v: number[]): number => {
+          const [r, g, b] = v.map((x) => {
+            const s = x / 255;
+            return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+          }) as [number, number, number];
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        const page = parse(getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-background').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) => `rgb(${parseInt(r, 16)}, ${parseInt(g, 16)}, ${parseInt(b, 16)})`)) ?? [0, 0, 0];
+        return [...document.querySelectorAll('.markdown code, .step-list code, .question code')].map((el) => {
+          const s = getComputedStyle(el);
+          const fg = parse(s.color) ?? [0, 0, 0];
+          const bg = parse(s.backgroundColor) ?? page;
+          const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a) as [number, number];
+          return { where: el.closest('.markdown, .step-list, .question')?.className ?? '', text: el.textContent, contrast: Math.round(((hi + 0.05) / (lo + 0.05)) * 10) / 10 };
+        });
+      });
+      assert.ok(looks.some((l) => l.where.includes('markdown')) && looks.some((l) => l.where.includes('step-list')) && looks.some((l) => l.where.includes('question')), JSON.stringify(looks));
+      for (const l of looks) assert.ok(l.contrast >= 4.5, `readable inline code: ${JSON.stringify(l)}`);
+      await p.screenshot(`looks-inline-code-${theme}.png`);
     });
   }
 });

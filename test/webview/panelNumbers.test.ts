@@ -52,6 +52,24 @@ describe('answer panel (browser): numbers people read', function () {
         .map((r) => [...r.children].map((c) => ({ text: c.textContent ?? '', title: c.getAttribute('title') ?? '' }))));
   }
 
+  it('a missing group key shows "(missing)" as the text and chart say; copies keep the empty value (issue 24 walk)', async () => {
+    const csv = 'channel,avg_discount\npartner,0.04804\n,0.03889\nonline,0.03614\n';
+    const p = await open(csv);
+    const got = await cells(p);
+    assert.deepEqual(got.map((r) => r.map((c) => c.text)), [['partner', '0.04804'], ['(missing)', '0.03889'], ['online', '0.03614']]);
+    const missing = await p.page.$$eval('.grid-cell.missing', (els) => els.map((e) => ({ text: e.textContent, italic: getComputedStyle(e).fontStyle })));
+    assert.deepEqual(missing, [{ text: '(missing)', italic: 'italic' }], 'styled as a note, not as data');
+    const [data, note] = await p.page.$$eval('.grid-body .grid-row[aria-rowindex="3"] .grid-cell', (els) => [getComputedStyle(els[1] as Element).color, getComputedStyle(els[0] as Element).color]);
+    assert.notEqual(note, data, 'in the description colour');
+    for (const label of ['Copy with Headers', 'Copy as Shown with Headers']) {
+      await p.clearPosted();
+      await p.page.click(`.table-block button[aria-label="${label}"]`);
+      const [copy] = await p.postedOf('copyTable');
+      assert.equal(copy?.tsv.split('\n')[2], '\t0.03889', `${label}: the empty value, as in the file`);
+    }
+    await p.screenshot('numbers-missing-key-dark.png');
+  });
+
   it('shows separators and the column\'s decimals, years and ids as written, and marks rounded values', async () => {
     const p = await open(TOTALS);
     const got = await cells(p);

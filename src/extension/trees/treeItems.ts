@@ -7,7 +7,7 @@ import { formatBytes } from '../../shared/byteSize';
 import type { DataSource } from '../../shared/domain';
 import { plainQuestion } from '../../shared/plainQuestion';
 import { readingText, rowsText } from '../../shared/sourceActivity';
-import { sessionSettingsLabel, sessionSettingsText } from '../../shared/sessionLabels';
+import { sessionRowLabel, sessionSettingsLabel, sessionSettingsText } from '../../shared/sessionLabels';
 import type { DataSourceNode, DatasetNode, GlossaryEntryNode, GlossaryNode, JobNode, MessageNode, MoreNode, SessionNode } from './nodes';
 import { jobAccessibleName, oneLine } from './nodes';
 
@@ -97,6 +97,7 @@ export function sessionItem(node: SessionNode): vscode.TreeItem {
   if (settings !== '') item.description = settings;
   item.iconPath = new vscode.ThemeIcon('comment-discussion');
   item.contextValue = 'session';
+  item.accessibilityInformation = { label: sessionRowLabel(oneLine(title, 80), settings) };
   const md = new vscode.MarkdownString(`**${escapeMd(title)}**\n\n${escapeMd(sessionSettingsText(s.languageType, s.jobMode, s.maxMessagesInContext))}`);
   item.tooltip = md;
   return item;

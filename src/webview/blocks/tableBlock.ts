@@ -6,6 +6,7 @@
 import type { FileRef } from '../../shared/domain';
 import { parseCsv } from '../../shared/csv';
 import { fileKeyOf, type TableData } from '../../shared/protocol';
+import type { ShownCell } from '../../shared/cellFormat';
 import { announce, button, h } from '../dom';
 import { icon } from '../icons';
 import type { BlockContext, BlockView } from './blockView';
@@ -103,8 +104,13 @@ export class TableBlockView implements BlockView {
   private copy(asShown: boolean): void {
     const grid = this.grid;
     if (!grid) return;
-    const tsv = toTsv(this.header, this.rows, grid.displayOrder(), asShown ? (row, c) => grid.show(row, c).text : undefined);
+    const tsv = toTsv(this.header, this.rows, grid.displayOrder(), asShown ? (row, c) => shownForCopy(grid.show(row, c)) : undefined);
     this.ctx.host.post({ type: 'copyTable', turnId: this.ctx.turnId, fileKey: this.fileKey, tsv });
     announce(`Copied ${numberFormat.format(this.rows.length)} rows with headers, ${asShown ? 'numbers rounded as shown' : 'exact values'}`);
   }
+}
+
+/** A cell as "Copy as Shown" copies it: a missing value stays empty, as in the file. */
+function shownForCopy(cell: ShownCell): string {
+  return cell.missing ? '' : cell.text;
 }

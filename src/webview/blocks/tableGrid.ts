@@ -7,7 +7,7 @@
 import { announce, h } from '../dom';
 import { inFrame } from '../frame';
 import { icon } from '../icons';
-import { columnFormat, profileFigureStyle, profileLayout, ROUNDED_MARK, showCell, type ProfileLayout, type ShownCell } from '../../shared/cellFormat';
+import { columnFormat, isMissingCell, MISSING_CELL, profileFigureStyle, profileLayout, ROUNDED_MARK, showCell, type ProfileLayout, type ShownCell } from '../../shared/cellFormat';
 import type { NumberStyle } from '../../shared/numberFormat';
 import { isNumericColumn, sortOrder } from './tableSort';
 
@@ -102,6 +102,7 @@ export class TableGrid {
 
   /** Cell `column` of `row` as the grid shows it (numbers rounded per column or profile row). */
   show(row: readonly string[], column: number): ShownCell {
+    if (!this.profile && isMissingCell(row[column])) return { text: MISSING_CELL, rounded: false, missing: true };
     const style = this.profile ? profileFigureStyle(row, this.profile, column) ?? this.styles[column] : this.styles[column];
     return showCell(row[column] ?? '', style);
   }
@@ -192,8 +193,10 @@ export class TableGrid {
         const text = shown.rounded ? `${ROUNDED_MARK}${shown.text}` : shown.text;
         const cell = slot.cells[c] as HTMLDivElement;
         if (cell.textContent !== text) cell.textContent = text;
+        cell.classList.toggle('missing', shown.missing === true);
         // The full value on hover when the cell is cut, rounded or regrouped.
-        if (text.length > 12 || text !== raw) cell.title = shown.rounded ? `Exact value: ${raw}` : raw;
+        if (shown.missing) cell.title = 'No value';
+        else if (text.length > 12 || text !== raw) cell.title = shown.rounded ? `Exact value: ${raw}` : raw;
         else if (cell.title) cell.removeAttribute('title');
       }
     }

@@ -71,6 +71,9 @@ describe('sidebar trees against the local service', function () {
       // Only what differs from the defaults, in words: English, not "EN · auto" (issue 24, point 15).
       assert.equal(item.description, 'English');
       assert.equal(item.contextValue, 'session');
+      // Named for a screen reader without VS Code's "title description" (a trailing space when the
+      // description is empty: "Analyze sales.csv "; issue 24 walk).
+      assert.equal(item.accessibilityInformation?.label, `${item.label as string}, English`);
       const jobs = await tree.getChildren(node);
       assert.equal(jobs.length, 1);
       const job = jobs[0];
