@@ -70,7 +70,9 @@ export function nameWords(name: string): NameWords {
     const statistic = i > 0 && /^(max|min|mean|avg|median|hi|lo)$/.test(w);
     // `hasWiFi`, `is_active`: the verb of a yes/no column's name says nothing the question must repeat.
     const flagVerb = i === 0 && /^(has|have|had|is|was|are|can|did|does)$/.test(w);
-    if (words.length > 1 && (GLUE.test(w) || inBrackets.has(w) || trailingUnit || idSuffix || statistic || flagVerb)) optional.push(w);
+    // `chol0`, `sbp0`, `income2`: the wave or visit a measure was taken at; "cholesterol" names it.
+    const wave = i > 0 && i === words.length - 1 && /^\d{1,2}$/.test(w) && /[a-z]/.test(words[i - 1] ?? '');
+    if (words.length > 1 && (GLUE.test(w) || inBrackets.has(w) || trailingUnit || idSuffix || statistic || flagVerb || wave)) optional.push(w);
     else core.push(w);
   });
   const out: NameWords = { core: core.length > 0 ? core : words, optional };
