@@ -42,4 +42,10 @@ describe('a plural column name alone is no count of rows', function () {
     const a = await rig.ask('how many deaths among women', ['mortality.csv']);
     assert.match(a.message, new RegExp(`\\*\\*${women}\\*\\*`), a.message);
   });
+  it('finds the commonest value by its counts, not by its rows', async () => {
+    // (Probe I: "most common method among women" counted rows of a table of counts.)
+    const a = await rig.ask('most common age band among women', ['mortality.csv']);
+    assert.match(a.steps[0]?.name ?? '', /total `deaths`/, a.steps[0]?.name);
+    assert.match(a.message, /\*\*15-44\*\*|\*\*45-64\*\*/, a.message);
+  });
 });

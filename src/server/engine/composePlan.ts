@@ -23,7 +23,9 @@ export function planOf(d: Draft, rank: Ranking | undefined, show: ColRef | undef
   // The most common value of a column: its values counted, the first one.
   if (rank?.mode !== undefined) {
     const col = rank.mode;
-    const plan: AggregatePlan = { kind: 'aggregate', base: col.table, measures: [{ agg: 'count' }], dims: [{ col }], filters: [...d.filters, { kind: 'null', col, isNull: false }], order: rank.dir, limit: 1, chart: d.chart };
+    // (In a table of counts the commonest value has the most counted, not the most rows.)
+    const weight = frequencyWeight(col.table);
+    const plan: AggregatePlan = { kind: 'aggregate', base: col.table, measures: [weight !== undefined && weight.column !== col.column ? { agg: 'sum', col: weight } : { agg: 'count' }], dims: [{ col }], filters: [...d.filters, { kind: 'null', col, isNull: false }], order: rank.dir, limit: 1, chart: d.chart };
     return plan;
   }
   // (A search of a text column, "name contains cat", lists what it finds.)
