@@ -9,11 +9,9 @@ import { quoteIdent, quoteLiteral, relationSql } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
 import { identifierWords, singular } from '../language/words';
 import { QUALIFIER, type RunSql } from './columnTypes';
-import { isIdLike, timeNamed } from './shape';
+import { isIdLike, namesMeasures, timeNamed } from './shape';
 import type { ColumnMeta } from './types';
 
-/** Names of a column whose values name measures (`indicator`, `series_name`, `variable`). */
-const KEY_NAME = /^(indicator|variable|var|measure|metric|series|statistic|stat|parameter|param|element|item|key|quantity|characteristic|concept)s?$/;
 /** Names of the column holding every measure's number. */
 const VALUE_NAME = /^(value|values|val|obs|obs_value|observation|estimate|amount|figure|number|data_value|measurement)$/i;
 /** More key values than this are names of things, not of measures. */
@@ -22,7 +20,7 @@ const MAX_KEYS = 40;
 /** The derived measure columns of a long table (none when it is not one), with their ranges read in one scan. */
 export async function keyedMeasures(run: RunSql, table: string, columns: readonly ColumnMeta[]): Promise<ColumnMeta[]> {
   const key = columns.find((c) => c.kind === 'text' && !c.converted && c.derived === undefined && c.values !== undefined
-    && c.values.length >= 2 && c.values.length <= MAX_KEYS && c.tokens.some((w) => KEY_NAME.test(w)));
+    && c.values.length >= 2 && c.values.length <= MAX_KEYS && namesMeasures(c));
   const measured = columns.filter((c) => c.kind === 'numeric' && c.derived === undefined && !isIdLike(c) && !timeNamed(c));
   const value = measured.find((c) => VALUE_NAME.test(c.name.trim())) ?? (measured.length === 1 ? measured[0] : undefined);
   if (key === undefined || value === undefined) return [];

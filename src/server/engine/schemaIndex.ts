@@ -343,8 +343,7 @@ export class SchemaIndex {
         continue;
       }
       const long = await withoutEmptyYears((sql) => this.run(sql, signal), l.table, l.long);
-      const ingested = { ...l.ingested, columns: l.ingested.columns };
-      out.push({ ...l, long, ingested, ...(await this.columns(l.source, { ...ingested, table: `(${longSelect(relationSql(l.table), long)})` }, signal)) });
+      out.push({ ...l, long, ...(await this.columns(l.source, { ...l.ingested, table: `(${longSelect(relationSql(l.table), long)})` }, signal)) });
     }
     return out;
   }

@@ -243,14 +243,17 @@ export function labelColumnOf(table: TableMeta): ColRef | undefined {
   return c !== undefined ? { table, column: c } : undefined;
 }
 
+/** A column named for what the numbers of its rows are (`variable`, `indicator_code`, `series_name`). */
+export const namesMeasures = (c: ColumnMeta): boolean =>
+  /^(variable|var|indicator|measure|metric|series|statistic|stat|parameter|param|element|item|key|quantity|characteristic|concept)s?$/.test(identifierWords(c.name)[0] ?? '');
+
 /**
  * A key column that says what each row's numbers are, in a long table (`Variable` holding VA and
  * EMP: value added in money, employment in persons): numbers of different rows are only added up
  * or ranked together within one of its values.
  */
 export function measureKey(table: TableMeta): ColRef | undefined {
-  const c = table.columns.find((x) => x.kind === 'text' && x.distinct >= 2 && x.distinct <= 30
-    && /^(variable|indicator|measure|metric|series|statistic|var)$/.test(identifierWords(x.name)[0] ?? ''));
+  const c = table.columns.find((x) => x.kind === 'text' && x.distinct >= 2 && x.distinct <= 30 && namesMeasures(x));
   return c !== undefined && table.columns.some((x) => isNumeric(x) && !isIdLike(x) && !timeNamed(x)) ? { table, column: c } : undefined;
 }
 
