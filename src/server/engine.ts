@@ -6,6 +6,7 @@
 import type { TableStats } from './duckdb/scanStats';
 import type { GlossaryEntry } from '../shared/glossary';
 import type { Block, DataSource, FileRef, JobEvent, JobMode, LanguageType } from '../shared/domain';
+import type { ModelEndpoint } from '../shared/localModel';
 
 export interface ColumnInfo {
   name: string;
@@ -120,6 +121,8 @@ export interface AnswerContext {
   signal: AbortSignal;
   /** The dataset's glossary: words its users gave a meaning ("heaviest" is `wt`). */
   glossary?: readonly GlossaryEntry[];
+  /** The language model the asking client chose; it replaces the service's own (environment) one. */
+  model?: ModelEndpoint;
   /** Keeps a word's meaning in the dataset's glossary (the local service persists it with the dataset). */
   define?(entry: GlossaryEntry): Promise<void>;
 }

@@ -194,7 +194,10 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
     meta, history, vault, store, engine, ingest, jobs, paths, log, maxUploadBytes, readRoots, readHardLinks: opts.readHardLinks === true,
     keepAliveMs: opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     uploadMinRate: opts.uploadMinRate ?? DEFAULT_MIN_BODY_RATE,
-    ...(leases ? { inPlaceRoots: (id: string | undefined) => (id === undefined ? undefined : leases.rootsOf(id)) } : {}),
+    ...(leases ? {
+      inPlaceRoots: (id: string | undefined) => (id === undefined ? undefined : leases.rootsOf(id)),
+      modelFor: (id: string | undefined) => (id === undefined ? undefined : leases.modelOf(id)),
+    } : {}),
   };
 
   const multipart = await MultipartUploads.open({

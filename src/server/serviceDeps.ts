@@ -7,6 +7,7 @@ import type { JobRunner } from './jobs/jobRunner';
 import type { DataPaths } from './state/dataPaths';
 import type { HistoryStore } from './state/historyStore';
 import type { Logger, MetaStore } from './state/metaStore';
+import type { ModelEndpoint } from '../shared/localModel';
 
 export interface ServiceDeps {
   meta: MetaStore;
@@ -28,6 +29,8 @@ export interface ServiceDeps {
    * folders it registered with that lease; none without a live lease). Absent: every read root.
    */
   inPlaceRoots?: (leaseId: string | undefined) => readonly string[] | undefined;
+  /** The language model the client holding `leaseId` chose for its questions (a shared service). */
+  modelFor?: (leaseId: string | undefined) => ModelEndpoint | undefined;
   keepAliveMs: number;
   /** What every window of an upload body must bring (see http/bodyRate.ts). */
   uploadMinRate: MinBodyRate;

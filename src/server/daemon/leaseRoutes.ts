@@ -11,6 +11,7 @@ import { readJsonBody } from '../http/requestBody';
 import type { Router } from '../http/router';
 import { atOrUnderRoots, resolveRoots } from '../ingest/readRoots';
 import type { Leases } from './leases';
+import { parseModelEndpoint, type ModelEndpoint } from '../../shared/localModel';
 import { rememberRoots } from './sharedRoots';
 
 export const LOCAL_PREFIX = '/local/v1';
@@ -45,6 +46,14 @@ async function bodyOf(req: Parameters<typeof readJsonBody>[0]): Promise<Record<s
   return raw as Record<string, unknown>;
 }
 
+function modelOf(raw: unknown): ModelEndpoint | null | undefined {
+  try {
+    return parseModelEndpoint(raw);
+  } catch (e) {
+    throw badRequest(e instanceof Error ? e.message : 'model');
+  }
+}
+
 export function registerLeaseRoutes(router: Router, d: LeaseRouteDeps): void {
   /** The roots the sandbox lacks; remembered so that the next start has them. */
   const missing = async (roots: string[]): Promise<string[]> => {
@@ -57,7 +66,7 @@ export function registerLeaseRoutes(router: Router, d: LeaseRouteDeps): void {
     const busy = d.busy();
     return { data: {
       pid: process.pid, version: d.version, dataFormat: d.dataFormat, busy: busy.jobs || busy.ingest,
-      leases: d.leases.list().map((l) => ({ client: l.client, since: l.since, roots: l.roots.length })),
+      leases: d.leases.list().map((l) => ({ client: l.client, since: l.since, roots: l.roots.length, ...(l.model ? { model: l.model.label } : {}) })),
     } };
   });
 
@@ -65,12 +74,14 @@ export function registerLeaseRoutes(router: Router, d: LeaseRouteDeps): void {
     const body = await bodyOf(ctx.req);
     const client = typeof body['client'] === 'string' ? body['client'].slice(0, 40).replace(/[^\w.-]/g, '_') : 'client';
     const roots = await rootsOf(body['roots']);
+    const model = modelOf(body['model']);
     // About to stop for a restart: a new client must not start work here (HTTP 503); it waits for
     // this process to end and attaches to the successor.
     if (d.leases.restarting) throw new ApiError(ErrorCode.INTERNAL, 'the local service is restarting', 503);
     let lease;
     try {
       lease = d.leases.add(client, roots);
+      if (model) d.leases.setModel(lease.id, model);
     } catch (e) {
       throw new ApiError(ErrorCode.INVALID_PARAMS, e instanceof Error ? e.message : String(e));
     }
@@ -80,9 +91,11 @@ export function registerLeaseRoutes(router: Router, d: LeaseRouteDeps): void {
   router.add('POST', `${LOCAL_PREFIX}/leases/:id`, async (ctx) => {
     const body = await bodyOf(ctx.req);
     const roots = body['roots'] === undefined ? undefined : await rootsOf(body['roots']);
+    const model = modelOf(body['model']);
     const lease = d.leases.renew(ctx.params['id'] ?? '', roots);
     // 404: the lease expired (the client was silent too long); the client registers again.
     if (!lease) throw new ApiError(ErrorCode.NOT_FOUND, 'no such lease (it expired); register again', 404);
+    if (model !== undefined) d.leases.setModel(lease.id, model);
     return { data: { id: lease.id, ttlMs: d.ttlMs, missingRoots: roots === undefined ? [] : await missing(roots) } };
   });
 

@@ -5,6 +5,7 @@
  * once it has had no lease and no work for `idleMs`: never while a job or an ingest runs.
  */
 import { randomBytes } from 'node:crypto';
+import type { ModelEndpoint } from '../../shared/localModel';
 
 export interface Lease {
   id: string;
@@ -14,6 +15,8 @@ export interface Lease {
   roots: string[];
   since: number;
   seen: number;
+  /** The language model this client chose for its questions (see shared/localModel.ts). */
+  model?: ModelEndpoint;
 }
 
 export interface LeaseOptions {
@@ -72,6 +75,22 @@ export class Leases {
     lease.seen = this.now();
     if (roots) lease.roots = roots;
     return lease;
+  }
+
+  /** Sets (or, with null, clears) a live lease's model; false when the lease is not live. */
+  setModel(id: string, model: ModelEndpoint | null): boolean {
+    this.expire();
+    const lease = this.leases.get(id);
+    if (!lease) return false;
+    if (model === null) delete lease.model;
+    else lease.model = model;
+    return true;
+  }
+
+  /** The model of one live lease, if its client chose one. */
+  modelOf(id: string): ModelEndpoint | undefined {
+    this.expire();
+    return this.leases.get(id)?.model;
   }
 
   drop(id: string): boolean {

@@ -8,6 +8,7 @@ import { MAX_DATASOURCES_PER_JOB, MAX_QUESTION_LENGTH } from '../../shared/domai
 import { ErrorCode } from '../../shared/errorCodes';
 import type { DecodedJobBody } from '../../shared/requestCodecV1';
 import type { IngestResult } from '../engine';
+import type { ModelEndpoint } from '../../shared/localModel';
 import { ApiError, notFound } from '../http/envelope';
 import type { ServiceDeps } from '../serviceDeps';
 import { toDataSource, type SessionRecord, type SourceRecord } from '../state/records';
@@ -24,6 +25,8 @@ export interface JobPlan {
   dataFrom?: 'session';
   /** Nothing selected and nothing in the session: the datasets there are, to name in the answer. */
   datasets?: Array<{ name: string; files: number }>;
+  /** The language model the asking client chose (see shared/localModel.ts). */
+  model?: ModelEndpoint;
 }
 
 function notSynched(names: string[]): ApiError {

@@ -138,6 +138,7 @@ export class JobRunner {
         history: prior,
         ...(plan.dataFrom !== undefined ? { dataFrom: plan.dataFrom } : {}),
         ...(plan.datasets !== undefined ? { datasets: plan.datasets } : {}),
+        ...(plan.model !== undefined ? { model: plan.model } : {}),
         // The glossaries of the datasets asked about; a meaning chosen now is kept in each of them.
         glossary: datasetsOf(plan).flatMap((d) => d.glossary ?? []),
         define: async (entry) => {

@@ -8,7 +8,7 @@ import { newId } from '../ids';
 import type { ServiceDeps } from '../serviceDeps';
 import { toDataSource, type DatasetRecord, type SourceRecord } from '../state/records';
 import { datasetOf } from './datasetRoutes';
-import { decode, decodeBody, deleteCaller, idParam, newestFirst, paginate, type Spelling } from './routeKit';
+import { decode, decodeBody, deleteCaller, idParam, leaseOf, newestFirst, paginate, type Spelling } from './routeKit';
 import { createSource, removeSource } from './sourceLifecycle';
 
 /** Presigned links last 600 s by default in the real service. */
@@ -89,10 +89,4 @@ export function registerDataSourceRoutes(router: Router, deps: ServiceDeps, spel
 /** A source as callers see it, with how far a running read has got. */
 function liveSource(deps: ServiceDeps, r: SourceRecord): DataSource {
   return toDataSource(r, deps.ingest.progressOf(r.id));
-}
-
-/** The lease a client of a shared service names (see TeamDataClientOptions.localLease). */
-function leaseOf(ctx: RequestContext): string | undefined {
-  const v = ctx.req.headers['x-team-data-lease'];
-  return typeof v === 'string' && v.length <= 64 ? v : undefined;
 }

@@ -5,7 +5,7 @@ import type { Handler, Router } from '../http/router';
 import { planJob } from '../jobs/jobPlan';
 import { SseWriter } from '../jobs/sseWriter';
 import type { ServiceDeps } from '../serviceDeps';
-import { decodeBody, type Spelling } from './routeKit';
+import { decodeBody, leaseOf, type Spelling } from './routeKit';
 
 export function registerJobRoutes(router: Router, deps: ServiceDeps, { wire, req }: Spelling): void {
   const createJob: Handler = async (ctx) => {
@@ -22,6 +22,9 @@ export function registerJobRoutes(router: Router, deps: ServiceDeps, { wire, req
     if (ctx.res.destroyed || ctx.req.socket.destroyed) onClose();
     const body = await decodeBody(ctx, (raw) => req.decodeJobBody(raw));
     const plan = await planJob(deps, body);
+    // The model this client chose (a VS Code window's setting) answers its questions only.
+    const model = deps.modelFor?.(leaseOf(ctx));
+    if (model !== undefined) plan.model = model;
     if (!body.stream) {
       const outcome = await deps.jobs.run(plan, () => undefined, cancel.signal);
       if (!outcome.ok) throw new ApiError(ErrorCode.JOB_FAILED, outcome.answer.error?.message);

@@ -38,6 +38,12 @@ export function contains(haystack: string, needle: string): boolean {
 }
 
 /** Resource ids are compared as given; oversized ones cannot exist and are rejected early. */
+/** The lease a client of a shared service names (see TeamDataClientOptions.localLease). */
+export function leaseOf(ctx: RequestContext): string | undefined {
+  const v = ctx.req.headers['x-team-data-lease'];
+  return typeof v === 'string' && v.length <= 64 ? v : undefined;
+}
+
 export function idParam(ctx: RequestContext, name: string): string {
   const v = ctx.params[name] ?? '';
   if (v.length > 128) throw new ApiError(ErrorCode.NOT_FOUND, `${name}: not found`);
