@@ -13,6 +13,8 @@ import type { AnswerContext, IngestResult, PriorTurn } from '../../src/server/en
 import { LocalAnalysisEngine, type LocalEngineOptions } from '../../src/server/engine/localEngine';
 import { parseCsv } from '../../src/shared/csv';
 import type { Block, DataSource, JobEvent, JobMode, LanguageType, SourceRef } from '../../src/shared/domain';
+import type { GlossaryEntry } from '../../src/shared/glossary';
+import type { ModelEndpoint } from '../../src/shared/localModel';
 
 export interface Collected {
   events: JobEvent[];
@@ -26,12 +28,23 @@ export interface Collected {
   steps: Array<{ name: string; status: string }>;
 }
 
+export interface AskOptions {
+  history?: string[];
+  jobMode?: JobMode;
+  languageType?: LanguageType;
+  /** The asking client's model (a VS Code window's choice). */
+  model?: ModelEndpoint;
+  glossary?: GlossaryEntry[];
+  define?: (entry: GlossaryEntry) => Promise<void>;
+  signal?: AbortSignal;
+}
+
 export interface EngineRig {
   dir: string;
   store: DuckDbStore;
   engine: LocalAnalysisEngine;
   sources: Map<string, { source: DataSource; ingest: IngestResult }>;
-  ask(question: string, files: readonly string[], opts?: { history?: string[]; jobMode?: JobMode; languageType?: LanguageType }): Promise<Collected>;
+  ask(question: string, files: readonly string[], opts?: AskOptions): Promise<Collected>;
   close(): Promise<void>;
 }
 
@@ -69,7 +82,10 @@ export async function startRig(files: Record<string, string | Buffer>, options: 
       const events: JobEvent[] = [];
       const ctx: AnswerContext = {
         jobId: 'job-1', question, languageType: opts.languageType ?? 'EN', jobMode: opts.jobMode ?? 'AUTO', sources: selected, history: prior,
-        emit: (e) => events.push(e), signal: new AbortController().signal,
+        emit: (e) => events.push(e), signal: opts.signal ?? new AbortController().signal,
+        ...(opts.model !== undefined ? { model: opts.model } : {}),
+        ...(opts.glossary !== undefined ? { glossary: opts.glossary } : {}),
+        ...(opts.define !== undefined ? { define: opts.define } : {}),
         publishFile: async (name, contents) => {
           const url = `http://127.0.0.1/files/${published.size}/${name}`;
           published.set(url, typeof contents === 'string' ? contents : Buffer.from(contents).toString('utf-8'));

@@ -1,13 +1,14 @@
 /**
- * The optional model path against a local OpenAI-compatible server (a fake one: it tests our
- * client's request, validation and fallback, not a model). Valid SQL and a grounded narrative are
- * used; unsafe SQL, broken replies, HTTP errors, timeouts and invented numbers fall back.
+ * The model's own SQL, against a local OpenAI-compatible server (a scripted one: it tests our
+ * client's request, validation and fallback, not a model). SQL is used only for questions no plan
+ * of the engine fits (here: ones it refuses); valid SQL and a grounded narrative are used, labelled
+ * as the model's; unsafe SQL, broken replies, HTTP errors, timeouts and invented numbers fall back.
  */
 import { strict as assert } from 'node:assert';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { llmConfigFromEnv } from '../../src/server/engine/llmClient';
-import { extractSql, numbersSupported, withTables } from '../../src/server/engine/llmAnswer';
+import { llmConfigFromEnv } from '../../src/server/model/llmClient';
+import { numbersSupported, withTables } from '../../src/server/model/sqlAnswer';
 import { startRig, type EngineRig } from './engineHarness';
 
 const KEY = 'sk-test-secret-4242';
@@ -19,6 +20,8 @@ interface Seen {
 }
 
 type Reply = (res: ServerResponse) => void;
+
+const sqlReply = (sql: string): string => JSON.stringify({ answer: 'sql', sql });
 
 function chatReply(content: string): Reply {
   return (res) => {
@@ -70,11 +73,12 @@ describe('optional language model (OpenAI-compatible)', function () {
 
   it('uses the model SQL and a grounded narrative, shows the SQL over the user\'s file, sends key, model and language', async () => {
     replies = [
-      chatReply('Here you go:\n```json\n{"sql": "SELECT region, sum(revenue) AS total FROM sales GROUP BY region ORDER BY total DESC;"}\n```'),
+      chatReply(`Here you go:\n\`\`\`json\n${sqlReply('SELECT region, sum(revenue) AS total FROM sales GROUP BY region ORDER BY total DESC;')}\n\`\`\``),
       chatReply('Europa liegt vorn mit 30, vor Asien mit 12.'),
     ];
     const a = await rig.ask('Umsatz je Region', ['sales.csv'], { languageType: 'DE' });
-    assert.equal(a.message, 'Europa liegt vorn mit 30, vor Asien mit 12.');
+    assert.match(a.message, /^Europa liegt vorn mit 30, vor Asien mit 12\.\n\n_Answered with SQL written by the model \(tiny-sql\)/);
+    assert.match(a.code[0] ?? '', /-- SQL written by the model \(tiny-sql\)/);
     assert.deepEqual(a.tables[0], [['region', 'total'], ['Europe', '30'], ['Asia', '12'], ['Africa', '3']]);
     assert.match(a.code[0] ?? '', /read_csv\('sales\.csv'/);
     assert.match(a.code[0] ?? '', /SELECT region, sum\(revenue\) AS total FROM sales GROUP BY region ORDER BY total DESC/);
@@ -89,22 +93,34 @@ describe('optional language model (OpenAI-compatible)', function () {
 
   it('merges the model\'s own WITH list with the table CTEs', async () => {
     replies = [
-      chatReply('{"sql": "WITH t AS (SELECT channel, count(*) AS n FROM sales GROUP BY channel) SELECT * FROM t ORDER BY n DESC, channel"}'),
+      chatReply(sqlReply('WITH t AS (SELECT channel, count(*) AS n FROM sales GROUP BY channel) SELECT * FROM t ORDER BY n DESC, channel')),
       chatReply('online leads with 3 rows.'),
     ];
-    const a = await rig.ask('rows per channel', ['sales.csv']);
+    const a = await rig.ask('Zeilen je Kanal', ['sales.csv']);
     assert.deepEqual(a.tables[0], [['channel', 'n'], ['online', '3'], ['retail', '2']]);
-    assert.equal(a.message, 'online leads with 3 rows.');
+    assert.match(a.message, /^online leads with 3 rows\./);
   });
 
   it('falls back to the built-in engine when the model writes SQL that reads files', async () => {
-    replies = [chatReply('{"sql": "SELECT * FROM read_csv(\'/etc/passwd\')"}')];
-    const a = await rig.ask('total revenue by region', ['sales.csv']);
+    replies = [chatReply(sqlReply("SELECT * FROM read_csv('/etc/passwd')"))];
+    const a = await rig.ask('Umsatz je Region', ['sales.csv']);
     assert.equal(seen.length, 1, 'no narrative is asked for refused SQL');
-    assert.ok(a.steps.some((s) => /language model/.test(s.name) && s.status === 'error'));
+    assert.ok(a.steps.some((s) => /SQL written by the model/.test(s.name) && s.status === 'error'));
+    assert.equal(a.tables.length, 0);
+    assert.match(a.message, /^I can't answer that from sales\.csv/);
+    assert.match(a.message, /The SQL written by the model \(tiny-sql\) could not be run/);
+    assert.ok(!a.code.join('\n').includes('passwd'));
+    assert.ok(!a.message.includes('passwd'));
+  });
+
+  it('uses no SQL of the model when a plan of the engine fits, and says so', async () => {
+    replies = [chatReply(sqlReply('SELECT 999 AS total'))];
+    const a = await rig.ask('total revenue by region', ['sales.csv']);
+    assert.equal(seen.length, 1);
     assert.deepEqual(a.tables[0], [['region', 'total_revenue'], ['Europe', '30'], ['Asia', '12'], ['Africa', '3']]);
     assert.match(a.message, /\*\*Europe\*\* has the highest total `revenue` \(30\)/);
-    assert.ok(!a.code.join('\n').includes('passwd'));
+    assert.match(a.message, /answered with its own SQL, which cannot be checked like a plan; this answer is the built-in engine's reading/);
+    assert.ok(!a.code.join('\n').includes('999'));
   });
 
   it('falls back on HTTP errors, non-JSON replies, replies without SQL, SQL errors and timeouts', async () => {
@@ -113,7 +129,7 @@ describe('optional language model (OpenAI-compatible)', function () {
       (res) => { res.writeHead(503); res.end('busy'); },
       (res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('not json'); },
       chatReply('I am not sure.'),
-      chatReply('{"sql": "SELECT no_such_column FROM sales"}'),
+      chatReply(sqlReply('SELECT no_such_column FROM sales')),
       hang,
     ];
     for (const reply of cases) {
@@ -121,13 +137,14 @@ describe('optional language model (OpenAI-compatible)', function () {
       const a = await rig.ask('total revenue', ['sales.csv']);
       assert.deepEqual(a.tables[a.tables.length - 1], [['total_revenue'], ['45']]);
       assert.match(a.message, /^Total `revenue`: \*\*45\*\*/);
+      assert.match(a.message, /this answer is the built-in engine's/i);
       assert.ok(!a.message.includes(KEY));
     }
   });
 
   it('caps a model result by bytes and cell size, not only rows, and says so in the answer (issue 25)', async () => {
     // Defect: rows were capped at 10,000 whatever their size; 10,000 rows of 1 MB took 10 GB.
-    replies = [chatReply('{"sql": "SELECT repeat(\'x\', 200000) AS s, 1 AS n FROM range(10000)"}'), chatReply('Every row holds x.')];
+    replies = [chatReply(sqlReply("SELECT repeat('x', 200000) AS s, 1 AS n FROM range(10000)")), chatReply('Every row holds x.')];
     // Memory is checked where the rows are read (resultCaps.test.ts): this harness parses the TABLE.
     const a = await rig.ask('long values', ['sales.csv']);
     const table = a.tables[0] ?? [];
@@ -138,16 +155,16 @@ describe('optional language model (OpenAI-compatible)', function () {
 
   it('names a model query whose rows build values too large to compute, and answers without it (issue 25)', async () => {
     // 2,048 rows of 8 MB at a time: DuckDB runs out of memory before any cell can be cut.
-    replies = [chatReply('{"sql": "SELECT repeat(\'x\', 8000000 + i % 7) AS s FROM range(10000) t(i)"}')];
-    const a = await rig.ask('total revenue', ['sales.csv']);
+    replies = [chatReply(sqlReply("SELECT repeat('x', 8000000 + i % 7) AS s FROM range(10000) t(i)"))];
+    const a = await rig.ask('long values', ['sales.csv']);
     assert.ok(a.steps.some((s) => /^Stop the model's query: its result is too large to compute/.test(s.name) && s.status === 'error'), JSON.stringify(a.steps));
-    assert.match(a.message, /^Total `revenue`: \*\*45\*\*/);
+    assert.match(a.message, /^I can't answer that from sales\.csv/);
     assert.deepEqual((await rig.store.query('SELECT 42 AS x')).rows, [[42]]);
   });
 
   it('keeps the model\'s table but not a narrative with numbers that are not in the result', async () => {
-    replies = [chatReply('{"sql": "SELECT sum(revenue) AS total FROM sales"}'), chatReply('Revenue reached 9,999 this year, up 12.5%.')];
-    const a = await rig.ask('total revenue', ['sales.csv']);
+    replies = [chatReply(sqlReply('SELECT sum(revenue) AS total FROM sales')), chatReply('Revenue reached 9,999 this year, up 12.5%.')];
+    const a = await rig.ask('Umsatz insgesamt', ['sales.csv']);
     assert.deepEqual(a.tables[0], [['total'], ['45']]);
     assert.doesNotMatch(a.message, /9,999/);
     assert.match(a.message, /total = 45/);
@@ -161,10 +178,7 @@ describe('optional language model (OpenAI-compatible)', function () {
     assert.deepEqual(llmConfigFromEnv({ TEAM_DATA_LLM_BASE_URL: 'https://x/v1', TEAM_DATA_LLM_MODEL: 'm', TEAM_DATA_LLM_API_KEY: 'k' }), { baseUrl: 'https://x/v1', model: 'm', apiKey: 'k' });
   });
 
-  it('extracts SQL from JSON or fences, and checks narrative numbers against the result', () => {
-    assert.equal(extractSql('{"sql": "SELECT 1;"}'), 'SELECT 1');
-    assert.equal(extractSql('text ```sql\nSELECT 2\n``` more'), 'SELECT 2');
-    assert.equal(extractSql('no sql here'), undefined);
+  it('merges WITH lists, and checks narrative numbers against the result', () => {
     assert.equal(withTables(['a AS (SELECT 1)'], 'WITH b AS (SELECT 2) SELECT * FROM b'), 'WITH a AS (SELECT 1),\nb AS (SELECT 2) SELECT * FROM b');
     const rows = [['Europe', 30], ['Asia', 12]];
     assert.ok(numbersSupported('Europe has 30, Asia 12; Europe is 71.4% of the total 42 in 2024.', rows));

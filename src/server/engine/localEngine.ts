@@ -15,8 +15,10 @@ import { differingRivals, askMessage, optionsFor } from './ambiguity';
 import type { GlossaryEntry } from '../../shared/glossary';
 import { readQuestion, type Decision } from './reader';
 import { readingSentence } from './readingLine';
-import { llmConfigFromEnv, type LlmConfig } from './llmClient';
-import { answerWithModel } from './llmAnswer';
+import { llmConfigFromEnv, type LlmConfig } from '../model/llmClient';
+import { answerWithSql } from '../model/sqlAnswer';
+import { consult } from '../model/consult';
+import { crossCheck, engineWrote, modelCanPlan, type Verdict } from '../model/crossCheck';
 import { runOverview } from './overviewRunner';
 import { runStatsOverview } from './statsOverview';
 import { runPlan } from './planRunner';
@@ -120,7 +122,7 @@ export class LocalAnalysisEngine implements AnalysisEngine {
    * else, or a model configured, takes the full path. Returns whether it answered.
    */
   private async quickOverview(ctx: AnswerContext, writer: AnswerWriter, tablesOnly: boolean): Promise<boolean> {
-    if (!tablesOnly || this.llm !== undefined) return false;
+    if (!tablesOnly) return false;
     const quick = this.schema.quickTables(ctx.sources);
     if (quick === undefined || !quick.some((t) => t.rowCount > QUICK_OVERVIEW_ROWS)) return false;
     const d = readQuestion(ctx.question, ctx.history.map((h) => h.question), quick, ctx.glossary ?? []);
@@ -159,6 +161,29 @@ export class LocalAnalysisEngine implements AnalysisEngine {
       asked = before;
       d = readQuestion(before, history.slice(0, -1), tables, glossary);
     }
+    const model = ctx.model ?? this.llm;
+    let verdict: Verdict = { kind: 'engine' };
+    if (model !== undefined && d.kind !== 'define' && modelCanPlan(d) && !engineWrote(d, asked, tables) && !(mayRetrieve && DOCUMENT_CUES.test(asked))) {
+      // The model proposes a plan; the engine checks it and sets it against its own reading.
+      const label = 'label' in model && typeof model.label === 'string' ? model.label : model.model;
+      const step = writer.step(`Ask ${label} for a plan`);
+      const c = await consult(model, { question: asked, history: asked === ctx.question ? history : history.slice(0, -1), tables, glossary, signal: ctx.signal }, ex);
+      if (c.kind === 'failed' || c.kind === 'rejected') step.fail();
+      else step.done();
+      verdict = await crossCheck(c, d, label, asked, tables, ex, writer);
+      if (verdict.kind === 'ask') {
+        writer.respond(verdict.message, verdict.options, tables.map((t) => t.source));
+        return;
+      }
+      if (verdict.kind === 'sql') {
+        if (await answerWithSql({ ...model, label }, ctx, writer, ex, tables, verdict.sql)) return;
+        ex.reset();
+        verdict = { kind: 'engine', note: `_The SQL written by the model (${md(label)}) could not be run; this answer is the built-in engine's._` };
+      }
+      if (verdict.kind === 'answer') d = { kind: 'answer', reading: verdict.reading, rivals: [] };
+    }
+    const note = verdict.note !== undefined ? `\n\n${verdict.note}` : '';
+    const offers = verdict.kind === 'answer' ? verdict.offers : [];
     if (d.kind === 'answer' && d.rivals.length > 0) {
       // Close readings are only a problem when they give different answers.
       const differ = await differingRivals(d.reading, d.rivals, ex);
@@ -174,7 +199,8 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     }
     if (d.kind === 'answer' && d.reading.plan.kind !== 'overview') {
       // The reading of the question, so a wrong interpretation is visible before any number.
-      const step = writer.step(`Read the question as: ${readingSentence(d.reading.plan, tables)}`);
+      const whose = verdict.kind === 'answer' && verdict.by === 'model' && model !== undefined ? ` (the model's reading: the built-in engine could not place every word)` : '';
+      const step = writer.step(`Read the question as: ${readingSentence(d.reading.plan, tables)}${whose}`);
       step.done();
     } else if (d.kind === 'refuse') writer.step(`Match the question to the columns and values of ${labels}`).done();
     if (mayRetrieve && (d.kind === 'refuse' || DOCUMENT_CUES.test(ctx.question))) {
@@ -183,11 +209,6 @@ export class LocalAnalysisEngine implements AnalysisEngine {
         writer.respond(r.message, r.questions, [], r.refs);
         return;
       }
-    }
-    if (this.llm !== undefined) {
-      const done = await answerWithModel(this.llm, ctx, writer, ex, tables, d.kind === 'answer' ? d.reading.plan : undefined);
-      if (done) return;
-      ex.reset();
     }
     if (d.kind !== 'answer') {
       const bindings = d.kind === 'refuse' ? d.bindings : [];
@@ -199,7 +220,7 @@ export class LocalAnalysisEngine implements AnalysisEngine {
         ...offer,
         '',
         ...tables.map((t) => `**${md(t.label)}** has ${t.columns.length} columns: ${describeColumns(t)}.`),
-      ].join('\n');
+      ].join('\n') + note;
       writer.respond(text, bindings.length > 0 ? bindings.map((b) => b.question).slice(0, 6) : suggestQuestions(tables), tables.map((t) => t.source));
       return;
     }
@@ -207,11 +228,11 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     try {
       if (u.kind === 'overview') {
         const o = await runOverview(u.tables, ex, writer);
-        writer.respond(`${readingSentence(u)}:\n\n${o.message}`, suggestQuestions(u.tables), sourcesOf(u.tables));
+        writer.respond(`${readingSentence(u)}:\n\n${o.message}${note}`, suggestQuestions(u.tables), sourcesOf(u.tables));
         return;
       }
       const a = await runPlan(u, ex, writer, tables);
-      writer.respond(a.message, suggestQuestions(tables, u), sourcesOf(a.tables));
+      writer.respond(`${a.message}${note}`, offers.length > 0 ? [...offers, ...suggestQuestions(tables, u).slice(0, 3)] : suggestQuestions(tables, u), sourcesOf(a.tables));
     } catch (err) {
       ctx.signal.throwIfAborted();
       const reason = plainError(err);

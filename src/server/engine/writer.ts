@@ -14,7 +14,8 @@ const quote = (value: string): string => `"${value.replace(/"/g, "'")}"`;
 const col = (c: ColRef): string => (c.column.ratio === true ? (c.column.derived ?? []).map(tick).join(' per ') : tick(c.column.name));
 const num = (n: number): string => (Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(12))));
 
-const AGG: Record<Measure['agg'], string> = { count: 'number of rows', count_distinct: 'number of distinct', sum: 'total', avg: 'average', median: 'median', min: 'minimum', max: 'maximum' };
+/** The aggregates the grammar has words for (also the model's plan schema: see model/planSchema.ts). */
+export const AGG: Record<Measure['agg'], string> = { count: 'number of rows', count_distinct: 'number of distinct', sum: 'total', avg: 'average', median: 'median', min: 'minimum', max: 'maximum' };
 
 export function writeMeasure(m: Measure): string | undefined {
   if (m.agg === 'count' || m.col === undefined) return 'number of rows';
@@ -24,7 +25,8 @@ export function writeMeasure(m: Measure): string | undefined {
   return `${AGG[m.agg]} ${col(m.col)}`;
 }
 
-const GRAIN: Record<Grain, string> = {
+/** The time buckets the grammar has words for. */
+export const GRAIN: Record<Grain, string> = {
   hour: 'hour', day: 'day', week: 'week', month: 'month', quarter: 'quarter', year: 'year', decade: 'decade',
   weekday: 'day of week', hourOfDay: 'hour of day', monthOfYear: 'month of year', quarterOfYear: 'quarter of year',
 };

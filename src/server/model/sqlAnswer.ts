@@ -8,15 +8,15 @@ import type { LanguageType } from '../../shared/domain';
 import { ResultTooLargeError, type QueryResult } from '../duckdb/queryRunner';
 import type { AnswerContext } from '../engine';
 import { toCsv } from '../profile/csvFormat';
-import { fileNameFor, sqlBlock, type AnswerWriter } from './answerWriter';
-import { renderChart, type ChartRequest } from './charts';
-import { describePlan, fmtValue, md } from './describe';
-import { MAX_CELL_BYTES, MAX_RESULT_BYTES, type Executor } from './executor';
+import { fileNameFor, sqlBlock, type AnswerWriter } from '../engine/answerWriter';
+import { renderChart, type ChartRequest } from '../engine/charts';
+import { describePlan, fmtValue, md } from '../engine/describe';
+import { MAX_CELL_BYTES, MAX_RESULT_BYTES, type Executor } from '../engine/executor';
 import { chat, type LlmConfig } from './llmClient';
-import { executedCte, shownCte, shownPreamble } from './recipe';
-import { sqlName } from './schemaIndex';
-import { suggestQuestions } from './suggestions';
-import type { Plan, TableMeta } from './types';
+import { executedCte, shownCte, shownPreamble } from '../engine/recipe';
+import { sqlName } from '../engine/schemaIndex';
+import { suggestQuestions } from '../engine/suggestions';
+import type { Plan, TableMeta } from '../engine/types';
 import { formatBytes } from '../../shared/byteSize';
 
 const LANGUAGES: Record<LanguageType, string> = {
@@ -35,21 +35,6 @@ export function schemaPrompt(tables: readonly TableMeta[]): string {
     });
     return `Table ${sqlName(t.alias)} (from ${t.label}, ${t.rowCount} rows):\n${cols.join('\n')}`;
   }).join('\n\n');
-}
-
-/** The SQL of a model reply: a JSON object with `sql`, or a ```sql fence. */
-export function extractSql(reply: string): string | undefined {
-  const obj = /\{[\s\S]*\}/.exec(reply)?.[0];
-  if (obj !== undefined) {
-    try {
-      const parsed = JSON.parse(obj) as { sql?: unknown };
-      if (typeof parsed.sql === 'string' && parsed.sql.trim() !== '') return parsed.sql.trim().replace(/;\s*$/, '');
-    } catch {
-      // fall through to a fenced block
-    }
-  }
-  const fenced = /```(?:sql)?\s*([\s\S]*?)```/i.exec(reply)?.[1];
-  return fenced !== undefined && fenced.trim() !== '' ? fenced.trim().replace(/;\s*$/, '') : undefined;
 }
 
 /** Prefixes the table CTEs to a model statement (merging with its own WITH list). */
@@ -95,24 +80,20 @@ function capsNote(r: QueryResult): string {
   return notes.length > 0 ? `_${notes.join(' ')}_` : '';
 }
 
-/** Tries the model; true when it produced the whole answer, false to fall back (nothing is left half-done). */
-export async function answerWithModel(cfg: LlmConfig, ctx: AnswerContext, writer: AnswerWriter, ex: Executor, tables: TableMeta[], builtin: Plan | undefined): Promise<boolean> {
-  const step = writer.step(`Ask the language model (${cfg.model}) for a query`);
+/**
+ * Answers with SQL the model wrote (used only when no plan fits the question): guarded, capped and
+ * labelled as the model's. True when it produced the whole answer, false to fall back (nothing is
+ * left half-done).
+ */
+export async function answerWithSql(cfg: LlmConfig & { label?: string }, ctx: AnswerContext, writer: AnswerWriter, ex: Executor, tables: TableMeta[], sql: string, builtin?: Plan): Promise<boolean> {
+  const who = cfg.label ?? cfg.model;
+  const step = writer.step(`Run the SQL written by the model (${who}): no plan of the engine fits the question`);
   const language = LANGUAGES[ctx.languageType] ?? 'English';
-  let sql: string;
   let result;
   try {
-    const history = ctx.history.slice(-5).map((h) => `- ${h.question}`).join('\n');
-    const reply = await chat(cfg, [
-      { role: 'system', content: 'You translate questions about tabular data into one DuckDB SELECT statement. Use only the tables and columns listed; quote column names with double quotes. Never use file-reading functions (read_csv, read_parquet, glob...), ATTACH, COPY, PRAGMA, SET or any write. Reply with a JSON object {"sql": "<one SELECT>"} and nothing else.' },
-      { role: 'user', content: `${schemaPrompt(tables)}\n\n${history ? `Earlier questions in this session:\n${history}\n\n` : ''}Question: ${ctx.question}` },
-    ], ctx.signal);
-    const extracted = extractSql(reply);
-    if (extracted === undefined) throw new Error('the model reply has no SQL');
-    sql = extracted;
-    result = await ex.runRaw(withTables(tables.map((t) => executedCte(t)), sql), withTables(tables.map((t) => shownCte(t)), sql), 'Query written by the language model');
+    result = await ex.runRaw(withTables(tables.map((t) => executedCte(t)), sql), withTables(tables.map((t) => shownCte(t)), sql), `SQL written by the model (${who})`);
   } catch (err) {
-    // Any failure (network, reply, guard, DuckDB) hands the question to the built-in engine.
+    // Any failure (guard, DuckDB) hands the question back to the built-in engine.
     ctx.signal.throwIfAborted();
     step.fail();
     // One the query itself caused, and that no cap could cut, is named rather than hidden.
@@ -152,6 +133,7 @@ export async function answerWithModel(cfg: LlmConfig, ctx: AnswerContext, writer
   }
   const caps = capsNote(result);
   if (caps !== '') message = `${message}\n\n${caps}`;
+  message = `${message}\n\n_Answered with SQL written by the model (${md(who)}), shown above: no plan of the engine fits this question, so its checks of the reading do not apply._`;
   writer.respond(message, suggestQuestions(tables, builtin), tables.map((t) => t.source));
   return true;
 }
