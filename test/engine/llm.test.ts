@@ -113,6 +113,29 @@ describe('optional language model (OpenAI-compatible)', function () {
     assert.ok(!a.message.includes('passwd'));
   });
 
+  it('runs the guard\'s hostile statements as model SQL: each is refused, nothing is read, written or dropped', async () => {
+    const hostile = [
+      "SELECT * FROM read_text('/etc/passwd')", "SELECT * FROM glob('/etc/*')", "SELECT getenv('HOME') AS h",
+      "COPY (SELECT * FROM sales) TO '/tmp/team-data-model-copy.csv'", "ATTACH '/tmp/team-data-model.db' AS x", 'INSTALL httpfs',
+      'SELECT 1; DROP TABLE sales', "SELECT * FROM query('SELECT 1')", 'SELECT * FROM duckdb_tables()',
+      "SELECT current_setting('threads') AS t", 'WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r) SELECT * FROM r',
+    ];
+    for (const sql of hostile) {
+      seen.length = 0;
+      replies = [chatReply(sqlReply(sql))];
+      const a = await rig.ask('Umsatz je Region', ['sales.csv']);
+      assert.equal(seen.length, 1, sql);
+      assert.equal(a.tables.length, 0, sql);
+      assert.ok(a.steps.some((s) => /SQL written by the model/.test(s.name) && s.status === 'error'), sql);
+      assert.ok(!a.message.includes('root:'), sql);
+    }
+    const { existsSync } = await import('node:fs');
+    assert.equal(existsSync('/tmp/team-data-model-copy.csv'), false);
+    assert.equal(existsSync('/tmp/team-data-model.db'), false);
+    const after = await rig.ask('total revenue', ['sales.csv']);
+    assert.deepEqual(after.tables[after.tables.length - 1], [['total_revenue'], ['45']]);
+  });
+
   it('uses no SQL of the model when a plan of the engine fits, and says so', async () => {
     replies = [chatReply(sqlReply('SELECT 999 AS total'))];
     const a = await rig.ask('total revenue by region', ['sales.csv']);
