@@ -217,3 +217,28 @@ export async function startModelBridge(o: BridgeOptions): Promise<ModelBridge> {
     }),
   };
 }
+
+/**
+ * Messages as the VS Code LM API takes them: it has user and assistant messages only, so a system
+ * text is put before the next user message (or sent as a user message of its own).
+ */
+export function forLmApi(messages: readonly BridgeMessage[]): Array<{ role: 'user' | 'assistant'; content: string }> {
+  const out: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+  let system: string[] = [];
+  const flush = (): void => {
+    if (system.length > 0) out.push({ role: 'user', content: system.join('\n\n') });
+    system = [];
+  };
+  for (const m of messages) {
+    if (m.role === 'system') system.push(m.content);
+    else if (m.role === 'user') {
+      out.push({ role: 'user', content: system.length > 0 ? `${system.join('\n\n')}\n\n${m.content}` : m.content });
+      system = [];
+    } else {
+      flush();
+      out.push({ role: 'assistant', content: m.content });
+    }
+  }
+  flush();
+  return out;
+}
