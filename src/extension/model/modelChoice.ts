@@ -148,3 +148,16 @@ export function modelStatusText(s: ModelStatus): { visible: boolean; text: strin
       return { visible: true, text: '$(warning) Model unavailable', tooltip: `No language model answers: ${s.why}. The built-in engine answers alone. Click to choose a model.`, warning: true };
   }
 }
+
+/** The SecretStorage entry of an endpoint's key: one per endpoint, so one server's key never goes to another. */
+export function endpointKeyName(endpointUrl: string): string {
+  const checked = checkEndpointUrl(endpointUrl);
+  let norm = checked.ok ? checked.url : endpointUrl.trim();
+  try {
+    const u = new URL(norm);
+    norm = `${u.protocol}//${u.host.toLowerCase()}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    // Not a URL: the raw text still names one entry consistently.
+  }
+  return `teamData.localModel.endpointKey:${norm}`;
+}

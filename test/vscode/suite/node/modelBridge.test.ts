@@ -15,7 +15,7 @@ interface Reply {
   text: string;
 }
 
-async function call(b: ModelBridge, o: { method?: string; path?: string; token?: string | null; body?: string | Buffer } = {}): Promise<Reply> {
+async function call(b: ModelBridge, o: { method?: string; path?: string; token?: string | null; body?: string } = {}): Promise<Reply> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   const token = o.token === undefined ? b.token : o.token;
   if (token !== null) headers['authorization'] = `Bearer ${token}`;

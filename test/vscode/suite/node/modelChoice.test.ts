@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { forLmApi } from '../../../../src/extension/model/modelBridge';
 import {
-  checkEndpointUrl, consentDecision, consentKey, consentPrompt, endpointIdentity, modelStatusText, timeoutMs, vscodeIdentity, type ModelIdentity,
+  checkEndpointUrl, consentDecision, endpointKeyName, consentKey, consentPrompt, endpointIdentity, modelStatusText, timeoutMs, vscodeIdentity, type ModelIdentity,
 } from '../../../../src/extension/model/modelChoice';
 
 describe('language model choice and consent', () => {
@@ -50,6 +50,9 @@ describe('language model choice and consent', () => {
     const withKey = checkEndpointUrl('http://user:sk-123@h/v1');
     assert.equal(withKey.ok, false);
     assert.ok(!JSON.stringify(withKey).includes('sk-123'), 'the refusal does not repeat the key');
+    assert.equal(endpointKeyName('http://127.0.0.1:11434/v1/'), endpointKeyName('HTTP://127.0.0.1:11434/v1'), 'one key per endpoint, however written');
+    assert.notEqual(endpointKeyName('http://127.0.0.1:11434/v1'), endpointKeyName('http://10.0.0.5:11434/v1'), 'one server\'s key never goes to another');
+    assert.match(endpointKeyName('http://h/v1'), /^teamData\.localModel\.endpointKey:/);
     assert.equal(timeoutMs(60), 60_000);
     assert.equal(timeoutMs(0), 5_000);
     assert.equal(timeoutMs(99_999), 600_000);
