@@ -118,11 +118,12 @@ export class LocalModelManager implements vscode.Disposable {
     if (!out.usesBridge) await this.stopBridge();
     const before = this.endpoint;
     this.endpoint = out.endpoint;
+    // The status bar says it at once; the lease may wait for a service still starting.
+    this.setStatus(out.status);
     if (!sameEndpoint(before, out.endpoint)) {
       this.deps.log('info', out.endpoint ? `Language model for questions: ${out.endpoint.label}` : 'No language model for questions: the built-in engine answers alone');
       await this.deps.push().catch((e: unknown) => this.deps.log('warn', `telling the local service about the language model failed: ${e instanceof Error ? e.message : String(e)}`));
     }
-    this.setStatus(out.status);
     return out.status;
   }
 
