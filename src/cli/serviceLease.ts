@@ -5,6 +5,7 @@
  * a new service when the old one is gone).
  */
 import type { Discovery } from '../server/daemon/discovery';
+import type { ModelEndpoint } from '../shared/localModel';
 import { LocalCallError, localCall } from './serviceProbe';
 
 export type LeaseLogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -23,6 +24,12 @@ export interface LeaseOptions {
    * is fixed at start); by default the lease asks it to restart once idle.
    */
   onMissingRoots?(roots: string[]): void;
+  /**
+   * The language model this client chose for its questions (shared/localModel.ts), read when the
+   * lease is taken, taken again, or {@link ServiceLease.updateModel} is called. Its key is sent
+   * only in the request body, never logged.
+   */
+  model?: () => ModelEndpoint | undefined;
 }
 
 interface LeaseReply {
@@ -38,8 +45,14 @@ export class ServiceLease {
 
   private constructor(private readonly o: LeaseOptions, private id: string, private ttlMs: number) {}
 
+  /** The body of a new lease: who, which folders, and the chosen model if any. */
+  private static takeBody(o: LeaseOptions): Record<string, unknown> {
+    const model = o.model?.();
+    return { client: o.client, roots: [...(o.roots?.() ?? [])], ...(model ? { model } : {}) };
+  }
+
   static async take(o: LeaseOptions): Promise<ServiceLease> {
-    const reply = await localCall<LeaseReply>(o.discovery, 'POST', '/leases', { client: o.client, roots: [...(o.roots?.() ?? [])] });
+    const reply = await localCall<LeaseReply>(o.discovery, 'POST', '/leases', ServiceLease.takeBody(o));
     const lease = new ServiceLease(o, reply.id, reply.ttlMs);
     await lease.missing(reply.missingRoots);
     lease.schedule();
@@ -59,6 +72,18 @@ export class ServiceLease {
   async updateRoots(): Promise<void> {
     const reply = await localCall<LeaseReply>(this.o.discovery, 'POST', `/leases/${encodeURIComponent(this.id)}`, { roots: [...(this.o.roots?.() ?? [])] });
     await this.missing(reply.missingRoots);
+  }
+
+  /** Tells the service the model this client chose now (none clears it). */
+  async updateModel(): Promise<void> {
+    const model = this.o.model?.();
+    try {
+      await localCall<LeaseReply>(this.o.discovery, 'POST', `/leases/${encodeURIComponent(this.id)}`, { model: model ?? null });
+    } catch (e) {
+      // Forgotten (expired): the next renewal takes a new lease, which carries the model of then.
+      if (e instanceof LocalCallError && e.status === 404) return;
+      throw e;
+    }
   }
 
   private async missing(roots: string[]): Promise<void> {
@@ -81,7 +106,7 @@ export class ServiceLease {
     } catch (e) {
       if (e instanceof LocalCallError && e.status === 404) {
         // Forgotten (expired): take a new one from the same service.
-        const reply = await localCall<LeaseReply>(this.o.discovery, 'POST', '/leases', { client: this.o.client, roots: [...(this.o.roots?.() ?? [])] }).catch(() => undefined);
+        const reply = await localCall<LeaseReply>(this.o.discovery, 'POST', '/leases', ServiceLease.takeBody(this.o)).catch(() => undefined);
         // Released meanwhile: give the new lease straight back.
         if (reply && this.released) {
           await localCall(this.o.discovery, 'DELETE', `/leases/${encodeURIComponent(reply.id)}`, undefined, 1500).catch(() => undefined);

@@ -12,7 +12,8 @@ export interface ServiceStatus {
   version: string;
   dataFormat: number;
   busy: boolean;
-  leases: Array<{ client: string; since: number; roots: number }>;
+  /** `model`: the label of the model a client registered (never its key). */
+  leases: Array<{ client: string; since: number; roots: number; model?: string }>;
 }
 
 export type Probe = { kind: 'ok'; status: ServiceStatus } | { kind: 'refused' } | { kind: 'hung' } | { kind: 'foreign'; why: string };

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
 import { JOB_MODES, LANGUAGE_TYPES, type JobMode, type LanguageType } from '../shared/domain';
+import { DEFAULT_TIMEOUT_SECONDS, LOCAL_MODEL_MODES, type LocalModelSettings } from './model/modelChoice';
 
 export const CONFIG_SECTION = 'teamData';
 
@@ -60,8 +61,29 @@ export function readSettings(): Settings {
   };
 }
 
+const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
+
+/** The language model settings (teamData.localModel*); the endpoint's key is in SecretStorage only. */
+export function readLocalModelSettings(): LocalModelSettings {
+  const c = vscode.workspace.getConfiguration(CONFIG_SECTION);
+  return {
+    // '.mode', not 'localModel' itself: VS Code ignores 'a.b.c' settings when 'a.b' holds a value.
+    mode: oneOf(c.get('localModel.mode'), LOCAL_MODEL_MODES, 'off'),
+    vscodeModel: text(c.get('localModel.vscodeModel')),
+    endpointUrl: text(c.get('localModel.endpointUrl')),
+    endpointModel: text(c.get('localModel.endpointModel')),
+    timeoutSeconds: intIn(c.get('localModel.timeoutSeconds'), 5, 600, DEFAULT_TIMEOUT_SECONDS),
+  };
+}
+
+export const LOCAL_MODEL_KEYS = ['localModel.mode', 'localModel.vscodeModel', 'localModel.endpointUrl', 'localModel.endpointModel', 'localModel.timeoutSeconds'] as const;
+
+export function affectsLocalModel(e: vscode.ConfigurationChangeEvent): boolean {
+  return e.affectsConfiguration(`${CONFIG_SECTION}.localModel`);
+}
+
 /** Writes a setting where it takes effect: the workspace when it sets one, else the user scope. */
-export async function updateSetting(key: 'baseUrl' | 'userId' | 'apiVersion', value: string | undefined): Promise<void> {
+export async function updateSetting(key: 'baseUrl' | 'userId' | 'apiVersion' | (typeof LOCAL_MODEL_KEYS)[number], value: string | undefined): Promise<void> {
   const c = vscode.workspace.getConfiguration(CONFIG_SECTION);
   // A workspace value overrides the user's: writing only the user scope would change nothing.
   const target = c.inspect(key)?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;

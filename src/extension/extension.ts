@@ -76,5 +76,7 @@ export async function deactivate(): Promise<void> {
   const s = active;
   active = undefined;
   s?.jobs.cancelAll();
+  // The model bridge stops with the window (its token dies with it).
+  s?.model.dispose();
   await s?.supervisor.stop();
 }

@@ -13,6 +13,7 @@ import { readSettings } from './config';
 import { FileReuseCache } from './flows/fileReuse';
 import { RunningJobs } from './jobs/runningJobs';
 import { LocalServiceSupervisor } from './localService/supervisor';
+import { LocalModelManager } from './model/localModel';
 import { adoptOldFolder, chosenDataFolder } from './localService/dataFolder';
 import { Log } from './log';
 import { PanelManager } from './panel/panelManager';
@@ -40,6 +41,8 @@ export interface Services {
   panels: PanelManager;
   reuse: FileReuseCache;
   status: StatusBar;
+  /** The language model lent to the local service (teamData.localModel.*), and its status item. */
+  model: LocalModelManager;
 }
 
 function own<T extends vscode.Disposable>(context: vscode.ExtensionContext, d: T): T {
@@ -49,7 +52,7 @@ function own<T extends vscode.Disposable>(context: vscode.ExtensionContext, d: T
 
 export function createServices(context: vscode.ExtensionContext): Services {
   const log = own(context, new Log());
-  const later = {} as { supervisor: LocalServiceSupervisor; connection: ConnectionManager };
+  const later = {} as { supervisor: LocalServiceSupervisor; connection: ConnectionManager; model?: LocalModelManager };
   // The views first (issue 24 point 13): until they have a data provider VS Code says "There is no
   // data provider registered". The providers reach the supervisor and connection made below only
   // when VS Code asks them for rows, after activate has returned. The roots wait for the local
@@ -78,6 +81,8 @@ export function createServices(context: vscode.ExtensionContext): Services {
       if (moved) log.write('info', moved);
     },
     readRoots: workspaceReadRoots,
+    // Read at each lease taken: the model chosen at that moment (none until the settings are applied).
+    model: () => later.model?.model,
     readHardLinks: () => readSettings().localServiceReadHardLinks,
     log: (level, message) => log.write(level, message),
     onNote: (message) => void prompts.choose(message, ['Restart Local Service'] as const, { level: 'info' }).then((choice) => {
@@ -90,6 +95,16 @@ export function createServices(context: vscode.ExtensionContext): Services {
     },
   });
   own(context, { dispose: () => void supervisor.stop() });
+  const model = own(context, new LocalModelManager({
+    globalState: context.globalState,
+    secrets: context.secrets,
+    prompts,
+    log: (level, message) => log.write(level, message),
+    push: () => supervisor.updateModel(),
+  }));
+  later.model = model;
+  // At startup no consent modal: a model not yet allowed shows as off until the user chooses it.
+  void model.apply({ mayAsk: false });
   // New workspace folders go to the service with this window's lease; a service that cannot read
   // them yet (its sandbox is fixed at start) restarts once no job runs.
   own(context, vscode.workspace.onDidChangeWorkspaceFolders(() => {
@@ -120,7 +135,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
   }));
   const reuse = new FileReuseCache(context.globalState);
   const status = own(context, new StatusBar(connection, jobs));
-  const services = { context, log, prompts, notifier, keys, supervisor, connection, jobs, datasets, sessions, datasetsView, sessionsView, reuse, status } as Omit<Services, 'panels'> as Services;
+  const services = { context, log, prompts, notifier, keys, supervisor, connection, jobs, datasets, sessions, datasetsView, sessionsView, reuse, status, model } as Omit<Services, 'panels'> as Services;
   services.panels = own(context, new PanelManager(services));
   own(context, watchInPlaceFiles(services));
   return services;

@@ -15,6 +15,7 @@ import { signIn, signOut, useLocalService } from './authCommands';
 import { showStatusMenu } from './statusMenu';
 import * as tree from './treeCommands';
 import * as glossary from './glossaryCommands';
+import { chooseModel, clearModelEndpointKey, setModelEndpointKey } from './modelCommands';
 
 export interface CommandEntry {
   id: string;
@@ -71,6 +72,9 @@ export function commandTable(s: Services): CommandEntry[] {
       { location: vscode.ProgressLocation.Notification, title: 'Restarting the local service once its running jobs end…' },
       () => s.supervisor.restart(),
     )).baseUrl },
+    { id: 'teamData.chooseModel', what: 'choose the language model', handler: () => chooseModel(s) },
+    { id: 'teamData.setModelEndpointKey', what: 'set the model endpoint key', handler: () => setModelEndpointKey(s) },
+    { id: 'teamData.clearModelEndpointKey', what: 'clear the model endpoint key', handler: () => clearModelEndpointKey(s) },
     { id: 'teamData.showLogs', what: 'show the logs', handler: () => s.log.show() },
     { id: 'teamData.refresh', what: 'refresh', handler: () => refreshAll(s) },
     { id: 'teamData.showStatusMenu', what: 'show the actions', handler: () => showStatusMenu(s) },

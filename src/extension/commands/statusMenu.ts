@@ -25,6 +25,8 @@ export async function showStatusMenu(s: Services): Promise<void> {
     if (info.signedIn && info.keySource !== 'env') items.push({ label: '$(sign-out) Sign Out', description: info.label, value: 'teamData.signOut' });
     items.push({ label: '$(database) Use the Embedded Local Service', description: 'offline, data stays on this machine', value: 'teamData.useLocalService' });
   }
+  const model = s.model.status;
+  items.push({ label: '$(sparkle) Choose Language Model…', description: model.kind === 'active' ? model.label : model.kind === 'off' ? 'off: the built-in engine answers alone' : 'off', value: 'teamData.chooseModel' });
   items.push({ label: '$(output) Show Logs', value: 'teamData.showLogs' });
   items.push({ label: '$(settings-gear) Settings', value: 'teamData.openSettings' });
   const where = info.mode === 'local' ? 'embedded local service' : `${info.label}${info.signedIn ? '' : ' (signed out)'}`;

@@ -109,6 +109,18 @@ export class LocalServiceSupervisor {
   }
 
   /**
+   * Tells the service the model this window chose now (`opts.model`; none clears it). Without a
+   * service nothing is sent: the next attach registers the model of that moment. During an attach
+   * it waits for it (the lease may have been taken with the model of before).
+   */
+  async updateModel(): Promise<void> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    const lease = this.attached?.lease;
+    if (!lease) return;
+    await lease.updateModel();
+  }
+
+  /**
    * Asks the service to restart as soon as no job runs (its other clients attach to the new one),
    * then attaches to the new one. A use meanwhile joins this restart.
    */
@@ -197,6 +209,8 @@ export class LocalServiceSupervisor {
         client: 'vscode',
         // Live: a later updateReadRoots sends the folders of that moment.
         roots: () => [...(this.opts.readRoots?.() ?? [])],
+        // Live too: a lease taken again after the service forgot it carries the model of then.
+        ...(this.opts.model ? { model: this.opts.model } : {}),
         log: (level, message) => this.opts.log(level, message),
         onNote: (m) => {
           this.opts.log('warn', m);

@@ -2,6 +2,7 @@
  * The supervisor's public types: the endpoint it hands out, its states and options, and the error
  * that says why the local service cannot run (supervisor.ts does the supervising).
  */
+import type { ModelEndpoint } from '../../shared/localModel';
 import type { BackoffOptions } from './backoff';
 
 export interface LocalEndpoint {
@@ -36,6 +37,11 @@ export interface SupervisorOptions {
    * (`--read-hard-links`, the machine setting teamData.localService.readHardLinks), read at each start.
    */
   readHardLinks?: () => boolean;
+  /**
+   * The language model this window chose (teamData.localModel), registered with its lease at each
+   * attach; a change goes through {@link LocalServiceSupervisor.updateModel}.
+   */
+  model?: () => ModelEndpoint | undefined;
   /** Base environment of the child (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   /** Receives lines that never contain the key. */

@@ -15,6 +15,8 @@ import { classifyServeLine, looksLikeNativeLoadFailure } from '../../../../src/e
 import { StartGate } from '../../../../src/extension/trees/startGate';
 import { BUILT_CLI, builtCli, stopShared } from '../../../helpers/sharedCli';
 import { attachOrStart } from '../../../../src/cli/serviceAttach';
+import { localCall, type ServiceStatus } from '../../../../src/cli/serviceProbe';
+import type { ModelEndpoint } from '../../../../src/shared/localModel';
 
 const repo = resolve(__dirname, '../../../..');
 const cliPath = BUILT_CLI;
@@ -138,6 +140,27 @@ describe('local service supervisor (real child process)', function () {
     } finally {
       other.lease.abandon();
     }
+  });
+
+  it('registers the window\'s model with its lease at attach, pushes a change, and clears it (the key never in the status or the log)', async () => {
+    const key = 'sk-supervised-model-key-42';
+    let model: ModelEndpoint | undefined = { baseUrl: 'http://127.0.0.1:9/v1', model: 'llama3', apiKey: key, label: 'llama3 at 127.0.0.1:9' };
+    const s = make({ model: () => model });
+    await s.updateModel(); // before any attach: nothing to tell, no start
+    assert.equal(s.state, 'stopped');
+    const ep = await s.ensureStarted();
+    const d = { baseUrl: ep.baseUrl, apiKey: ep.apiKey };
+    const mine = async (): Promise<string | undefined> => (await localCall<ServiceStatus>(d, 'GET', '/status')).leases.find((l) => l.client === 'vscode')?.model;
+    assert.equal(await mine(), 'llama3 at 127.0.0.1:9');
+    model = { ...model, label: 'GPT-4o (Copilot, via VS Code)' };
+    await s.updateModel();
+    assert.equal(await mine(), 'GPT-4o (Copilot, via VS Code)');
+    model = undefined;
+    await s.updateModel();
+    assert.equal(await mine(), undefined);
+    const raw = await (await fetch(`${ep.baseUrl}/local/v1/status`, { headers: { 'x-pd-api-key': ep.apiKey } })).text();
+    assert.ok(!raw.includes(key));
+    assert.ok(!lines.some((l) => l.includes(key)), 'the model key reached the log');
   });
 
   it('a second window with a folder the service cannot read yet gets it read in place after a restart', async () => {
