@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { forLmApi, MAX_OUTPUT_CHARS, type BridgeSend } from './modelBridge';
 
-const JUSTIFICATION = 'Team Data Analysis asks the model to read a question about your data: it sends the question, the data\'s schema, sample values and result rows.';
+const JUSTIFICATION = 'Team Data Analysis asks the model to read a question about your data: it sends the question, the session\'s recent questions, the data\'s schema, sample values and glossary words, and result rows only for SQL the model wrote.';
 
 /** The VS Code language model with this id, if one is installed and available now. */
 export async function findChatModel(id: string): Promise<vscode.LanguageModelChat | undefined> {

@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { request } from 'node:http';
-import { chat } from '../../../../src/server/engine/llmClient';
+import { chat } from '../../../../src/server/model/llmClient';
 import { startModelBridge, tokenMatches, type BridgeMessage, type BridgeOptions, type ModelBridge } from '../../../../src/extension/model/modelBridge';
 
 interface Reply {

@@ -34,7 +34,7 @@ describe('language model choice and consent', () => {
   it('the consent lists exactly what leaves the machine, and to whom', () => {
     const gpt = vscodeIdentity({ id: 'copilot-gpt-4o', name: 'GPT-4o', vendor: 'copilot' });
     const p = consentPrompt(gpt);
-    for (const what of ['the question', 'schema', 'column names and types', 'sample values', 'result rows']) assert.ok(p.detail.includes(what), what);
+    for (const what of ['the question', 'last 5 questions', 'schema', 'column names, types', 'sample values', 'glossary', 'result rows']) assert.ok(p.detail.includes(what), what);
     assert.ok(p.detail.includes('GPT-4o (Copilot, via VS Code)'), 'names the model');
     assert.ok(p.message.includes('GPT-4o (Copilot, via VS Code)'));
     const llama = endpointIdentity({ endpointUrl: 'http://127.0.0.1:11434/v1', endpointModel: 'llama3' }) as ModelIdentity;
