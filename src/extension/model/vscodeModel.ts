@@ -39,22 +39,37 @@ export function vscodeModelSend(modelId: () => string): BridgeSend {
     const cancel = (): void => cts.cancel();
     if (signal.aborted) cts.cancel();
     signal.addEventListener('abort', cancel);
+    // VS Code 1.100 passes the token to the provider only when the request starts: a cancel after
+    // that never reaches it, and its stream stays open. So a cancel also stops our reading at once.
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<never>((_resolve, reject) => {
+      onAbort = () => reject(new Error('the request was cancelled'));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      const response = await model.sendRequest(lm, { justification: JUSTIFICATION }, cts.token);
-      let out = '';
-      for await (const part of response.text) {
-        out += part;
-        if (out.length > MAX_OUTPUT_CHARS) {
-          // Enough: the bridge passes no more on, so the model need not go on writing.
-          cts.cancel();
-          break;
+      const read = (async (): Promise<string> => {
+        const response = await model.sendRequest(lm, { justification: JUSTIFICATION }, cts.token);
+        let out = '';
+        for await (const part of response.text) {
+          if (signal.aborted) break;
+          out += part;
+          if (out.length > MAX_OUTPUT_CHARS) {
+            // Enough: the bridge passes no more on, so the model need not go on writing.
+            cts.cancel();
+            break;
+          }
         }
-      }
-      return out;
+        return out;
+      })();
+      read.catch(() => undefined);
+      stopped.catch(() => undefined);
+      return await Promise.race([read, stopped]);
     } catch (e) {
       if (e instanceof vscode.LanguageModelError) throw new Error(`${e.code || 'LanguageModelError'}: ${e.message}`);
       throw e;
     } finally {
+      if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
       signal.removeEventListener('abort', cancel);
       cts.dispose();
     }
