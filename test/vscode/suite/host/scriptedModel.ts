@@ -25,7 +25,7 @@ export type ScriptedReply = string | {
   error?: string;
   /** With `error`: fail with vscode.LanguageModelError.<code>(error) instead of a plain Error. */
   errorCode?: 'NoPermissions' | 'Blocked' | 'NotFound';
-  /** After the fragments, never finish until the request is cancelled. */
+  /** After the fragments, never finish until the request is cancelled or released. */
   hang?: boolean;
 };
 
@@ -54,7 +54,8 @@ export interface ScriptedRequest {
   endedAt?: number;
   /** When the provider's cancellation token fired (even if the reply had already ended). */
   cancelledAt?: number;
-  outcome: 'pending' | 'done' | 'cancelled' | 'error';
+  /** 'released': ended by the test (`release`/`reset`) while still running. */
+  outcome: 'pending' | 'done' | 'cancelled' | 'released' | 'error';
   error?: string;
   /** 'queue', 'rule:<index>', 'fallback' or 'none'. */
   source: string;
@@ -96,7 +97,9 @@ export const scriptedModel = {
   requests: (): Thenable<ScriptedRequest[]> => run('requests'),
   /** Resolves once `count` requests arrived (with `settled`: and none is pending); rejects after `timeoutMs`. */
   waitForRequests: (count = 1, timeoutMs = 10_000, settled = false): Thenable<ScriptedRequest[]> => run('waitForRequests', count, timeoutMs, settled),
-  /** Clears queue, rules, fallback, records and added models. */
+  /** Ends every running request (outcome 'released'; the caller's stream then ends); resolves with how many. */
+  release: (): Thenable<number> => run('release'),
+  /** Releases running requests; clears queue, rules, fallback, records and added models. */
   reset: (): Thenable<void> => run('reset'),
   addModel: (meta: ScriptedModelMeta): Thenable<string> => run('addModel', meta),
   removeModel: (id: string): Thenable<boolean> => run('removeModel', id),
