@@ -26,8 +26,8 @@ export type VscodeTarget =
 
 /** Options of {@link runExtensionTests}. */
 export interface RunExtensionTestsOptions {
-  /** Folder holding the extension's package.json. */
-  extensionDevelopmentPath: string;
+  /** Folder holding the extension's package.json; several load several development extensions. */
+  extensionDevelopmentPath: string | string[];
   /** Module (or folder with index.js) exporting `run(): Promise<void>`. */
   extensionTestsPath: string;
   /** Folder to open; default: none (empty window). */
@@ -38,6 +38,11 @@ export interface RunExtensionTestsOptions {
   logFile?: string;
   /** code-server only: overall time limit for the run; default 10 min. */
   timeoutMs?: number;
+  /**
+   * Extension ids allowed to use proposed API (`--enable-proposed-api`). A desktop stable VS Code
+   * needs it; code-server allows proposed API to every extension anyway.
+   */
+  enableProposedApi?: string[];
 }
 
 /** Electron binary of a desktop VS Code whose CLI is `code` on PATH, if any. */
@@ -92,13 +97,16 @@ export async function runExtensionTests(options: RunExtensionTestsOptions): Prom
   try {
     return await runTests({
       ...(target.kind === 'download' ? { version: target.version } : { vscodeExecutablePath: target.executable }),
-      extensionDevelopmentPath: resolve(options.extensionDevelopmentPath),
+      extensionDevelopmentPath: Array.isArray(options.extensionDevelopmentPath)
+        ? options.extensionDevelopmentPath.map((p) => resolve(p))
+        : resolve(options.extensionDevelopmentPath),
       extensionTestsPath: resolve(options.extensionTestsPath),
       extensionTestsEnv: env,
       launchArgs: [
         ...(options.workspace ? [resolve(options.workspace)] : []),
         `--extensions-dir=${join(scratch, 'extensions')}`,
         `--user-data-dir=${join(scratch, 'user-data')}`,
+        ...(options.enableProposedApi ?? []).map((id) => `--enable-proposed-api=${id}`),
       ],
     });
   } catch (err) {
