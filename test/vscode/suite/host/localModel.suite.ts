@@ -24,6 +24,9 @@ describe('local model (scripted VS Code language model)', function () {
   beforeEach(() => scriptedModel.reset());
 
   it('vscode.lm.selectChatModels lists the scripted model by vendor, with its metadata, without Copilot', async () => {
+    const loaded = vscode.extensions.all.filter((e) => !e.id.startsWith('vscode.')).map((e) => e.id);
+    console.log(`      local model: extensions loaded: ${loaded.join(', ')}`);
+    assert.ok(loaded.includes('team-data.team-data-analysis'), 'the extension itself is loaded beside the scripted model');
     const byVendor = await vscode.lm.selectChatModels({ vendor: SCRIPTED_VENDOR });
     assert.deepEqual(byVendor.map((m) => m.id), [SCRIPTED_MODEL_ID]);
     const m = byVendor[0]!;
@@ -172,5 +175,27 @@ describe('local model (scripted VS Code language model)', function () {
     assert.equal(await scriptedModel.removeModel('scripted-large'), true);
     for (let i = 0; i < 50 && (await vscode.lm.selectChatModels({ vendor: SCRIPTED_VENDOR })).length > 1; i++) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual((await vscode.lm.selectChatModels({ vendor: SCRIPTED_VENDOR })).map((m) => m.id), [SCRIPTED_MODEL_ID]);
+  });
+  // A provider that sets `auth` (as Copilot does) makes VS Code ask the user before another
+  // extension's first request ("The extension '…' wants to access the language models provided
+  // by …", Allow / Cancel). VS Code skips dialogs in extension-test runs and counts that as Cancel,
+  // so here the request fails at once with NoPermissions and the provider never runs: the
+  // declined-consent path, scriptable. (Allowing needs a UI test that clicks Allow.)
+  it('a model that asks for consent (auth, as Copilot) is refused with NoPermissions in a test run, before the provider runs', async () => {
+    await scriptedModel.addModel({ id: 'scripted-consent', name: 'Scripted Consent', auth: { label: 'Scripted Consent' } });
+    let gated: vscode.LanguageModelChat | undefined;
+    for (let i = 0; i < 50 && !gated; i++) {
+      [gated] = await vscode.lm.selectChatModels({ vendor: SCRIPTED_VENDOR, id: 'scripted-consent' });
+      if (!gated) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(gated, 'the consent-gated model is listed (listing needs no consent)');
+    await scriptedModel.rules([], 'should not be sent');
+    await assert.rejects(
+      async () => readAll(await gated.sendRequest([vscode.LanguageModelChatMessage.User('q')], { justification: 'to answer data questions' })),
+      (e: unknown) => e instanceof vscode.LanguageModelError && e.code === vscode.LanguageModelError.NoPermissions().code && /cannot be used by/.test(e.message),
+    );
+    assert.deepEqual(await scriptedModel.requests(), []);
+    // The model without auth needs no consent at all.
+    assert.equal(await readAll(await model.sendRequest([vscode.LanguageModelChatMessage.User('q')])), 'should not be sent');
   });
 });

@@ -83,7 +83,8 @@ export const scriptedModel = {
   /** Activates the provider's extension and waits until VS Code lists its default model. */
   async ready(timeoutMs = 20_000): Promise<vscode.LanguageModelChat> {
     const ext = vscode.extensions.getExtension(SCRIPTED_EXTENSION_ID);
-    assert.ok(ext, `${SCRIPTED_EXTENSION_ID} is not loaded (the suite loads it as a second development extension)`);
+    const loaded = vscode.extensions.all.filter((e) => !e.id.startsWith('vscode.')).map((e) => e.id).join(', ');
+    assert.ok(ext, `${SCRIPTED_EXTENSION_ID} is not loaded (extensionHost.test.ts loads it beside the extension); loaded: ${loaded}`);
     await ext.activate();
     return waitFor('the scripted model in vscode.lm', async () => {
       const models = await vscode.lm.selectChatModels({ vendor: SCRIPTED_VENDOR, id: SCRIPTED_MODEL_ID });
