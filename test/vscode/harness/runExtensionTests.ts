@@ -13,7 +13,8 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { runTests, TestRunFailedError } from '@vscode/test-electron';
-import { findChromium, findCodeServer } from '../../../scripts/vscode/codeServer';
+import { findChromium, findCodeServer, installVsix } from '../../../scripts/vscode/codeServer';
+import { packVsix } from './vsix';
 
 /** The `vscodeExecutablePath` shim that runs tests in code-server. */
 export const CODE_SERVER_SHIM = resolve(__dirname, '../../../scripts/vscode/codeServerExecutable.mjs');
@@ -26,8 +27,13 @@ export type VscodeTarget =
 
 /** Options of {@link runExtensionTests}. */
 export interface RunExtensionTestsOptions {
-  /** Folder holding the extension's package.json. */
-  extensionDevelopmentPath: string;
+  /**
+   * Folder holding the extension's package.json. Several: the first is the extension under
+   * test; in code-server the others are installed into the run's extensions folder instead (its
+   * web workbench keeps only the last `extensionDevelopmentPath` of the URL payload, which it
+   * reads into a Map), elsewhere they are development extensions too.
+   */
+  extensionDevelopmentPath: string | string[];
   /** Module (or folder with index.js) exporting `run(): Promise<void>`. */
   extensionTestsPath: string;
   /** Folder to open; default: none (empty window). */
@@ -38,6 +44,11 @@ export interface RunExtensionTestsOptions {
   logFile?: string;
   /** code-server only: overall time limit for the run; default 10 min. */
   timeoutMs?: number;
+  /**
+   * Extension ids allowed to use proposed API (`--enable-proposed-api`). A desktop stable VS Code
+   * needs it; code-server allows proposed API to every extension anyway.
+   */
+  enableProposedApi?: string[];
 }
 
 /** Electron binary of a desktop VS Code whose CLI is `code` on PATH, if any. */
@@ -89,16 +100,26 @@ export async function runExtensionTests(options: RunExtensionTestsOptions): Prom
     if (options.logFile) env.TEAM_DATA_VSCODE_LOG = options.logFile;
     if (options.timeoutMs) env.TEAM_DATA_VSCODE_TIMEOUT_MS = String(options.timeoutMs);
   }
+  const paths = (Array.isArray(options.extensionDevelopmentPath) ? options.extensionDevelopmentPath : [options.extensionDevelopmentPath]).map((p) => resolve(p));
+  if (paths.length === 0) throw new Error('extensionDevelopmentPath is empty');
   try {
+    if (target.kind === 'code-server') {
+      for (const [i, extra] of paths.slice(1).entries()) {
+        const vsix = join(scratch, `extra-${i}.vsix`);
+        packVsix(extra, vsix);
+        await installVsix(vsix, join(scratch, 'extensions'));
+      }
+    }
     return await runTests({
       ...(target.kind === 'download' ? { version: target.version } : { vscodeExecutablePath: target.executable }),
-      extensionDevelopmentPath: resolve(options.extensionDevelopmentPath),
+      extensionDevelopmentPath: target.kind === 'code-server' ? paths[0] as string : paths,
       extensionTestsPath: resolve(options.extensionTestsPath),
       extensionTestsEnv: env,
       launchArgs: [
         ...(options.workspace ? [resolve(options.workspace)] : []),
         `--extensions-dir=${join(scratch, 'extensions')}`,
         `--user-data-dir=${join(scratch, 'user-data')}`,
+        ...(options.enableProposedApi ?? []).map((id) => `--enable-proposed-api=${id}`),
       ],
     });
   } catch (err) {

@@ -34,6 +34,8 @@ function loadSuites(): void {
   require('./restart.suite');
   require('./signIn.suite');
   require('./deletes.suite');
+  // Needs the scripted-model test extension (loaded beside ours by extensionHost.test.ts).
+  require('./localModel.suite');
 }
 
 function runMocha(mocha: Mocha): Promise<void> {
