@@ -55,6 +55,10 @@ const builds = [
     entryPoints: [
       { in: 'src/webview/main.ts', out: 'webview' },
       { in: 'media/webview/panel.css', out: 'webview' },
+      // The Data Explorer's webview (dist/explorer.js + dist/explorer.css, issue 27), hosted by the
+      // custom editor; test/webview/explorerHarness.ts builds the same entries.
+      { in: 'src/webview/explorer/main.ts', out: 'explorer' },
+      { in: 'media/explorer/explorer.css', out: 'explorer' },
     ],
     outdir,
     platform: 'browser',

@@ -21,6 +21,8 @@ export interface ExplorerInit {
   theme: ThemeKind;
   /** Columns kept at the left while scrolling sideways, by name. */
   pinned: string[];
+  /** Column widths in CSS pixels, by name, as last persisted (`persist`). */
+  widths?: Record<string, number>;
 }
 
 export type ExplorerHostToWebview =

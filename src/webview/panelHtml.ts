@@ -22,7 +22,7 @@ export interface PanelHtmlOptions {
   title: string;
 }
 
-const NONCE = /^[A-Za-z0-9+/=_-]{16,128}$/;
+export const NONCE = /^[A-Za-z0-9+/=_-]{16,128}$/;
 /**
  * What `webview.cspSource` looks like: space-separated origins / scheme sources, and the quoted
  * keyword `'self'` (code-server's is `'self' https://*.vscode-cdn.net`); nothing that ends the
@@ -30,7 +30,7 @@ const NONCE = /^[A-Za-z0-9+/=_-]{16,128}$/;
  */
 const CSP_SOURCE_TOKEN = /^(?:'self'|[A-Za-z0-9+.\-:/*_]+)$/;
 
-function isCspSourceList(value: string): boolean {
+export function isCspSourceList(value: string): boolean {
   const tokens = value.split(' ').filter((t) => t.length > 0);
   return value.length <= 512 && tokens.length > 0 && tokens.every((t) => CSP_SOURCE_TOKEN.test(t));
 }
