@@ -87,7 +87,7 @@ export function headerCell(
   });
   cell.appendChild(pin);
   const grip = h('div', { class: 'x-resize', attrs: { 'aria-hidden': 'true', title: 'Drag to resize' } });
-  grip.addEventListener('pointerdown', (e) => startResize(e, grip, col, ev));
+  grip.addEventListener('pointerdown', (e) => startResize(e, col, ev));
   grip.addEventListener('click', (e) => e.stopPropagation());
   cell.appendChild(grip);
   cell.addEventListener('click', (e) => {
@@ -97,23 +97,23 @@ export function headerCell(
   return cell;
 }
 
-function startResize(e: PointerEvent, grip: HTMLElement, col: DisplayColumn, ev: HeaderEvents): void {
+function startResize(e: PointerEvent, col: DisplayColumn, ev: HeaderEvents): void {
   e.preventDefault();
   e.stopPropagation();
   const startX = e.clientX;
   const start = col.width;
-  grip.setPointerCapture(e.pointerId);
+  // Listen on the window: each move redraws the header, which replaces this grip element.
   const widthAt = (x: number): number => Math.round(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, start + x - startX)));
   const move = (m: PointerEvent): void => ev.resize(col.name, widthAt(m.clientX), false);
   const up = (u: PointerEvent): void => {
-    grip.removeEventListener('pointermove', move);
-    grip.removeEventListener('pointerup', up);
-    grip.removeEventListener('pointercancel', up);
+    window.removeEventListener('pointermove', move);
+    window.removeEventListener('pointerup', up);
+    window.removeEventListener('pointercancel', up);
     ev.resize(col.name, widthAt(u.clientX), true);
   };
-  grip.addEventListener('pointermove', move);
-  grip.addEventListener('pointerup', up);
-  grip.addEventListener('pointercancel', up);
+  window.addEventListener('pointermove', move);
+  window.addEventListener('pointerup', up);
+  window.addEventListener('pointercancel', up);
 }
 
 /** The next sort after a click on `column`: asc → desc → off; Shift keeps the other columns. */
@@ -121,7 +121,8 @@ export function nextSort(sort: ExploreSort[], column: string, additive: boolean,
   const at = sort.findIndex((s) => s.column === column);
   const cur = at >= 0 ? sort[at] : undefined;
   if (!additive) {
-    if (!cur || sort.length > 1) return [{ column, desc: cur ? !cur.desc : false }];
+    // One column sorted: asc → desc → off. Several: a plain click makes this one the only sort.
+    if (!cur || sort.length > 1) return [{ column, desc: false }];
     return cur.desc ? [] : [{ column, desc: true }];
   }
   if (!cur) return sort.length >= max ? sort : [...sort, { column, desc: false }];
