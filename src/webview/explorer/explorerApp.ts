@@ -35,6 +35,8 @@ export class ExplorerApp {
   private countReq: number | undefined;
   private summaryReq: number | undefined;
   private touchedFilter = -1;
+  /** A request of this query failed (a bad regex): ask for nothing more until the query changes. */
+  private failed = false;
   private readonly cache = new RowCache(() => ++this.lastId);
   private readonly toolbar: Toolbar;
   private readonly filters: FilterBar;
@@ -173,7 +175,9 @@ export class ExplorerApp {
     const total = this.total();
     const filtered = this.query.filters.length > 0;
     const all = this.status.rowCount ?? this.opened?.rowCount;
-    const count = filtered
+    const count = this.failed
+      ? 'The view could not be read'
+      : filtered
       ? this.countReq !== undefined ? 'Counting matching rows…' : `${nf.format(total)} of ${all !== undefined ? nf.format(all) : '?'} rows match`
       : all !== undefined ? `${nf.format(all)} rows` : `${nf.format(this.knownRows)}+ rows so far`;
     this.filters.setCount(count);
@@ -189,6 +193,7 @@ export class ExplorerApp {
   }
 
   private want(first: number, count: number): void {
+    if (this.failed) return;
     for (const r of this.cache.want(first, count, this.total())) {
       this.host.post({ type: 'fetchRows', requestId: r.requestId, offset: r.offset, limit: r.limit, query: this.query });
     }
@@ -200,6 +205,7 @@ export class ExplorerApp {
     this.knownRows = 0;
     this.matching = undefined;
     this.countReq = undefined;
+    this.failed = false;
     this.filters.clearErrors();
     if (this.query.filters.length > 0) {
       this.countReq = ++this.lastId;
@@ -300,6 +306,8 @@ export class ExplorerApp {
     }
     if (!forCount && !forRows) return;
     if (forCount) this.countReq = undefined;
+    // Retrying would fail the same way and, for rows, loop: the view waits for another query.
+    this.failed = true;
     if (this.query.filters.length > 0) this.filters.setError(this.touchedFilter >= 0 ? this.touchedFilter : -1, message);
     else {
       this.notice.textContent = message;
