@@ -16,7 +16,7 @@ function fmt(v: number | string | undefined): string {
 }
 
 function pct(part: number, whole: number): string {
-  if (whole <= 0) return '0%';
+  if (whole <= 0 || part <= 0) return '0%';
   const p = (part / whole) * 100;
   return `${p > 0 && p < 0.1 ? '<0.1' : p.toFixed(p < 10 ? 1 : 0)}%`;
 }
