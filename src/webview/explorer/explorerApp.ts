@@ -83,7 +83,11 @@ export class ExplorerApp {
       case 'page': {
         if (!this.cache.accept(m.requestId, m.page.offset, m.page.rows as Cell[][])) return;
         this.knownRows = Math.max(this.knownRows, m.page.offset + m.page.rows.length);
-        if (m.page.matching !== undefined && this.query.filters.length > 0 && this.countReq === undefined) this.matching = m.page.matching;
+        // A page of this query may carry its count: the grid need not wait for `count`.
+        if (m.page.matching !== undefined && this.query.filters.length > 0) {
+          this.matching = m.page.matching;
+          this.countReq = undefined;
+        }
         this.refresh();
         return;
       }

@@ -85,6 +85,8 @@ function tsvField(s: string): string {
  * The selection as TSV with a header line of the selected columns' names. Rows not loaded are
  * left out and counted, so the caller can say so instead of pasting blanks.
  */
+export const MAX_COPY_ROWS = 100_000;
+
 export function selectionTsv(
   r: Rect,
   columns: string[],
@@ -93,7 +95,10 @@ export function selectionTsv(
 ): { text: string; rows: number; missing: number } {
   const lines = [columns.slice(r.left, r.right + 1).map(tsvField).join('\t')];
   let missing = 0;
-  for (let i = r.top; i <= r.bottom; i++) {
+  // Only loaded rows can be copied (the grid holds a few pages); past the cap they are counted.
+  const last = Math.min(r.bottom, r.top + MAX_COPY_ROWS - 1);
+  missing += r.bottom - last;
+  for (let i = r.top; i <= last; i++) {
     const row = rowAt(i);
     if (!row) {
       missing++;
