@@ -170,4 +170,23 @@ describe('explorer (browser): keyboard, selection, copy and pins', function () {
     assert.equal(await p.page.getAttribute('#x-h-3', 'aria-sort'), 'descending', 'day (after the pinned amount) is sorted');
     assert.match(await p.page.textContent('.x-chip') ?? '', /city contains "o"/);
   });
+
+  it('resizes and pins a column from the keyboard on its header', async () => {
+    const p = await open();
+    await p.page.focus('[role=grid]');
+    for (const k of ['ArrowRight', 'ArrowRight', 'ArrowUp']) await p.page.keyboard.press(k);
+    await p.settle();
+    assert.equal(await active(p), 'x-h-2');
+    const before = await p.page.$eval('#x-h-2', (e) => e.getBoundingClientRect().width);
+    await p.page.keyboard.press('Alt+ArrowRight');
+    await p.page.keyboard.press('Alt+ArrowRight');
+    await p.settle();
+    assert.equal(Math.round(await p.page.$eval('#x-h-2', (e) => e.getBoundingClientRect().width)), Math.round(before) + 32);
+    assert.deepEqual((await p.postedOf('persist')).at(-1)?.widths, { amount: Math.round(before) + 32 });
+    await p.page.keyboard.press('Alt+KeyP');
+    await p.settle();
+    assert.deepEqual((await p.postedOf('persist')).at(-1)?.pinned, ['amount']);
+    assert.equal(await active(p), 'x-h-0', 'the focus follows the column to the left');
+    assert.equal(await p.page.textContent('#x-h-0 .x-hname'), 'amount');
+  });
 });

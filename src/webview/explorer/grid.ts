@@ -8,7 +8,7 @@
  */
 import type { ExploreSort } from '../../shared/explore';
 import { h } from '../dom';
-import { headerCell, type DisplayColumn, type HeaderEvents } from './gridHeader';
+import { headerCell, MAX_WIDTH, MIN_WIDTH, type DisplayColumn, type HeaderEvents } from './gridHeader';
 import type { Cell } from './rowCache';
 import { frameAt, scrollTopFor, type ScrollFrame } from './scrollMap';
 import { inRect, moveFor, rectOf, type Pos, type Selection } from './selection';
@@ -238,6 +238,20 @@ export class Grid {
     if (!m) return;
     const ctrl = e.ctrlKey || e.metaKey;
     const at = this.sel.focus;
+    const head = at.row < 0 ? m.columns[at.col] : undefined;
+    // On a header: Alt+Left/Right resizes the column and Alt+P pins it, so neither needs a mouse.
+    if (head && e.altKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+      e.preventDefault();
+      this.ev.resize(head.name, Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, head.width + (e.key === 'ArrowLeft' ? -16 : 16))), true);
+      return;
+    }
+    if (head && e.altKey && e.code === 'KeyP') {
+      e.preventDefault();
+      this.ev.togglePin(head.name);
+      // The column moved (pinned ones come first): keep the focus on it.
+      this.focusCell({ row: -1, col: Math.max(0, this.model?.columns.findIndex((c) => c.name === head.name) ?? 0) }, false);
+      return;
+    }
     if ((e.key === 'Enter' || e.key === ' ') && at.row < 0) {
       const c = m.columns[at.col];
       if (c && m.sortable) this.ev.sort(c.name, e.shiftKey);

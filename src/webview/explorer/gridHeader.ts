@@ -61,7 +61,7 @@ export function headerCell(
       'aria-colindex': String(displayIndex + 1),
       'aria-sort': dir,
       'data-col': String(displayIndex),
-      title: `${col.name} (${col.type})${sortable ? '\nClick to sort, Shift+click to add to the sort' : ''}`,
+      title: `${col.name} (${col.type})${sortable ? '\nClick or Enter to sort, Shift to add to the sort' : ''}\nAlt+Left/Right to resize, Alt+P to pin`,
     },
   });
   const label = h('span', { class: 'x-hname' }, col.name);
