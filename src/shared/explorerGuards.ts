@@ -126,4 +126,5 @@ export const isExplorerWebviewToHost: Guard<ExplorerWebviewToHost> = tagged<Expl
     pinned: arrayOf(name, M.columns),
     widths: recordOf(int(16, 4000), M.columns, M.name),
   }),
+  webviewError: shape({ type: literal('webviewError'), message }),
 });

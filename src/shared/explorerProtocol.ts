@@ -47,4 +47,6 @@ export type ExplorerWebviewToHost =
   | { type: 'switchSheet'; sheet: string }
   | { type: 'action'; action: ExplorerAction; query: ExploreQuery }
   /** The webview's state worth keeping with the editor (query, pinned columns, widths). */
-  | { type: 'persist'; query: ExploreQuery; pinned: string[]; widths: Record<string, number> };
+  | { type: 'persist'; query: ExploreQuery; pinned: string[]; widths: Record<string, number> }
+  /** Something failed inside the webview (an exception, messages dropped as invalid): for the host's log. */
+  | { type: 'webviewError'; message: string };

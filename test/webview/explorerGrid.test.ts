@@ -16,6 +16,7 @@ describe('explorer (browser): grid', function () {
     assert.deepEqual(x.pageErrors, []);
     assert.deepEqual(x.remoteRequests, []);
     assert.deepEqual(await x.cspViolations(), []);
+    if (!x.expectWebviewErrors) assert.deepEqual(await x.postedOf('webviewError'), []);
     await x.close();
     x = undefined;
   });

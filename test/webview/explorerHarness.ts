@@ -134,6 +134,8 @@ export interface ExplorerOptions {
 export class ExplorerPage {
   readonly remoteRequests: string[] = [];
   readonly pageErrors: string[] = [];
+  /** Set by a test that feeds invalid messages on purpose (the webview reports dropping them). */
+  expectWebviewErrors = false;
 
   private constructor(readonly page: Page) {}
 

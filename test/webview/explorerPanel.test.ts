@@ -34,6 +34,7 @@ describe('explorer (browser): summary, toolbar, safety and looks', function () {
     assert.deepEqual(x.pageErrors, []);
     assert.deepEqual(x.remoteRequests, []);
     assert.deepEqual(await x.cspViolations(), []);
+    if (!x.expectWebviewErrors) assert.deepEqual(await x.postedOf('webviewError'), []);
     await x.close();
     x = undefined;
   });
@@ -119,6 +120,9 @@ describe('explorer (browser): summary, toolbar, safety and looks', function () {
       'init',
     );
     assert.equal(await p.page.getAttribute('body', 'data-dropped'), '4');
+    // Reported to the host once, not per message.
+    assert.deepEqual(await p.postedOf('webviewError'), [{ type: 'webviewError', message: 'dropped an invalid message from the host' }]);
+    p.expectWebviewErrors = true;
     assert.equal(await p.page.getAttribute('#app', 'data-state'), 'loading');
     await p.setHost({ kinds: ['text'] });
     await p.page.evaluate((e) => {

@@ -116,6 +116,7 @@ describe('explorer units', () => {
       assert.equal(isExplorerWebviewToHost({ type: 'persist', query: q, pinned: ['a'], widths: { a: 10 } }), false, 'widths below the minimum');
       assert.equal(isExplorerWebviewToHost({ type: 'persist', query: q, pinned: ['a'], widths: { a: 120 } }), true);
       assert.equal(isExplorerWebviewToHost({ type: 'ready', protocol: 1 }), true);
+      assert.equal(isExplorerWebviewToHost({ type: 'webviewError', message: 'TypeError: x' }), true);
     });
   });
 
