@@ -6,7 +6,11 @@
  * DuckDB itself before the query runs (see exploreRoutes.ts).
  */
 import { EXPLORE_LIMITS, type ExploreColumn, type ExploreFilter, type ExploreKind, type ExploreQuery, type ExploreSort } from '../../shared/explore';
-import { badRequest } from '../http/envelope';
+import { ErrorCode } from '../../shared/errorCodes';
+import { ApiError } from '../http/envelope';
+
+/** A refused body: HTTP 400 with the reason (the explorer's routes are no contract path, so no code-100-with-200 quirk). */
+export const badRequest = (msg: string): ApiError => new ApiError(ErrorCode.INVALID_PARAMS, msg, 400);
 import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
 
 /** How a DuckDB type is shown and filtered. */
