@@ -8,9 +8,9 @@ import { appendFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { DuckDBInstance } from '@duckdb/node-api';
 import * as XLSX from '@e965/xlsx';
 import type { ColumnSummary, ExploreOpened, ExplorePage, ExploreStatus } from '../../src/shared/explore';
+import { bareDuck } from '../helpers/bareDuck';
 import { startHarness, type Harness, type WireResponse } from '../helpers/serverHarness';
 
 const CSV = [
@@ -21,19 +21,6 @@ const CSV = [
   '4,dave,20,,false',
   '5,Eve,-4.5,2024-01-31,true',
 ].join('\n') + '\n';
-
-/** Runs SQL in a fresh in-memory DuckDB whose relative paths resolve in `dir`. */
-export async function bareDuck(dir: string, sql: string): Promise<unknown[][]> {
-  const db = await DuckDBInstance.create(':memory:');
-  const conn = await db.connect();
-  try {
-    await conn.run(`SET file_search_path = '${dir.replace(/'/g, "''")}'`);
-    return (await conn.runAndReadAll(sql)).getRowsJS();
-  } finally {
-    conn.disconnectSync();
-    db.closeSync();
-  }
-}
 
 describe('Data Explorer routes (issue 27)', function () {
   this.timeout(120_000);
@@ -115,6 +102,7 @@ describe('Data Explorer routes (issue 27)', function () {
     assert.deepEqual(await f([{ column: 'name', op: 'in', values: ['Alice', 'Eve', 'nobody'] }]), [1, 5]);
     assert.deepEqual(await f([{ column: 'name', op: 'in', values: ['Alice', 'Eve'], negate: true }]), [2, 3, 4]);
     assert.deepEqual(await f([{ column: 'day', op: 'in', values: ['2024-03-15'] }]), [3]);
+    assert.deepEqual(await f([{ column: 'amount', op: 'in', values: ['20', '10.5'] }]), [1, 4]);
     assert.deepEqual(await f([{ column: 'amount', op: 'missing' }]), [2]);
     assert.deepEqual(await f([{ column: 'day', op: 'missing', negate: true }]), [1, 2, 3, 5]);
     assert.deepEqual(await f([{ column: 'flag', op: 'in', values: ['true'] }, { column: 'amount', op: 'between', min: 0 }]), [1, 3]);
@@ -138,6 +126,7 @@ describe('Data Explorer routes (issue 27)', function () {
     await bad({ query: { sort: [], filters: [{ column: 'name', op: 'between', min: 1 }] } }, /numbers or dates/);
     await bad({ query: { sort: [{ column: 'nope', desc: false }], filters: [] } }, /no column "nope"/);
     await bad({ query: { sort: [], filters: [{ column: 'name', op: 'like', text: 'x' }] } }, /filters\[0\]\.op/);
+    await bad({ query: { sort: [], filters: [{ column: 'amount', op: 'in', values: ['ten'] }] } }, /each value must be a number/);
     await bad({ offset: 0, limit: 5000 }, /limit/);
     await bad({ offset: -1, limit: 5 }, /offset/);
     await bad({ query: { sort: [], filters: [{ column: 'name', op: 'contains', text: 'x'.repeat(1001) }] } }, /at most 1000/);

@@ -93,6 +93,8 @@ function filterOf(raw: unknown, i: number, columns: readonly ExploreColumn[]): E
       const values = raw['values'];
       if (!Array.isArray(values) || values.length === 0 || values.length > EXPLORE_LIMITS.inValues) throw badRequest(`${f}.values: a list of 1 to ${EXPLORE_LIMITS.inValues} values`);
       const out: ExploreFilter = { column: col.name, op: 'in', values: values.map((v, j) => text(v, `${f}.values[${j}]`)) };
+      // A number is shown as JSON writes it (20, not DuckDB's 20.0), so numbers are compared as numbers.
+      if (col.kind === 'number' && out.values.some((v) => v.trim() === '' || !Number.isFinite(Number(v)))) throw badRequest(`${f}.values: "${col.name}" holds numbers, so each value must be a number`);
       if (negate !== undefined) out.negate = negate;
       return out;
     }
@@ -162,6 +164,7 @@ function conditionSql(f: ExploreFilter, columns: readonly ExploreColumn[]): stri
       return `(${parts.join(' AND ')})`;
     }
     case 'in':
+      if (col.kind === 'number') return not(`CAST(${ref} AS DOUBLE) IN (${f.values.map((v) => `CAST(${quoteLiteral(String(Number(v)))} AS DOUBLE)`).join(', ')})`, f.negate);
       return not(`${asText(ref)} IN (${f.values.map(quoteLiteral).join(', ')})`, f.negate);
     case 'missing':
       return f.negate === true ? `${ref} IS NOT NULL` : `${ref} IS NULL`;
