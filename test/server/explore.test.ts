@@ -85,6 +85,30 @@ describe('Data Explorer routes (issue 27)', function () {
     assert.deepEqual(await ids(v.viewId, { sort: [{ column: 'day', desc: true }], filters: [] }), [3, 2, 5, 1, 4]);
   });
 
+  it('pages of a sort with many equal values are exactly the full order, page after page', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => [i, i % 3, i % 5, i % 2 === 0 ? 'a' : 'b']);
+    await writeFile(join(dir, 'ties.csv'), `id,k,v,t\n${rows.map((r) => r.join(',')).join('\n')}\n`);
+    await bareDuck(dir, `COPY (SELECT * FROM read_csv('${join(dir, 'ties.csv')}')) TO '${join(dir, 'ties.parquet')}' (FORMAT parquet)`);
+    type Row = (typeof rows)[number];
+    const cases: Array<{ query: unknown; expect: (r: Row[]) => Row[] }> = [
+      { query: { sort: [{ column: 'k', desc: true }], filters: [] }, expect: (r) => [...r].sort((a, b) => Number(b[1]) - Number(a[1]) || Number(a[0]) - Number(b[0])) },
+      { query: { sort: [{ column: 'k', desc: false }, { column: 'v', desc: true }], filters: [] }, expect: (r) => [...r].sort((a, b) => Number(a[1]) - Number(b[1]) || Number(b[2]) - Number(a[2]) || Number(a[0]) - Number(b[0])) },
+      { query: { sort: [{ column: 't', desc: true }], filters: [{ column: 'v', op: 'between', min: 1, max: 3 }] }, expect: (r) => r.filter((x) => Number(x[2]) >= 1 && Number(x[2]) <= 3).sort((a, b) => (a[3] === b[3] ? Number(a[0]) - Number(b[0]) : a[3] === 'b' ? -1 : 1)) },
+    ];
+    for (const name of ['ties.csv', 'ties.parquet']) {
+      const v = await open(name);
+      await ready(v.viewId);
+      for (const c of cases) {
+        const got: number[] = [];
+        for (let offset = 0; offset < 3000; offset += 170) {
+          const page = await ok<ExplorePage>('POST', `/explore/${v.viewId}/rows`, { offset, limit: 170, query: c.query });
+          got.push(...page.rows.map((r) => Number(r[0])));
+        }
+        assert.deepEqual(got, c.expect(rows).map((r) => Number(r[0])), `${name} ${JSON.stringify(c.query)}`);
+      }
+    }
+  });
+
   it('applies every filter kind, negated too, and counts the matching rows', async () => {
     const v = await open('sales.csv');
     await ready(v.viewId);

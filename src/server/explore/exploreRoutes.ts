@@ -24,6 +24,7 @@ import type { ServiceDeps } from '../serviceDeps';
 import { exportRows } from './exploreExport';
 import { formatOf } from './exploreFile';
 import { badRequest, orderSql, parseQuery, regexesOf, selectList, whereSql } from './exploreQuery';
+import { pageRows } from './explorePage';
 import { summarize } from './exploreSummary';
 import { stillReading, type ExploreView, type ViewOrigin } from './exploreView';
 import { ExploreViews } from './exploreViews';
@@ -143,13 +144,8 @@ export function registerExploreRoutes(router: Router, deps: ServiceDeps): Explor
     const { view, q, signal } = await prepare(ctx, b['query'], false);
     const offset = int(b['offset'] ?? 0, 'offset', 0, Number.MAX_SAFE_INTEGER);
     const limit = int(b['limit'] ?? 200, 'limit', 1, EXPLORE_LIMITS.pageRows);
-    const plain = q.sort.length === 0 && q.filters.length === 0;
-    // The file's own order by row number: DuckDB skips straight to the page instead of counting rows up to it.
-    const sql = plain && view.tiebreak !== undefined
-      ? `SELECT ${selectList(view.columns)} FROM ${view.relation} WHERE ${view.tiebreak} >= ${offset} AND ${view.tiebreak} < ${offset + limit} ORDER BY ${view.tiebreak}`
-      : `${filtered(view, q)}\nLIMIT ${limit} OFFSET ${offset}`;
     try {
-      const page: ExplorePage = { offset, rows: await run(sql, signal, limit, true) };
+      const page: ExplorePage = { offset, rows: await pageRows((sql, cells) => run(sql, signal, limit, cells), view, q, offset, limit) };
       if (q.filters.length === 0 && view.rowCount !== undefined) page.matching = view.rowCount;
       return { data: asJson(page) };
     } catch (err) {
