@@ -83,7 +83,12 @@ export async function runExploreBench(): Promise<BenchResult[]> {
     }
     const so = median(sortOurs);
     const sb = median(sortBare);
-    out.push({ name: 'explore: sort on one column, first page, 10M-row Parquet (median)', ours: so, baseline: sb, ratio: so / sb, unit: 'ms', target: '≤ 1.5x', pass: so <= 1.5 * sb });
+    out.push({ name: 'explore: sort on one column, first page, 10M-row Parquet (median)', ours: so, baseline: sb, ratio: so / sb, unit: 'ms', target: '≤ 1.5x', pass: so <= 1.5 * sb, note: 'bare: ORDER BY amount DESC LIMIT 200, whose rows among equal values vary from run to run' });
+    // The same page in one order that stays put (the file's row order among equal values), as the view gives it.
+    const stable: number[] = [];
+    for (let i = 0; i < RUNS; i++) stable.push((await timed(() => bareRows(`SELECT * FROM read_parquet('${parquet}', file_row_number = true) ORDER BY amount DESC, file_row_number LIMIT 200`)))[0]);
+    const st = median(stable);
+    out.push({ name: 'explore: sort on one column, first page, 10M-row Parquet, against a bare sort with a stable order (median)', ours: so, baseline: st, ratio: so / st, unit: 'ms', target: '≤ 1.5x', pass: so <= 1.5 * st });
 
     const filterQ = { sort: [], filters: [{ column: 'region', op: 'in', values: ['region-3'] }, { column: 'amount', op: 'between', min: 100, max: 500 }] };
     const countOurs: number[] = [];
