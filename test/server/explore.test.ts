@@ -256,10 +256,11 @@ describe('Data Explorer routes (issue 27)', function () {
   it('reads an edited file again (its version goes up) and fails a deleted one in plain words', async () => {
     await writeFile(join(dir, 'live.csv'), CSV);
     const v = await open('live.csv');
-    await ready(v.viewId);
+    assert.equal((await ready(v.viewId)).columns, undefined, 'the columns open gave stand');
     await appendFile(join(dir, 'live.csv'), '6,Frank,1,2024-04-01,false\n');
     const s = await ready(v.viewId);
     assert.equal(s.version, 1);
+    assert.deepEqual(s.columns?.map((c) => c.name), ['id', 'name', 'amount', 'day', 'flag']);
     assert.equal(s.rowCount, 6);
     assert.deepEqual(await ids(v.viewId, { sort: [{ column: 'id', desc: true }], filters: [] }), [6, 5, 4, 3, 2, 1]);
     await rm(join(dir, 'live.csv'));

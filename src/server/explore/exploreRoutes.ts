@@ -209,7 +209,9 @@ export function registerExploreRoutes(router: Router, deps: ServiceDeps): Explor
     const q = parseQuery(parsed, view.columns);
     const where = whereSql(q, view.columns);
     const order = orderSql(q, undefined);
-    const sql = [`-- ${view.fileName}: runs in DuckDB from the folder that holds it`, 'SELECT *', `FROM ${view.shown}`, where, order].filter((s) => s !== '').join('\n');
+    const notes = [`-- ${view.fileName}: runs in DuckDB from the folder that holds it`];
+    if (view.shown.startsWith('read_xlsx')) notes.push(`-- read_xlsx needs DuckDB's excel extension (INSTALL excel; LOAD excel;); the explorer's own reading of sheets may differ slightly`);
+    const sql = [...notes, 'SELECT *', `FROM ${view.shown}`, where, order].filter((s) => s !== '').join('\n');
     return { data: { sql: `${sql};\n` } };
   });
 

@@ -56,6 +56,7 @@ export class ExploreView {
   private opened: OpenedFile | undefined;
   private refreshing: Promise<void> | undefined;
   private closed = false;
+  private columnsChanged = false;
 
   constructor(readonly id: string, readonly leaseId: string | undefined, readonly origin: ViewOrigin, private readonly store: DuckDbStore) {}
 
@@ -132,7 +133,9 @@ export class ExploreView {
       }, { signal, tracked: true });
       if (signal.aborted) return;
       this.rowCount = await this.count(target);
-      this.columns = exploreColumns(read.columns);
+      const columns = exploreColumns(read.columns);
+      this.columnsChanged = JSON.stringify(columns) !== JSON.stringify(this.columns);
+      this.columns = columns;
       this.shown = read.shown;
       this.relation = target;
       this.tiebreak = 'rowid';
@@ -216,7 +219,10 @@ export class ExploreView {
   }
 
   status(): ExploreStatus {
-    const out: ExploreStatus = { state: this.state, version: this.version, columns: this.columns };
+    const out: ExploreStatus = { state: this.state, version: this.version };
+    // The columns travel again only once they may differ from what `open` gave (a changed file, or
+    // a CSV whose later values turned a column into text).
+    if (this.version > 0 || this.columnsChanged) out.columns = this.columns;
     if (this.state === 'reading' && this.total !== undefined) {
       out.done = Math.round(this.done ?? 0);
       out.total = this.total;
