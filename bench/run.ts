@@ -24,6 +24,7 @@ const suites: Suite[] = [
   { name: 'history', run: () => (require('./historyBench') as typeof import('./historyBench')).runHistoryBench() },
   { name: 'shared', run: () => (require('./sharedBench') as typeof import('./sharedBench')).runSharedBench() },
   { name: 'model', run: () => (require('./modelBench') as typeof import('./modelBench')).runModelBench() },
+  { name: 'explore', run: () => (require('./exploreBench') as typeof import('./exploreBench')).runExploreBench() },
   { name: 'understand', run: () => (require('./understandBench') as typeof import('./understandBench')).runUnderstandBench() },
 ];
 

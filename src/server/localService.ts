@@ -40,6 +40,7 @@ import { JobJournal } from './jobs/jobJournal';
 import { DATA_FORMAT } from './daemon/discovery';
 import { Leases } from './daemon/leases';
 import { registerLeaseRoutes } from './daemon/leaseRoutes';
+import { registerExploreRoutes } from './explore/exploreRoutes';
 import { rememberedRoots } from './daemon/sharedRoots';
 import { DEFAULT_MIN_BODY_RATE, type MinBodyRate } from './http/bodyRate';
 
@@ -224,6 +225,8 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
       busy: () => ({ jobs: jobs.busy, ingest: ingest.busy }),
     });
   }
+  // The Data Explorer's views (a shared service: each belongs to its client's lease).
+  const explore = registerExploreRoutes(router, deps);
   const publicRouter = new Router();
   registerFileRoutes(publicRouter, deps);
   registerPartRoute(publicRouter, multipart);
@@ -270,6 +273,7 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
       await jobs.close();
       await ingest.close();
       await multipart.close();
+      await explore?.closeAll();
       server.closeAllConnections();
       await stopped;
       await meta.flush();

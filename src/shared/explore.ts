@@ -53,6 +53,15 @@ export interface ExploreOpened {
 
 export interface ExploreStatus {
   state: 'ready' | 'reading' | 'failed';
+  /**
+   * Goes up each time the file changed on disk and was read again (0 for the first read); with
+   * `columns`, the view's columns now (a changed file may have others). A client that sees a new
+   * version fetches its pages, count and summary again.
+   */
+  version?: number;
+  columns?: ExploreColumn[];
+  /** An export of this view in progress: the share written so far (0..1). */
+  export?: { fraction: number };
   /** Bytes read of the file so far, and its size, while reading. */
   done?: number;
   total?: number;
@@ -90,6 +99,12 @@ export interface ColumnSummary {
 /** Bounds the service enforces on every explore request. */
 export const EXPLORE_LIMITS = {
   pageRows: 1000,
+  /** Columns a view may have (a wider file is refused at open, in plain words). */
+  columns: 2000,
+  /** Views open at once on the service (all clients together). */
+  views: 32,
+  /** Columns one summary request may ask for. */
+  summaryColumns: 200,
   sort: 8,
   filters: 32,
   inValues: 1000,

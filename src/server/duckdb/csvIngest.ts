@@ -31,7 +31,7 @@ import { LineSampler, sampling, textBytes, type RowGauge } from './rowGauge';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
 
-interface CsvAttempt {
+export interface CsvAttempt {
   sampleAll: boolean;
   allVarchar: boolean;
   strict: boolean;
@@ -59,7 +59,7 @@ export interface DelimitedArgs {
   rows?: RowGauge;
 }
 
-const FIRST_ATTEMPT: CsvAttempt = { sampleAll: false, allVarchar: false, strict: true };
+export const FIRST_ATTEMPT: CsvAttempt = { sampleAll: false, allVarchar: false, strict: true };
 
 /** The named `read_csv` options of one attempt (everything after the path). */
 export function readCsvOptions(tab: boolean, a: CsvAttempt = FIRST_ATTEMPT, gzip = false): string[] {
@@ -98,7 +98,7 @@ function isConversionError(err: unknown): boolean {
 }
 
 /** The next, more lenient attempt after `err`, or undefined when nothing is left to try. */
-function escalate(a: CsvAttempt, err: unknown): CsvAttempt | undefined {
+export function escalate(a: CsvAttempt, err: unknown): CsvAttempt | undefined {
   if (isConversionError(err)) {
     if (!a.sampleAll) return { ...a, sampleAll: true };
     if (!a.allVarchar) return { ...a, allVarchar: true };
@@ -187,7 +187,7 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
  * connection; `failure()` waits for the check's verdict (the reason, or undefined when every line
  * fits). `stop()` ends a check no longer needed, after DuckDB read the file.
  */
-function lineCheckAlongside(conn: DuckDBConnection, path: string, fileName: string, label: 'CSV' | 'TSV', signal: AbortSignal, observe: (chunk: Buffer) => void): { failure(): Promise<unknown>; failedYet(): unknown; stop(): void } {
+export function lineCheckAlongside(conn: DuckDBConnection, path: string, fileName: string, label: 'CSV' | 'TSV', signal: AbortSignal, observe: (chunk: Buffer) => void): { failure(): Promise<unknown>; failedYet(): unknown; stop(): void } {
   const own = new AbortController();
   let failed: unknown;
   const stopWith = (): void => own.abort();

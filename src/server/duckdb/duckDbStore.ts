@@ -269,6 +269,43 @@ export class DuckDbStore implements DataStore {
   }
 
   /**
+   * Runs `fn` on a connection of its own, for work that reads files outside a source's ingest (the
+   * Data Explorer, server/explore/): DuckDB is interrupted when `signal` aborts or after `timeoutMs`.
+   * `tracked` takes an idle connection whose progress DuckDB tracks (`conn.progress`), when one is
+   * free. An {@link IngestError} from `fn` passes as it is; DuckDB's errors become `QueryError`s.
+   */
+  async work<T>(fn: (conn: DuckDBConnection) => Promise<T>, o: { signal?: AbortSignal; timeoutMs?: number; tracked?: boolean } = {}): Promise<T> {
+    this.assertOpen();
+    if (o.signal?.aborted) throw abortError(o.signal);
+    return this.withConnection(async (conn) => {
+      const guard = armInterrupts(conn, o.signal, o.timeoutMs);
+      try {
+        return await fn(conn);
+      } catch (err) {
+        if (err instanceof IngestError && o.signal?.aborted !== true) throw err;
+        throw guard.settle(err);
+      } finally {
+        guard.dispose();
+      }
+    }, o.tracked === true);
+  }
+
+  /** Whether DuckDB may read (and write) `path` where it is. */
+  mayRead(path: string): boolean {
+    return isInside(path, this.readable);
+  }
+
+  /** The store's scratch folder (emptied when the store opens), which DuckDB may read and write. */
+  get scratchDir(): string {
+    return this.workDir;
+  }
+
+  /** Bytes a gzip-compressed file may inflate to. */
+  get inflateLimit(): number {
+    return this.maxInflatedBytes;
+  }
+
+  /**
    * Interrupts running statements, waits for work in flight to settle, then closes the database
    * (DuckDB checkpoints on close). Later calls fail; closing twice is harmless.
    */

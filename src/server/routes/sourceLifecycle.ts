@@ -53,7 +53,7 @@ function formatOrUndefined(name: string): FileFormat | undefined {
  * The file a `path` body names, when the service may read it in place: under one of its read roots
  * (symlinks resolved), a regular file. Anything else is a 400 saying why; the path is never read.
  */
-async function inPlaceFile(deps: ServiceDeps, path: string, leaseId: string | undefined): Promise<{ real: string; stamp: FileStamp }> {
+export async function inPlaceFile(deps: ServiceDeps, path: string, leaseId: string | undefined): Promise<{ real: string; stamp: FileStamp }> {
   if (deps.inPlaceRoots) {
     // A shared service: only under the folders of the client asking (its lease names them).
     const own = deps.inPlaceRoots(leaseId);
