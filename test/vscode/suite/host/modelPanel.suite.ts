@@ -291,6 +291,11 @@ describe('the answer panel through the scripted language model', function () {
     assert.equal(answer.state, 'cancelled', show(answer));
     assert.ok(Date.now() - cancelled < 5000, `ended ${Date.now() - cancelled} ms after the cancel`);
     assert.ok(!hasTable(answer), 'no answer after a cancel');
+    // The service ended the job as cancelled (it does not wait for the model).
+    assert.ok(answer.jobId !== '', 'the job had started');
+    const client = await (await api()).services.connection.client();
+    const record = await waitFor('the job in the session history', async () => (await client.sessions.history(made.sessionId as string, {})).records.find((r) => r.jobId === answer.jobId), 10_000);
+    assert.equal(record.answer.state, 'cancelled');
     // VS Code 1.100 does not pass the cancel on to the provider: end its request.
     assert.equal(await scriptedModel.release(), 1);
     await scriptedModel.script(reply(sumBy('revenue', 'channel')));
