@@ -51,6 +51,7 @@ const REQUIRED = [
   'the answer panel through the scripted language model a model error, a refusal and a plan naming an unknown column fall back to the engine, and the answer says so',
   'the answer panel through the scripted language model a model that does not answer within teamData.localModel.timeoutSeconds falls back to the engine, and the answer says so',
   'the answer panel through the scripted language model a question cancelled while the model thinks ends cancelled at once, and the next question is answered',
+  'the answer panel through an OpenAI-compatible endpoint is chosen with its URL and model after consent, its key kept in SecretStorage; a question reaches it with the key and is answered',
 ];
 
 describe('extension in a real VS Code (extension-host suite)', function () {

@@ -37,6 +37,7 @@ function loadSuites(): void {
   // Needs the scripted-model test extension (loaded beside ours by extensionHost.test.ts).
   require('./localModel.suite');
   require('./modelPanel.suite');
+  require('./modelEndpoint.suite');
 }
 
 function runMocha(mocha: Mocha): Promise<void> {

@@ -8,106 +8,44 @@
  * Self-contained: its own small CSV, dataset and session.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { AnswerPanel } from '../../../../src/extension/panel/answerPanel';
 import type { ModelStatus } from '../../../../src/extension/model/modelChoice';
 import type { Answer } from '../../../../src/shared/domain';
-import { api, labelled, useScriptedPrompts, waitFor } from './helpers';
+import { api, useScriptedPrompts, waitFor } from './helpers';
+import { chipsOf, chooseModel, hasTable, ModelSession, reply, resetModelSettings, show, stepsOf, stepStatus, sumBy, textOf } from './modelSession';
 import { SCRIPTED_MODEL_ID, scriptedModel, type ScriptedRequest } from './scriptedModel';
 
-const CSV = 'order_id,region,channel,revenue\n101,Europe,online,10\n102,Europe,retail,20\n103,Asia,online,5\n104,Asia,retail,7\n105,Africa,online,3\n';
 /** How the extension names the scripted model (modelChoice.vscodeModelLabel). */
 const LABEL = 'Scripted Test Model (Team-data-scripted, via VS Code)';
 /** The label as the engine's markdown writes it (md() may escape characters). */
 const LABEL_RE = 'Scripted Test Model \\(Team\\\\?-data\\\\?-scripted, via VS Code\\)';
 const EXTENSION_ID = 'team-data.team-data-analysis';
 
-type Plan = Record<string, unknown>;
-const reply = (plan: Plan, bindings: Array<{ word: string; column: string; value?: string }> = []): string => JSON.stringify({ answer: 'plan', plan, bindings });
-const sumBy = (column: string, by: string): Plan => ({ kind: 'aggregate', measures: [{ agg: 'sum', column }], groupBy: [{ column: by }] });
-
-const stepsOf = (a: Answer): string[] => a.groups.filter((g) => g.stage === 'Analyze').map((g) => g.name);
-const stepStatus = (a: Answer, re: RegExp): string | undefined => a.groups.find((g) => g.stage === 'Analyze' && re.test(g.name))?.status;
-const textOf = (a: Answer): string => a.groups.flatMap((g) => g.blocks).map((b) => (b.type === 'MESSAGE' ? b.content : '')).join('\n');
-const chipsOf = (a: Answer): string[] => a.groups.flatMap((g) => g.blocks).flatMap((b) => (b.type === 'QUESTIONS' ? b.content : []));
-const hasTable = (a: Answer): boolean => a.groups.flatMap((g) => g.blocks).some((b) => b.type === 'TABLE');
-const show = (a: Answer): string => JSON.stringify({ state: a.state, error: a.error, steps: stepsOf(a), text: textOf(a), chips: chipsOf(a) }, null, 1);
-
 describe('the answer panel through the scripted language model', function () {
   this.timeout(180_000);
   const prompts = useScriptedPrompts();
-  const made: { dir?: string; datasetId?: string; sessionId?: string; panel?: AnswerPanel } = {};
-
-  const panel = (): AnswerPanel => {
-    assert.ok(made.panel, 'the suite\'s panel is open');
-    return made.panel;
+  let session: ModelSession | undefined;
+  const live = (): ModelSession => {
+    assert.ok(session, 'the suite\'s session is open');
+    return session;
   };
-
-  /** A question asked in the panel's box, or a chip of the turn `fromTurnId`; resolves with its answer. */
-  async function askInPanel(question: string, fromTurnId?: string): Promise<Answer> {
-    const p = panel();
-    const before = p.conversation.length;
-    await p.receive(fromTurnId === undefined ? { type: 'ask', question } : { type: 'askFollowUp', question, fromTurnId });
-    const turn = await waitFor(`the turn "${question}"`, () => p.conversation.length > before && p.conversation[p.conversation.length - 1]);
-    assert.equal(turn.question, question);
-    return waitFor(`the answer to "${question}"`, () => turn.answer.state !== 'streaming' && turn.answer, 90_000);
-  }
-
-  const lastTurnId = (): string => {
-    const t = panel().conversation[panel().conversation.length - 1];
-    assert.ok(t);
-    return t.id;
-  };
-
-  /** "Team Data: Choose Language Model…" with the scripted prompts: picks the item, answers consent if asked. */
-  async function choose(item: RegExp, consent?: boolean): Promise<ModelStatus> {
-    prompts().expect({ kind: 'pick', match: /Which language model helps answer questions/, answer: labelled(item) });
-    if (consent !== undefined) prompts().expect({ kind: 'confirm', match: /^Let .* help answer your questions\?[\s\S]*the question[\s\S]*schema[\s\S]*sample values[\s\S]*result rows/, answer: consent });
-    const status = (await vscode.commands.executeCommand('teamData.chooseModel')) as ModelStatus;
-    prompts().assertDone();
-    return status;
-  }
-
-  async function requests(): Promise<ScriptedRequest[]> {
-    return scriptedModel.requests();
-  }
+  const askInPanel = (question: string, fromTurnId?: string): Promise<Answer> => live().ask(question, fromTurnId);
+  const lastTurnId = (): string => live().lastTurnId();
+  const panel = (): ModelSession['panel'] => live().panel;
+  const choose = (item: RegExp, consent?: boolean): Promise<ModelStatus> => chooseModel(prompts(), item, consent === undefined ? {} : { consent });
+  const requests = (): Thenable<ScriptedRequest[]> => scriptedModel.requests();
 
   before(async () => {
-    const a = await api();
+    await api();
     await scriptedModel.ready();
     await scriptedModel.reset();
-    const client = await a.services.connection.client();
-    made.dir = mkdtempSync(join(tmpdir(), 'td-model-panel-'));
-    const file = join(made.dir, 'orders.csv');
-    writeFileSync(file, CSV);
-    made.datasetId = (await client.datasets.create({ name: `model-panel-${Date.now()}`, description: 'issue 26 panel suite' })).id;
-    const { fileKey } = await client.files.upload(file);
-    const created = await client.dataSources.create(made.datasetId, { fileName: 'orders.csv', fileKey });
-    const ds = await client.dataSources.waitUntilSynched(made.datasetId, created.id, { intervalMs: 200 });
-    assert.equal(ds.status, 'synched');
-    made.sessionId = (await client.sessions.create({ title: 'through the model' })).id;
-    made.panel = await a.services.panels.open(made.sessionId);
-    await made.panel.historyLoaded;
-    await waitFor('the webview ready handshake', () => made.panel?.isReady);
-    made.panel.setScope({ datasetId: made.datasetId, datasourceIdList: [ds.id] });
+    session = await ModelSession.open('through the model');
   });
 
   after(async () => {
-    const a = await api();
-    await vscode.workspace.getConfiguration('teamData').update('localModel.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('teamData').update('localModel.mode', undefined, vscode.ConfigurationTarget.Global);
-    await a.services.model.apply({ mayAsk: false });
+    await resetModelSettings();
     await scriptedModel.reset();
-    const client = await a.services.connection.client();
-    if (made.sessionId) {
-      a.services.panels.closeSession(made.sessionId);
-      await client.sessions.delete(made.sessionId).catch(() => undefined);
-    }
-    if (made.datasetId) await client.datasets.delete(made.datasetId).catch(() => undefined);
-    if (made.dir) rmSync(made.dir, { recursive: true, force: true });
+    await session?.close();
   });
 
   it('choosing the scripted model asks consent once, and the status bar names it', async () => {
@@ -194,7 +132,7 @@ describe('the answer panel through the scripted language model', function () {
     assert.ok(stepsOf(kept).includes('Remember that "moolah" means `revenue`'), show(kept));
     assert.ok(hasTable(kept), show(kept));
     const client = await a.services.connection.client();
-    assert.deepEqual((await client.datasets.glossary(made.datasetId as string)).map((g) => [g.phrase, g.column]), [['moolah', 'revenue']]);
+    assert.deepEqual((await client.datasets.glossary(live().datasetId)).map((g) => [g.phrase, g.column]), [['moolah', 'revenue']]);
     const before = (await scriptedModel.waitForRequests(2, 10_000, true)).length;
     // The model switched off: the same word in a new question is the engine's own now.
     assert.deepEqual(await choose(/Off \(built-in engine only\)/), { kind: 'off' });
@@ -294,7 +232,7 @@ describe('the answer panel through the scripted language model', function () {
     // The service ended the job as cancelled (it does not wait for the model).
     assert.ok(answer.jobId !== '', 'the job had started');
     const client = await (await api()).services.connection.client();
-    const record = await waitFor('the job in the session history', async () => (await client.sessions.history(made.sessionId as string, {})).records.find((r) => r.jobId === answer.jobId), 10_000);
+    const record = await waitFor('the job in the session history', async () => (await client.sessions.history(live().sessionId, {})).records.find((r) => r.jobId === answer.jobId), 10_000);
     assert.equal(record.answer.state, 'cancelled');
     // VS Code 1.100 does not pass the cancel on to the provider: end its request.
     assert.equal(await scriptedModel.release(), 1);
