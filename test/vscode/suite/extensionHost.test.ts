@@ -45,6 +45,7 @@ const REQUIRED = [
   'local model (scripted VS Code language model) sendRequest streams the scripted reply, and the provider records the prompt and who asked',
   'the answer panel through the scripted language model choosing the scripted model asks consent once, and the status bar names it',
   'the answer panel through the scripted language model a question in the panel is answered through the model with the plan stated, and both readings agree',
+  'the answer panel through the scripted language model the language-model tools and @teamdata answer through the same model, and say so',
   'the answer panel through the scripted language model a disagreement asks with both readings and no numbers; the model\'s reading, clicked, answers without a new model request',
   'the answer panel through the scripted language model a word only the model placed answers with its reading stated; its glossary chip teaches the dataset, and the engine alone then understands it',
   'the answer panel through the scripted language model a declined consent leaves the model off: the engine answers alone and the provider gets no request',

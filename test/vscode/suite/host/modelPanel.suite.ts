@@ -11,7 +11,7 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { ModelStatus } from '../../../../src/extension/model/modelChoice';
 import type { Answer } from '../../../../src/shared/domain';
-import { api, useScriptedPrompts, waitFor } from './helpers';
+import { api, useScriptedPrompts, waitFor, workspaceFile } from './helpers';
 import { chipsOf, chooseModel, hasTable, ModelSession, reply, resetModelSettings, show, stepsOf, stepStatus, sumBy, textOf } from './modelSession';
 import { SCRIPTED_MODEL_ID, scriptedModel, type ScriptedRequest } from './scriptedModel';
 
@@ -70,7 +70,9 @@ describe('the answer panel through the scripted language model', function () {
   it('a question in the panel is answered through the model with the plan stated, and both readings agree', async () => {
     await scriptedModel.reset();
     await scriptedModel.script(reply(sumBy('revenue', 'region')));
+    const started = Date.now();
     const answer = await askInPanel('total revenue by region');
+    const took = Date.now() - started;
     assert.equal(answer.state, 'done', show(answer));
     const steps = stepsOf(answer);
     assert.ok(steps.includes(`Ask ${LABEL} for a plan`), show(answer));
@@ -89,7 +91,27 @@ describe('the answer panel through the scripted language model', function () {
     assert.ok(req.prompt.includes('Reply with one JSON object and nothing else'), 'the reply format is in the prompt');
     assert.ok(req.prompt.includes('revenue') && req.prompt.includes('Europe'), 'the schema and sample values are in the prompt');
     assert.ok(req.options.justification && req.options.justification.length > 0, 'VS Code is told why');
-    console.log(`      local model: panel answer through the scripted model, steps: ${steps.join(' | ')}`);
+    console.log(`      local model: panel answer through the scripted model in ${took} ms (the provider's own time ${(req.endedAt ?? req.startedAt) - req.startedAt} ms; not a benchmark), steps: ${steps.join(' | ')}`);
+  });
+
+  it('the language-model tools and @teamdata answer through the same model, and say so', async () => {
+    const a = await api();
+    await scriptedModel.reset();
+    await scriptedModel.script([reply(sumBy('revenue', 'region')), reply(sumBy('revenue', 'channel'))]);
+    const tool = await vscode.lm.invokeTool('teamData_analyzeFiles', { input: { paths: ['sales.csv'], question: 'total revenue by region' }, toolInvocationToken: undefined });
+    const toolText = tool.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    assert.match(toolText, new RegExp(`The built-in engine and the model \\(${LABEL_RE}\\) read the question the same way`), toolText);
+    const parts: string[] = [];
+    const stream = {
+      markdown: (v: string | vscode.MarkdownString) => void parts.push(typeof v === 'string' ? v : v.value),
+      progress: () => undefined, reference: () => undefined, button: () => undefined, anchor: () => undefined, filetree: () => undefined, push: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
+    const request = { prompt: 'total revenue by channel', command: 'analyze', references: [{ id: 'vscode.file', value: workspaceFile('sales.csv') }], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+    const result = await a.chat.handler(request, { history: [] } as unknown as vscode.ChatContext, stream, new vscode.CancellationTokenSource().token);
+    assert.equal(result?.errorDetails, undefined, JSON.stringify(result?.errorDetails));
+    assert.match(parts.join(''), new RegExp(`The built-in engine and the model \\(${LABEL_RE}\\) read the question the same way`), parts.join(''));
+    const seen = await scriptedModel.waitForRequests(2, 10_000, true);
+    assert.deepEqual(seen.map((r) => /Question: "(.*)"/.exec(r.prompt)?.[1]), ['total revenue by region', 'total revenue by channel']);
   });
 
   it('a disagreement asks with both readings and no numbers; the model\'s reading, clicked, answers without a new model request', async () => {
