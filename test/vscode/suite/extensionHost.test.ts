@@ -49,6 +49,7 @@ const REQUIRED = [
   'the answer panel through the scripted language model a disagreement asks with both readings and no numbers; the model\'s reading, clicked, answers without a new model request',
   'the answer panel through the scripted language model a word only the model placed answers with its reading stated; its glossary chip teaches the dataset, and the engine alone then understands it',
   'the answer panel through the scripted language model a declined consent leaves the model off: the engine answers alone and the provider gets no request',
+  'the answer panel through the scripted language model a model whose provider refuses the extension (its own consent not given) falls back, and the answer says why',
   'the answer panel through the scripted language model a model error, a refusal and a plan naming an unknown column fall back to the engine, and the answer says so',
   'the answer panel through the scripted language model a model that does not answer within teamData.localModel.timeoutSeconds falls back to the engine, and the answer says so',
   'the answer panel through the scripted language model a question cancelled while the model thinks ends cancelled at once, and the next question is answered',

@@ -189,6 +189,24 @@ describe('the answer panel through the scripted language model', function () {
     await scriptedModel.removeModel('scripted-unconsented');
   });
 
+  // As Copilot does, a provider with `auth` asks the user before another extension may use it;
+  // an extension-test run counts that dialog as Cancel, so VS Code refuses with NoPermissions.
+  it('a model whose provider refuses the extension (its own consent not given) falls back, and the answer says why', async () => {
+    await scriptedModel.reset();
+    await scriptedModel.addModel({ id: 'scripted-gated', name: 'Scripted Gated', auth: { label: 'Scripted Gated' } });
+    await waitFor('the gated model in vscode.lm', async () => (await vscode.lm.selectChatModels({ id: 'scripted-gated' }))[0]);
+    await scriptedModel.rules([], 'should never be sent');
+    const label = 'Scripted Gated (Team-data-scripted, via VS Code)';
+    assert.deepEqual(await choose(/Scripted Gated$/, true), { kind: 'active', label }, 'our own consent is given');
+    const answer = await askInPanel('total revenue by region');
+    assert.equal(answer.state, 'done', show(answer));
+    assert.ok(hasTable(answer), 'the engine answers');
+    assert.equal(stepStatus(answer, /^Ask .* for a plan$/), 'error', show(answer));
+    assert.match(textOf(answer), /_The model \(Scripted Gated \(Team\\?-data\\?-scripted, via VS Code\)\) did not answer \(the model server answered HTTP 502: the language model failed: NoPermissions: [^\n]*\); this answer is the built-in engine's\._/, show(answer));
+    assert.deepEqual(await requests(), [], 'the provider never ran');
+    await scriptedModel.removeModel('scripted-gated');
+  });
+
   it('a model error, a refusal and a plan naming an unknown column fall back to the engine, and the answer says so', async () => {
     await scriptedModel.reset();
     assert.deepEqual(await choose(/Scripted Test Model$/), { kind: 'active', label: LABEL }, 'consent given earlier is kept');
