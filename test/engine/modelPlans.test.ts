@@ -104,8 +104,12 @@ describe('model plans, checked and cross-checked by the engine (issue 26)', func
   it('falls back when the model refuses, fails, answers too late or floods, and the answer says so', async () => {
     const cases: Array<[Parameters<ScriptedModel['script']>[0], RegExp]> = [
       [{ text: JSON.stringify({ answer: 'refuse', reason: 'not enough context' }) }, /declined: not enough context/],
-      [{ status: 503, body: 'overloaded' }, /did not answer \(the model server answered HTTP 503\)/],
-      [{ hang: true }, /did not answer \(the model server could not be reached or timed out/],
+      [{ status: 503, body: 'overloaded' }, /did not answer \(the model server answered HTTP 503: overloaded\)/],
+      // Why the server refused is told (the VS Code bridge says why the model failed), never the key.
+      [{ status: 502, body: JSON.stringify({ error: { message: 'the language model failed: Blocked: quota exceeded', type: 'model_error' } }) }, /did not answer \(the model server answered HTTP 502: the language model failed: Blocked: quota exceeded\)/],
+      [{ status: 401, body: JSON.stringify({ error: { message: `wrong key ${KEY}` } }) }, /did not answer \(the model server answered HTTP 401: wrong key \\\*\\\*\\\*\)/],
+      // A slow model is not a server that is down: the answer says how long it waited.
+      [{ hang: true }, /did not answer \(no reply within 1\.5 s\)/],
       [{ text: 'x'.repeat(3 * 1024 * 1024) }, /did not answer \(the model server sent an oversized response\)/],
     ];
     for (const [reply, why] of cases) {

@@ -56,6 +56,39 @@ function scrub(text: string, cfg: LlmConfig): string {
   return cfg.apiKey ? text.split(cfg.apiKey).join('***') : text;
 }
 
+function oneLine(text: string, max: number): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** undici's own timeouts (headers, body) besides the abort signal's. */
+function isTimeout(err: unknown): boolean {
+  const e = err as { name?: unknown; code?: unknown } | null;
+  return e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT';
+}
+
+/**
+ * Why a server refused, from its error body: OpenAI-compatible servers (and the VS Code bridge)
+ * send `{"error":{"message":…}}`; others plain text. Short and on one line; empty when none.
+ */
+function errorText(body: string): string {
+  let why = body;
+  try {
+    const json = JSON.parse(body) as { error?: unknown; message?: unknown } | null;
+    const e = json?.error;
+    const m = typeof e === 'string' ? e : typeof e === 'object' && e !== null ? (e as { message?: unknown }).message : json?.message;
+    why = typeof m === 'string' ? m : '';
+  } catch {
+    // Plain text (or HTML): used as it is, if it is short text.
+    if (/^\s*</.test(body)) why = '';
+  }
+  return oneLine(why, 200);
+}
+
 async function readCapped(body: AsyncIterable<Uint8Array>): Promise<string> {
   const parts: Buffer[] = [];
   let size = 0;
@@ -74,12 +107,13 @@ export async function chat(cfg: LlmConfig, messages: readonly ChatMessage[], sig
   if (cfg.apiKey) headers['authorization'] = `Bearer ${cfg.apiKey}`;
   let text: string;
   let status: number;
+  const timer = AbortSignal.timeout(timeout);
   try {
     const res = await request(endpoint(cfg.baseUrl), {
       method: 'POST',
       headers,
       body: JSON.stringify({ model: cfg.model, messages, temperature: 0, stream: false }),
-      signal: AbortSignal.any([signal, AbortSignal.timeout(timeout)]),
+      signal: AbortSignal.any([signal, timer]),
       headersTimeout: timeout,
       bodyTimeout: timeout,
     });
@@ -88,10 +122,16 @@ export async function chat(cfg: LlmConfig, messages: readonly ChatMessage[], sig
   } catch (err) {
     if (signal.aborted) throw err;
     if (err instanceof LlmError) throw err;
-    const m = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    throw new LlmError(scrub(`the model server could not be reached or timed out (${m.slice(0, 200)})`, cfg));
+    // The answer says which: a model that is slow is not a server that is down.
+    if (timer.aborted || isTimeout(err)) throw new LlmError(`no reply within ${seconds(timeout)}`);
+    const code = (err as { code?: unknown } | null)?.code;
+    const m = typeof code === 'string' && /^E[A-Z]+$/.test(code) ? code : err instanceof Error ? err.message : String(err);
+    throw new LlmError(scrub(`the model server could not be reached (${oneLine(m, 200)})`, cfg));
   }
-  if (status !== 200) throw new LlmError(`the model server answered HTTP ${status}`);
+  if (status !== 200) {
+    const why = errorText(text);
+    throw new LlmError(scrub(`the model server answered HTTP ${status}${why !== '' ? `: ${why}` : ''}`, cfg));
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -43,6 +43,17 @@ const REQUIRED = [
   'delete, rename and the session limit at the session limit, offers to delete the oldest sessions and then creates the new one',
   'local model (scripted VS Code language model) vscode.lm.selectChatModels lists the scripted model by vendor, with its metadata, without Copilot',
   'local model (scripted VS Code language model) sendRequest streams the scripted reply, and the provider records the prompt and who asked',
+  'the answer panel through the scripted language model choosing the scripted model asks consent once, and the status bar names it',
+  'the answer panel through the scripted language model a question in the panel is answered through the model with the plan stated, and both readings agree',
+  'the answer panel through the scripted language model the language-model tools and @teamdata answer through the same model, and say so',
+  'the answer panel through the scripted language model a disagreement asks with both readings and no numbers; the model\'s reading, clicked, answers without a new model request',
+  'the answer panel through the scripted language model a word only the model placed answers with its reading stated; its glossary chip teaches the dataset, and the engine alone then understands it',
+  'the answer panel through the scripted language model a declined consent leaves the model off: the engine answers alone and the provider gets no request',
+  'the answer panel through the scripted language model a model whose provider refuses the extension (its own consent not given) falls back, and the answer says why',
+  'the answer panel through the scripted language model a model error, a refusal and a plan naming an unknown column fall back to the engine, and the answer says so',
+  'the answer panel through the scripted language model a model that does not answer within teamData.localModel.timeoutSeconds falls back to the engine, and the answer says so',
+  'the answer panel through the scripted language model a question cancelled while the model thinks ends cancelled at once, and the next question is answered',
+  'the answer panel through an OpenAI-compatible endpoint is chosen with its URL and model after consent, its key kept in SecretStorage; a question reaches it with the key and is answered',
 ];
 
 describe('extension in a real VS Code (extension-host suite)', function () {

@@ -36,6 +36,8 @@ function loadSuites(): void {
   require('./deletes.suite');
   // Needs the scripted-model test extension (loaded beside ours by extensionHost.test.ts).
   require('./localModel.suite');
+  require('./modelPanel.suite');
+  require('./modelEndpoint.suite');
 }
 
 function runMocha(mocha: Mocha): Promise<void> {
