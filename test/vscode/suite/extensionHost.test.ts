@@ -43,6 +43,12 @@ const REQUIRED = [
   'delete, rename and the session limit at the session limit, offers to delete the oldest sessions and then creates the new one',
   'local model (scripted VS Code language model) vscode.lm.selectChatModels lists the scripted model by vendor, with its metadata, without Copilot',
   'local model (scripted VS Code language model) sendRequest streams the scripted reply, and the provider records the prompt and who asked',
+  'Team Data Explorer (issue 27) opens explore-orders.parquet in the custom editor: the webview gets init and its first page',
+  'Team Data Explorer (issue 27) opens an .xlsx workbook and switches sheets',
+  'Team Data Explorer (issue 27) Explore on an answer table opens the table\'s CSV in the explorer',
+  'Team Data Explorer (issue 27) Ask about this view: the answer\'s reading line states the view\'s filter',
+  'Team Data Explorer (issue 27) a deleted file gives a plain message in the editor',
+  'Team Data Explorer (issue 27) bad input gives a plain message while the service stays up a 500 MB file on a single line',
 ];
 
 describe('extension in a real VS Code (extension-host suite)', function () {

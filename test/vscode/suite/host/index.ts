@@ -36,6 +36,9 @@ function loadSuites(): void {
   require('./deletes.suite');
   // Needs the scripted-model test extension (loaded beside ours by extensionHost.test.ts).
   require('./localModel.suite');
+  // Last: its first Explore of an answer table lets the service read the answer-file cache, which
+  // restarts a service started without it.
+  require('./explorer.suite');
 }
 
 function runMocha(mocha: Mocha): Promise<void> {
