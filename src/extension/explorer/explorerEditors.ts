@@ -69,7 +69,9 @@ export class ExplorerEditors implements vscode.CustomReadonlyEditorProvider<Expl
 
   /** Opens `uri` in the explorer's custom editor; resolves with its tab's session. */
   async openFile(uri: vscode.Uri): Promise<ExplorerSession | undefined> {
-    const made = this.next((x) => x.origin.kind === 'file' && x.origin.uri.toString() === uri.toString());
+    const match = (x: ExplorerSession): boolean => x.origin.kind === 'file' && x.origin.uri.toString() === uri.toString();
+    // A tab already open on the file is revealed rather than made again: then nothing new fires.
+    const made = this.next(match, [...this.open].some(match) ? 1500 : 10_000);
     await vscode.commands.executeCommand('vscode.openWith', uri, EXPLORER_VIEW_TYPE);
     return made;
   }
@@ -109,12 +111,12 @@ export class ExplorerEditors implements vscode.CustomReadonlyEditorProvider<Expl
     return x;
   }
 
-  private next(match: (x: ExplorerSession) => boolean): Promise<ExplorerSession | undefined> {
+  private next(match: (x: ExplorerSession) => boolean, waitMs: number): Promise<ExplorerSession | undefined> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         sub.dispose();
         resolve([...this.open].reverse().find(match));
-      }, 10_000);
+      }, waitMs);
       const sub = this.onDidOpen((x) => {
         if (!match(x)) return;
         clearTimeout(timer);
