@@ -48,6 +48,8 @@ const REQUIRED = [
   'Team Data Explorer (issue 27) Explore on an answer table opens the table\'s CSV in the explorer',
   'Team Data Explorer (issue 27) Ask about this view: the answer\'s reading line states the view\'s filter',
   'Team Data Explorer (issue 27) a deleted file gives a plain message in the editor',
+  'Team Data Explorer (issue 27) opens a data source of the Datasets tree in the explorer',
+  'Team Data Explorer (issue 27) Export CSV writes the filtered view where the save dialog says, and nothing else',
   'Team Data Explorer (issue 27) bad input gives a plain message while the service stays up a 500 MB file on a single line',
 ];
 

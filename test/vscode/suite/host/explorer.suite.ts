@@ -10,13 +10,13 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import * as vscode from 'vscode';
 import type { AnalyzeResult } from '../../../../src/extension/flows/analyze';
-import { askAboutView } from '../../../../src/extension/explorer/explorerActions';
+import { askAboutView, copySql, exportView } from '../../../../src/extension/explorer/explorerActions';
 import type { ExplorerSession } from '../../../../src/extension/explorer/explorerSession';
 import { handleAction } from '../../../../src/extension/panel/panelActions';
 import type { Answer } from '../../../../src/shared/domain';
@@ -72,6 +72,8 @@ async function failure(name: string): Promise<string> {
 describe('Team Data Explorer (issue 27)', function () {
   this.timeout(300_000);
   const prompts = useScriptedPrompts();
+  /** The analysis of the answer-table test: its data source opens in the explorer too. */
+  let analyzed: AnalyzeResult | undefined;
 
   before(async () => {
     await write('explore-orders.csv', csv(','));
@@ -142,6 +144,7 @@ describe('Team Data Explorer (issue 27)', function () {
     const result = (await vscode.commands.executeCommand('teamData.analyzeFile', uri, [uri])) as AnalyzeResult | undefined;
     prompts().assertDone();
     assert.equal(result?.answer?.state, 'done', JSON.stringify(result?.answer?.error));
+    analyzed = result;
     const panel = a.services.panels.get(result.sessionId ?? '');
     assert.ok(panel);
     const turn = panel.conversation.find((t) => t.answer.groups.some((g) => g.blocks.some((b) => b.type === 'TABLE')));
@@ -153,6 +156,51 @@ describe('Team Data Explorer (issue 27)', function () {
     const { init, rows: page } = await firstPage(x, 'the answer table');
     assert.equal(init.opened.columns.length >= 2, true, JSON.stringify(init.opened.columns));
     assert.deepEqual(new Set(page.map((r) => r[0])), new Set(REGIONS));
+  });
+
+  it('opens a data source of the Datasets tree in the explorer', async () => {
+    assert.ok(analyzed, 'needs the analysis of the answer-table test');
+    const a = await api();
+    const client = await a.services.connection.client();
+    const ds = await client.dataSources.get(analyzed.datasetId, analyzed.dataSourceIds[0] as string);
+    const x = (await vscode.commands.executeCommand('teamData.dataSources.explore', { kind: 'dataSource', dataSource: ds })) as ExplorerSession | undefined;
+    assert.ok(x);
+    assert.equal(x.origin.kind, 'source');
+    const { init, rows: page } = await firstPage(x, 'the data source');
+    assert.deepEqual(init.opened.columns.map((c) => c.name), ['region', 'amount', 'day']);
+    assert.ok(page.length >= 100, `a page of rows, not ${page.length}`);
+  });
+
+  it('Copy as SQL opens the view\'s SQL in an untitled sql document', async () => {
+    const a = await api();
+    const x = await openFile('explore-orders.csv');
+    await firstPage(x, 'the CSV');
+    const editor = await copySql(a.services, x, { sort: [{ column: 'amount', desc: true }], filters: [{ column: 'region', op: 'in', values: ['north'] }] });
+    assert.ok(editor);
+    assert.equal(editor.document.uri.scheme, 'untitled');
+    assert.equal(editor.document.languageId, 'sql');
+    const text = editor.document.getText();
+    assert.match(text, /explore-orders\.csv/);
+    assert.match(text, /WHERE[\s\S]*'north'[\s\S]*ORDER BY/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('Export CSV writes the filtered view where the save dialog says, and nothing else', async () => {
+    const a = await api();
+    const x = await openFile('explore-orders.csv');
+    await firstPage(x, 'the CSV');
+    await waitFor('the whole file read', () => x.current?.state === 'ready');
+    const target = workspaceFile('explore-north.csv');
+    prompts().expect({ kind: 'saveFile', match: /Export the view of explore-orders\.csv as CSV/, answer: target });
+    const done = await exportView(a.services, x, { sort: [], filters: [{ column: 'region', op: 'in', values: ['north'] }] }, 'csv');
+    prompts().assertDone();
+    assert.equal(done?.rows, ROWS / 4);
+    const lines = readFileSync(target.fsPath, 'utf8').trim().split('\n');
+    assert.equal(lines.length, ROWS / 4 + 1);
+    assert.ok(lines.slice(1).every((l) => l.startsWith('north,')));
+    assert.deepEqual(readdirSync(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '').filter((f) => f.endsWith('.part')), [], 'no temporary file left');
+    rmSync(target.fsPath);
+    assert.equal(existsSync(target.fsPath), false);
   });
 
   it('Ask about this view: the answer\'s reading line states the view\'s filter', async () => {
