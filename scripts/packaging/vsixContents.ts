@@ -28,7 +28,7 @@ export async function readVsixEntries(vsixPath: string): Promise<VsixEntry[]> {
 }
 
 /** Files every .vsix must have: without them the extension or its local service cannot run. */
-export const REQUIRED_FILES = ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/cli.js', 'dist/sheetWorker.js', 'dist/webview.js', 'dist/webview.css', 'samples/sales.csv'];
+export const REQUIRED_FILES = ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/cli.js', 'dist/sheetWorker.js', 'dist/webview.js', 'dist/webview.css', 'dist/explorer.js', 'dist/explorer.css', 'samples/sales.csv'];
 
 /** Top-level folders and files outside node_modules that may ship. */
 const ALLOWED_OUTSIDE_MODULES = [
@@ -36,7 +36,8 @@ const ALLOWED_OUTSIDE_MODULES = [
   // vsce writes readme.md and changelog.md in lower case.
   /^(readme\.md|changelog\.md|license(\.txt)?)$/i,
   // sheetWorker.js: the worker thread the local service reads workbooks in.
-  /^dist\/(extension|cli|sheetWorker|webview)\.(js|css)$/,
+  // explorer.js/css: the Team Data Explorer's webview (issue 27).
+  /^dist\/(extension|cli|sheetWorker|webview|explorer)\.(js|css)$/,
   /^media\/icons\/[\w.-]+\.png$/,
   /^media\/walkthrough\/[\w.-]+\.md$/,
   /^samples\/sales\.csv$/,

@@ -47,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): TeamDataExtensionApi
   });
   context.subscriptions.push(
     s.panels.registerSerializer(),
+    s.explorers.register(),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!affectsConnection(e)) return;
       void s.connection.refresh();

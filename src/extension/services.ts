@@ -15,7 +15,9 @@ import { RunningJobs } from './jobs/runningJobs';
 import { LocalServiceSupervisor } from './localService/supervisor';
 import { LocalModelManager } from './model/localModel';
 import { adoptOldFolder, chosenDataFolder } from './localService/dataFolder';
+import { ANSWER_TABLES_READABLE, ExplorerEditors } from './explorer/explorerEditors';
 import { Log } from './log';
+import { answerFilesRoot } from './panel/fileCache';
 import { PanelManager } from './panel/panelManager';
 import { DATASETS_VIEW, DatasetsTreeProvider } from './trees/datasetsTree';
 import { announcingFirstAnswer } from './trees/firstAnswer';
@@ -43,6 +45,8 @@ export interface Services {
   status: StatusBar;
   /** The language model lent to the local service (teamData.localModel.*), and its status item. */
   model: LocalModelManager;
+  /** The Team Data Explorer's tabs (issue 27). */
+  explorers: ExplorerEditors;
 }
 
 function own<T extends vscode.Disposable>(context: vscode.ExtensionContext, d: T): T {
@@ -80,7 +84,8 @@ export function createServices(context: vscode.ExtensionContext): Services {
       const moved = await adoptOldFolder(join(context.globalStorageUri.fsPath, 'local-service'), chosenDataFolder(''));
       if (moved) log.write('info', moved);
     },
-    readRoots: workspaceReadRoots,
+    // The answer-file cache too, once an answer table was explored (explorerEditors.ts): the host's own downloads.
+    readRoots: () => [...workspaceReadRoots(), ...(context.globalState.get<boolean>(ANSWER_TABLES_READABLE) === true ? [answerFilesRoot(context.globalStorageUri.fsPath)] : [])],
     // Read at each lease taken: the model chosen at that moment (none until the settings are applied).
     model: () => later.model?.model,
     readHardLinks: () => readSettings().localServiceReadHardLinks,
@@ -135,8 +140,9 @@ export function createServices(context: vscode.ExtensionContext): Services {
   }));
   const reuse = new FileReuseCache(context.globalState);
   const status = own(context, new StatusBar(connection, jobs));
-  const services = { context, log, prompts, notifier, keys, supervisor, connection, jobs, datasets, sessions, datasetsView, sessionsView, reuse, status, model } as Omit<Services, 'panels'> as Services;
+  const services = { context, log, prompts, notifier, keys, supervisor, connection, jobs, datasets, sessions, datasetsView, sessionsView, reuse, status, model } as Omit<Services, 'panels' | 'explorers'> as Services;
   services.panels = own(context, new PanelManager(services));
+  services.explorers = own(context, new ExplorerEditors(services));
   own(context, watchInPlaceFiles(services));
   return services;
 }

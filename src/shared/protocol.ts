@@ -220,6 +220,8 @@ export interface InsertCodeMessage { type: 'insertCode'; code: string; language:
 export interface CopyTextMessage { type: 'copyText'; text: string }
 export interface OpenTableAsCsvMessage { type: 'openTableAsCsv'; turnId: string; fileKey: string }
 export interface SaveTableMessage { type: 'saveTable'; turnId: string; fileKey: string }
+/** Opens the table in the Team Data Explorer (the host's cached CSV, read by the local service). */
+export interface ExploreTableMessage { type: 'exploreTable'; turnId: string; fileKey: string }
 /** The webview builds the TSV (with headers, in the grid's current sort order). */
 export interface CopyTableMessage { type: 'copyTable'; turnId: string; fileKey: string; tsv: string }
 export interface SaveImageMessage { type: 'saveImage'; turnId: string; fileKey: string }
@@ -242,6 +244,7 @@ export type WebviewToHost =
   | CopyTextMessage
   | OpenTableAsCsvMessage
   | SaveTableMessage
+  | ExploreTableMessage
   | CopyTableMessage
   | SaveImageMessage
   | RevealSourceMessage

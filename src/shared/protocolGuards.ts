@@ -167,6 +167,7 @@ export const isWebviewToHost: Guard<WebviewToHost> = tagged<WebviewToHost, 'type
   copyText: shape({ type: literal('copyText'), text }),
   openTableAsCsv: shape({ type: literal('openTableAsCsv'), turnId: id, fileKey }),
   saveTable: shape({ type: literal('saveTable'), turnId: id, fileKey }),
+  exploreTable: shape({ type: literal('exploreTable'), turnId: id, fileKey }),
   copyTable: shape({ type: literal('copyTable'), turnId: id, fileKey, tsv: str(L.table) }),
   saveImage: shape({ type: literal('saveImage'), turnId: id, fileKey }),
   revealSource: shape({ type: literal('revealSource'), source: isSourceRef }),

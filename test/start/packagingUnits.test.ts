@@ -84,11 +84,12 @@ describe('packaging: what runs', () => {
       ['node_modules/@duckdb/node-api', ['node_modules/@duckdb/node-api/package.json', 'node_modules/@duckdb/node-api/lib/index.js', 'node_modules/@duckdb/node-api/lib/index.d.ts']],
       ['node_modules/@duckdb/node-bindings-linux-x64', ['node_modules/@duckdb/node-bindings-linux-x64/duckdb.node']],
     ]);
-    const good = ['package.json', 'package.nls.json', 'readme.md', 'changelog.md', 'LICENSE.txt', 'dist/extension.js', 'dist/cli.js', 'dist/sheetWorker.js', 'dist/webview.js', 'dist/webview.css', 'samples/sales.csv', 'media/icons/icon.png', 'docs/images/tree.png', 'node_modules/@duckdb/node-api/package.json', 'node_modules/@duckdb/node-api/lib/index.js', 'node_modules/@duckdb/node-bindings-linux-x64/duckdb.node'];
+    const good = ['package.json', 'package.nls.json', 'readme.md', 'changelog.md', 'LICENSE.txt', 'dist/extension.js', 'dist/cli.js', 'dist/sheetWorker.js', 'dist/webview.js', 'dist/webview.css', 'dist/explorer.js', 'dist/explorer.css', 'samples/sales.csv', 'media/icons/icon.png', 'docs/images/tree.png', 'node_modules/@duckdb/node-api/package.json', 'node_modules/@duckdb/node-api/lib/index.js', 'node_modules/@duckdb/node-bindings-linux-x64/duckdb.node'];
     assert.deepEqual(vsixProblems(good.map(entry), modules, files), []);
-    const bad = [...good.filter((p) => p !== 'dist/cli.js' && !p.endsWith('index.js')), 'dist/extension.js.map', 'src/extension/extension.ts', 'node_modules/undici/index.js', 'node_modules/@duckdb/node-bindings-darwin-arm64/duckdb.node'];
+    const bad = [...good.filter((p) => p !== 'dist/cli.js' && p !== 'dist/explorer.css' && !p.endsWith('index.js')), 'dist/extension.js.map', 'src/extension/extension.ts', 'node_modules/undici/index.js', 'node_modules/@duckdb/node-bindings-darwin-arm64/duckdb.node'];
     assert.deepEqual(vsixProblems(bad.map(entry), modules, files), [
       'missing dist/cli.js',
+      'missing dist/explorer.css',
       'ships a source map or TypeScript file: dist/extension.js.map',
       'ships a file that does not run: dist/extension.js.map',
       'ships a source map or TypeScript file: src/extension/extension.ts',
@@ -102,7 +103,7 @@ describe('packaging: what runs', () => {
   it('holds a partly shipped module to its listed files', () => {
     const pdfjs: RuntimeModule = { ...mod('pdfjs-dist'), files: ['package.json', 'legacy/build/pdf.mjs'] };
     const files = new Map([['node_modules/pdfjs-dist', ['node_modules/pdfjs-dist/package.json', 'node_modules/pdfjs-dist/legacy/build/pdf.mjs']]]);
-    const base = ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/cli.js', 'dist/sheetWorker.js', 'dist/webview.js', 'dist/webview.css', 'samples/sales.csv'];
+    const base = ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/cli.js', 'dist/sheetWorker.js', 'dist/webview.js', 'dist/webview.css', 'dist/explorer.js', 'dist/explorer.css', 'samples/sales.csv'];
     assert.deepEqual(vsixProblems([...base, 'node_modules/pdfjs-dist/package.json', 'node_modules/pdfjs-dist/legacy/build/pdf.mjs'].map(entry), [pdfjs], files), []);
     assert.deepEqual(vsixProblems([...base, 'node_modules/pdfjs-dist/package.json', 'node_modules/pdfjs-dist/build/pdf.mjs'].map(entry), [pdfjs], files), [
       'ships a part of pdfjs-dist that does not run: node_modules/pdfjs-dist/build/pdf.mjs',

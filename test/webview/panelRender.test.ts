@@ -102,6 +102,7 @@ describe('answer panel (browser): rendering and actions', function () {
     await p.page.click('.response .code-block button[aria-label="Insert at Cursor"]');
     await p.page.click('.markdown a.md-link');
     await p.page.click('.table-block button[aria-label="Open as CSV"]');
+    await p.page.click('.table-block button[aria-label="Explore"]');
     await p.page.click('.table-block button[aria-label="Save to Workspace…"]');
     await p.page.click('.table-block button[aria-label="Copy with Headers"]');
     await p.page.click('.image-block button[aria-label="Save As…"]');
@@ -114,6 +115,7 @@ describe('answer panel (browser): rendering and actions', function () {
       { type: 'insertCode', code, language: 'sql' },
       { type: 'openLink', url: 'https://example.com/docs' },
       { type: 'openTableAsCsv', turnId: 't1', fileKey: TABLE_KEY },
+      { type: 'exploreTable', turnId: 't1', fileKey: TABLE_KEY },
       { type: 'saveTable', turnId: 't1', fileKey: TABLE_KEY },
       // "Copy with Headers" copies the exact values the table file holds (issue 24), not the rounded display.
       { type: 'copyTable', turnId: 't1', fileKey: TABLE_KEY, tsv: 'region\trevenue\torders\nEurope\t1200.50\t31\nAsia\t900\t27\nNorth America\t1830.25\t40\nAfrica\t410\t9\n' },

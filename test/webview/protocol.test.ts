@@ -55,6 +55,7 @@ const webviewSamples: { [K in WebviewToHostType]: Extract<WebviewToHost, { type:
   copyText: { type: 'copyText', text: 'hello' },
   openTableAsCsv: { type: 'openTableAsCsv', turnId: 't1', fileKey: 'TABLE:http://x/a.csv' },
   saveTable: { type: 'saveTable', turnId: 't1', fileKey: 'TABLE:http://x/a.csv' },
+  exploreTable: { type: 'exploreTable', turnId: 't1', fileKey: 'TABLE:http://x/a.csv' },
   copyTable: { type: 'copyTable', turnId: 't1', fileKey: 'TABLE:http://x/a.csv', tsv: 'a\tb\n1\t2' },
   saveImage: { type: 'saveImage', turnId: 't1', fileKey: 'IMAGE:http://x/a.png' },
   revealSource: { type: 'revealSource', source },

@@ -15,6 +15,7 @@ import { signIn, signOut, useLocalService } from './authCommands';
 import { showStatusMenu } from './statusMenu';
 import * as tree from './treeCommands';
 import * as glossary from './glossaryCommands';
+import { exploreDataSource, openInExplorer } from '../explorer/explorerCommands';
 import { chooseModel, clearModelEndpointKey, setModelEndpointKey } from './modelCommands';
 
 export interface CommandEntry {
@@ -102,6 +103,8 @@ export function commandTable(s: Services): CommandEntry[] {
     { id: 'teamData.openJob', what: 'open the answer', handler: (node) => tree.openJob(s, node) },
     { id: 'teamData.retryJob', what: 'retry the question', handler: (node) => tree.retryJob(s, node) },
     { id: SHOW_ANSWER_COMMAND, what: 'show the answer', handler: (sessionId, jobId) => showAnswer(s, sessionId, jobId) },
+    { id: 'teamData.openInExplorer', what: 'open the file in the Team Data Explorer', handler: (uri) => openInExplorer(s, uri) },
+    { id: 'teamData.dataSources.explore', what: 'open the data source in the Team Data Explorer', handler: (node) => exploreDataSource(s, node) },
     { id: 'teamData.loadMore', what: 'load more', handler: (node) => tree.loadMore(s, node) },
   ];
 }

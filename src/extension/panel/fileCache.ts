@@ -38,6 +38,11 @@ export function isExpired(ref: FileRef, now = Date.now()): boolean {
   return Number.isFinite(t) && t <= now;
 }
 
+/** Where the answer panels keep their copies, under the extension's global storage folder. */
+export function answerFilesRoot(globalStoragePath: string): string {
+  return join(globalStoragePath, 'answer-files');
+}
+
 export class AnswerFileCache {
   private readonly inflight = new Map<string, Promise<CacheResult>>();
 

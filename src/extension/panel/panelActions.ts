@@ -11,6 +11,7 @@ import type { WebviewToHost } from '../../shared/protocol';
 import type { Services } from '../services';
 import type { AnswerPanel } from './answerPanel';
 import { editorLanguage } from './editorLanguage';
+import { NEEDS_LOCAL_SERVICE } from '../explorer/explorerTypes';
 
 type ActionMessage = Exclude<WebviewToHost, { type: 'ready' | 'ask' | 'askFollowUp' | 'cancel' | 'retry' | 'uiState' | 'webviewError' }>;
 
@@ -81,6 +82,7 @@ export async function handleAction(s: Services, panel: AnswerPanel, m: ActionMes
       await vscode.env.clipboard.writeText(m.tsv);
       return;
     case 'openTableAsCsv':
+    case 'exploreTable':
     case 'saveTable':
     case 'saveImage': {
       const block = panel.fileBlock(m.turnId, m.fileKey);
@@ -88,6 +90,14 @@ export async function handleAction(s: Services, panel: AnswerPanel, m: ActionMes
       const got = await panel.files.get(block);
       if (got.status !== 'ready') {
         s.notifier.warn(got.status === 'expired' ? 'The link of that file expired and no copy was kept.' : got.message);
+        return;
+      }
+      if (m.type === 'exploreTable') {
+        if (s.connection.info.mode !== 'local') {
+          s.notifier.warn(NEEDS_LOCAL_SERVICE);
+          return;
+        }
+        await s.explorers.openTable(got.file.path, block.content.name || 'table.csv', panel.files.root);
         return;
       }
       if (m.type === 'openTableAsCsv') {

@@ -5,7 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Answer } from '../../shared/domain';
 import { escapeHtml } from '../../shared/html';
@@ -13,7 +12,7 @@ import { isPersistedUiState } from '../../shared/protocolGuards';
 import { renderPanelHtml } from '../../webview/panelHtml';
 import type { Services } from '../services';
 import { ANSWER_VIEW_TYPE, AnswerPanel, type JobScope } from './answerPanel';
-import { AnswerFileCache } from './fileCache';
+import { AnswerFileCache, answerFilesRoot } from './fileCache';
 import { FollowUpLinks } from './followUpLinks';
 
 const SCOPES_KEY = 'teamData.sessionScopes';
@@ -28,7 +27,7 @@ export class PanelManager implements vscode.Disposable {
   private readonly followUps: FollowUpLinks;
 
   constructor(private readonly s: Services) {
-    this.cache = new AnswerFileCache(join(s.context.globalStorageUri.fsPath, 'answer-files'));
+    this.cache = new AnswerFileCache(answerFilesRoot(s.context.globalStorageUri.fsPath));
     this.followUps = new FollowUpLinks(s.context.workspaceState, () => s.connection.identity());
     this.distUri = vscode.Uri.joinPath(s.context.extensionUri, 'dist');
   }

@@ -40,6 +40,15 @@ export interface UiPrompts {
   pick<T>(items: ReadonlyArray<PickItem<T>>, opts?: PickOptions): Promise<T | undefined>;
   pickMany<T>(items: ReadonlyArray<PickItem<T>>, opts?: PickOptions): Promise<T[] | undefined>;
   openFiles(opts: { title: string; filters?: Record<string, string[]>; canSelectMany: boolean }): Promise<vscode.Uri[] | undefined>;
+  /** A save dialog; the chosen file, or undefined when cancelled. */
+  saveFile(opts: SaveFileOptions): Promise<vscode.Uri | undefined>;
+}
+
+export interface SaveFileOptions {
+  title: string;
+  defaultUri?: vscode.Uri;
+  filters?: Record<string, string[]>;
+  saveLabel?: string;
 }
 
 type QuickItem<T> = vscode.QuickPickItem & { value: T };
@@ -114,6 +123,10 @@ export class VsCodePrompts implements UiPrompts {
   async openFiles(opts: { title: string; filters?: Record<string, string[]>; canSelectMany: boolean }): Promise<vscode.Uri[] | undefined> {
     return vscode.window.showOpenDialog({ title: opts.title, filters: opts.filters, canSelectMany: opts.canSelectMany, canSelectFiles: true, canSelectFolders: false, openLabel: 'Add' });
   }
+
+  async saveFile(opts: SaveFileOptions): Promise<vscode.Uri | undefined> {
+    return vscode.window.showSaveDialog({ title: opts.title, ...(opts.defaultUri ? { defaultUri: opts.defaultUri } : {}), ...(opts.filters ? { filters: opts.filters } : {}), saveLabel: opts.saveLabel ?? 'Save' });
+  }
 }
 
 /** Holds the active prompts so tests can swap them at run time without re-activating. */
@@ -151,5 +164,9 @@ export class PromptsHolder implements UiPrompts {
 
   openFiles(opts: { title: string; filters?: Record<string, string[]>; canSelectMany: boolean }): Promise<vscode.Uri[] | undefined> {
     return this.current.openFiles(opts);
+  }
+
+  saveFile(opts: SaveFileOptions): Promise<vscode.Uri | undefined> {
+    return this.current.saveFile(opts);
   }
 }

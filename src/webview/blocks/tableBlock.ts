@@ -28,9 +28,11 @@ export class TableBlockView implements BlockView {
   constructor(private readonly content: FileRef, private readonly ctx: BlockContext) {
     this.fileKey = fileKeyOf({ type: 'TABLE', content });
     const name = content.name || 'table.csv';
-    const post = (type: 'openTableAsCsv' | 'saveTable'): void => ctx.host.post({ type, turnId: ctx.turnId, fileKey: this.fileKey });
+    const post = (type: 'openTableAsCsv' | 'saveTable' | 'exploreTable'): void => ctx.host.post({ type, turnId: ctx.turnId, fileKey: this.fileKey });
     this.actions = [
       button({ label: 'Open as CSV', icon: icon('openEditor'), iconOnly: true, onClick: () => post('openTableAsCsv') }),
+      // The whole table in the Team Data Explorer: sort, filters, summary, and questions about the view.
+      button({ label: 'Explore', icon: icon('table'), iconOnly: true, onClick: () => post('exploreTable') }),
       button({ label: 'Save to Workspace…', icon: icon('save'), iconOnly: true, onClick: () => post('saveTable') }),
       // Copies the exact values, every digit the file has: what is pasted must never be a rounded number that looks exact.
       button({ label: 'Copy with Headers', icon: icon('copy'), iconOnly: true, onClick: () => this.copy(false) }),

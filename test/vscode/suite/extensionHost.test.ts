@@ -54,6 +54,14 @@ const REQUIRED = [
   'the answer panel through the scripted language model a model that does not answer within teamData.localModel.timeoutSeconds falls back to the engine, and the answer says so',
   'the answer panel through the scripted language model a question cancelled while the model thinks ends cancelled at once, and the next question is answered',
   'the answer panel through an OpenAI-compatible endpoint is chosen with its URL and model after consent, its key kept in SecretStorage; a question reaches it with the key and is answered',
+  'Team Data Explorer (issue 27) opens explore-orders.parquet in the custom editor: the webview gets init and its first page',
+  'Team Data Explorer (issue 27) opens an .xlsx workbook and switches sheets',
+  'Team Data Explorer (issue 27) Explore on an answer table opens the table\'s CSV in the explorer',
+  'Team Data Explorer (issue 27) Ask about this view: the answer\'s reading line states the view\'s filter',
+  'Team Data Explorer (issue 27) a deleted file gives a plain message in the editor',
+  'Team Data Explorer (issue 27) opens a data source of the Datasets tree in the explorer',
+  'Team Data Explorer (issue 27) Export CSV writes the filtered view where the save dialog says, and nothing else',
+  'Team Data Explorer (issue 27) bad input gives a plain message while the service stays up a 500 MB file on a single line',
 ];
 
 describe('extension in a real VS Code (extension-host suite)', function () {

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { TeamDataExtensionApi } from '../../../../src/extension/extension';
-import type { InputOptions, PickItem, PickOptions, UiPrompts } from '../../../../src/extension/ui/prompts';
+import type { InputOptions, PickItem, PickOptions, SaveFileOptions, UiPrompts } from '../../../../src/extension/ui/prompts';
 
 export const EXTENSION_NAME = 'team-data-analysis';
 
@@ -37,7 +37,8 @@ type Step =
   | { kind: 'input'; match: RegExp; answer: (o: InputOptions) => string | undefined }
   | { kind: 'pick'; match: RegExp; answer: (items: ReadonlyArray<PickItem<unknown>>, opts: PickOptions) => PickItem<unknown> | undefined }
   | { kind: 'pickMany'; match: RegExp; answer: (items: ReadonlyArray<PickItem<unknown>>) => Array<PickItem<unknown>> | undefined }
-  | { kind: 'openFiles'; match: RegExp; answer: vscode.Uri[] | undefined };
+  | { kind: 'openFiles'; match: RegExp; answer: vscode.Uri[] | undefined }
+  | { kind: 'saveFile'; match: RegExp; answer: vscode.Uri | undefined };
 
 export interface Notification {
   level: string;
@@ -118,6 +119,10 @@ export class ScriptedPrompts implements UiPrompts {
 
   async openFiles(opts: { title: string }): Promise<vscode.Uri[] | undefined> {
     return this.next('openFiles', opts.title)?.answer;
+  }
+
+  async saveFile(opts: SaveFileOptions): Promise<vscode.Uri | undefined> {
+    return this.next('saveFile', opts.title)?.answer;
   }
 }
 

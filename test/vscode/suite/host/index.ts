@@ -38,6 +38,9 @@ function loadSuites(): void {
   require('./localModel.suite');
   require('./modelPanel.suite');
   require('./modelEndpoint.suite');
+  // Last: its first Explore of an answer table lets the service read the answer-file cache, which
+  // restarts a service started without it.
+  require('./explorer.suite');
 }
 
 function runMocha(mocha: Mocha): Promise<void> {

@@ -1,0 +1,150 @@
+/**
+ * The Team Data Explorer's tabs (issue 27): a read-only custom editor for data files (Open With…,
+ * the Explorer's "Open in Team Data Explorer"), and plain webview panels for what is not a file of
+ * the workspace — a data source of the local service, an answer table. Each tab is an
+ * {@link ExplorerSession}; the webview gets scripts, resources from `dist/` only, a fresh nonce and
+ * the explorer's strict CSP, and is not kept alive while hidden (its state comes back in `init`).
+ *
+ * Answer tables: the host's cached copy of the CSV lives in the extension's answer-file cache,
+ * which is not a workspace folder, and the service reads files in place only under the folders a
+ * window's lease registered. The first "Explore" of an answer table adds that cache folder (the
+ * host's own downloads, nothing else) to this window's read roots, remembered from then on; a
+ * service that cannot read it yet restarts once no job runs (supervisor.ts), and the tab waits.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { renderExplorerHtml } from '../../webview/explorer/explorerHtml';
+import { escapeHtml } from '../../shared/html';
+import type { Services } from '../services';
+import { ExplorerMemory } from './explorerMemory';
+import { ExplorerSession } from './explorerSession';
+import { originName, type ExplorerOrigin } from './explorerTypes';
+
+export const EXPLORER_VIEW_TYPE = 'teamData.explorer';
+/** The panels for data sources and answer tables (not restored after a reload: they reopen from where they came). */
+export const EXPLORER_PANEL_TYPE = 'teamData.explorerPanel';
+/** globalState: answer tables were explored, so the answer-file cache is one of the read roots. */
+export const ANSWER_TABLES_READABLE = 'teamData.answerTablesReadable';
+
+class ExplorerDocument implements vscode.CustomDocument {
+  constructor(readonly uri: vscode.Uri) {}
+  dispose(): void {
+    // Nothing held: each tab's session closes its own view.
+  }
+}
+
+export class ExplorerEditors implements vscode.CustomReadonlyEditorProvider<ExplorerDocument>, vscode.Disposable {
+  private readonly open = new Set<ExplorerSession>();
+  private readonly memory: ExplorerMemory;
+  private readonly distUri: vscode.Uri;
+  private readonly opened = new vscode.EventEmitter<ExplorerSession>();
+  /** Fires when a tab's session is made (the tests wait on it). */
+  readonly onDidOpen = this.opened.event;
+
+  constructor(private readonly s: Services) {
+    this.memory = new ExplorerMemory(s.context.workspaceState);
+    this.distUri = vscode.Uri.joinPath(s.context.extensionUri, 'dist');
+  }
+
+  register(): vscode.Disposable {
+    return vscode.window.registerCustomEditorProvider(EXPLORER_VIEW_TYPE, this, {
+      webviewOptions: { retainContextWhenHidden: false, enableFindWidget: false },
+      supportsMultipleEditorsPerDocument: true,
+    });
+  }
+
+  /** The open tabs (for the tests and for closing them). */
+  get sessions(): readonly ExplorerSession[] {
+    return [...this.open];
+  }
+
+  openCustomDocument(uri: vscode.Uri): ExplorerDocument {
+    return new ExplorerDocument(uri);
+  }
+
+  resolveCustomEditor(document: ExplorerDocument, panel: vscode.WebviewPanel): void {
+    this.adopt(panel, { kind: 'file', uri: document.uri });
+  }
+
+  /** Opens `uri` in the explorer's custom editor; resolves with its tab's session. */
+  async openFile(uri: vscode.Uri): Promise<ExplorerSession | undefined> {
+    const match = (x: ExplorerSession): boolean => x.origin.kind === 'file' && x.origin.uri.toString() === uri.toString();
+    // A tab already open on the file is revealed rather than made again: then nothing new fires.
+    const made = this.next(match, [...this.open].some(match) ? 1500 : 10_000);
+    await vscode.commands.executeCommand('vscode.openWith', uri, EXPLORER_VIEW_TYPE);
+    return made;
+  }
+
+  /** Opens a data source of the local service in an explorer tab. */
+  openSource(datasourceId: string, datasetId: string, name: string): ExplorerSession {
+    return this.openPanel({ kind: 'source', datasourceId, datasetId, name });
+  }
+
+  /** Opens an answer table's cached CSV in an explorer tab, first making the cache readable to the service. */
+  async openTable(path: string, name: string, cacheRoot: string): Promise<ExplorerSession> {
+    if (this.s.context.globalState.get<boolean>(ANSWER_TABLES_READABLE) !== true || !this.s.supervisor.readRoots.includes(cacheRoot)) {
+      await this.s.context.globalState.update(ANSWER_TABLES_READABLE, true);
+      if (this.s.supervisor.endpoint !== undefined && this.s.supervisor.readRootsChanged()) {
+        await this.s.supervisor.updateReadRoots().catch((err: unknown) => this.s.log.warn(`telling the local service about the answer-file folder failed: ${String(err)}`));
+      }
+    }
+    return this.openPanel({ kind: 'table', path, name });
+  }
+
+  private openPanel(origin: ExplorerOrigin): ExplorerSession {
+    const panel = vscode.window.createWebviewPanel(EXPLORER_PANEL_TYPE, originName(origin), vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [this.distUri],
+      retainContextWhenHidden: false,
+    });
+    return this.adopt(panel, origin);
+  }
+
+  private adopt(panel: vscode.WebviewPanel, origin: ExplorerOrigin): ExplorerSession {
+    panel.webview.options = { enableScripts: true, localResourceRoots: [this.distUri] };
+    const x = new ExplorerSession(panel, origin, this.s, this.memory);
+    this.open.add(x);
+    x.onDidClose(() => this.open.delete(x));
+    panel.webview.html = this.html(panel.webview, originName(origin));
+    this.opened.fire(x);
+    return x;
+  }
+
+  private next(match: (x: ExplorerSession) => boolean, waitMs: number): Promise<ExplorerSession | undefined> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        sub.dispose();
+        resolve([...this.open].reverse().find(match));
+      }, waitMs);
+      const sub = this.onDidOpen((x) => {
+        if (!match(x)) return;
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(x);
+      });
+    });
+  }
+
+  private html(webview: vscode.Webview, title: string): string {
+    const script = vscode.Uri.joinPath(this.distUri, 'explorer.js');
+    const style = vscode.Uri.joinPath(this.distUri, 'explorer.css');
+    if (!existsSync(script.fsPath)) {
+      this.s.log.error(`The explorer bundle is missing (${script.fsPath}); run "npm run build"`);
+      return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none';"></head><body><p>The Team Data Explorer is not built: run <code>npm run build</code> and reload the window.</p><p>${escapeHtml(title)}</p></body></html>`;
+    }
+    return renderExplorerHtml({
+      scriptUri: webview.asWebviewUri(script).toString(),
+      styleUri: webview.asWebviewUri(style).toString(),
+      cspSource: webview.cspSource,
+      nonce: randomBytes(18).toString('base64'),
+      title,
+    });
+  }
+
+  dispose(): void {
+    for (const x of [...this.open]) x.close();
+    this.open.clear();
+    this.opened.dispose();
+  }
+}
