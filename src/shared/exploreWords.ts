@@ -1,14 +1,15 @@
 /**
  * The Data Explorer's filters in the local engine's own words (issue 27, "Ask about this view"):
  * the phrases its grammar writes in a reading line (server/engine/writer.ts `writeFilter`) and so
- * reads back exactly — `where \`col\` is "a" or "b"`, `where \`col\` contains "x"`,
- * `where \`col\` between 1 and 5`, `where \`col\` is missing`, `with known \`col\``. Appended to
- * a question, they make the engine answer about the rows the view shows, and its reading line
- * then states them.
+ * reads back exactly — `where \`col\` is "a" or "b"`, `where \`col\` between 1 and 5`,
+ * `where \`col\` is missing`, `with known \`col\``. Appended to a question, they make the engine
+ * answer about the rows the view shows, and its reading line then states them.
  *
- * A filter the grammar has no words for (starts with, a regular expression, a case-sensitive
- * match, a time of day) is returned in `unstated`, named in plain words, so the caller can say so
- * instead of asking about more rows than the view shows without a word.
+ * A filter the grammar has no words for (starts with, a regular expression, a time of day) is
+ * returned in `unstated`, and so is "contains": the view matches any part of a value ("lat" in
+ * "Plateau") while the engine's "contains" matches whole words, so the same words would count other
+ * rows than the view shows. Each is named in plain words, so the caller can say so instead of
+ * asking about other rows than the view shows without a word.
  */
 import type { ExploreColumn, ExploreFilter } from './explore';
 
@@ -39,7 +40,8 @@ export function describeFilter(f: ExploreFilter): string {
     case 'startsWith':
     case 'regex': {
       const verb = f.op === 'contains' ? 'contains' : f.op === 'startsWith' ? 'starts with' : 'matches the regular expression';
-      return `${tick(f.column)} ${f.negate === true ? 'not ' : ''}${verb} ${quote(f.text)}${f.caseSensitive === true ? ' (case-sensitive)' : ''}`;
+      const why = f.op === 'contains' ? ' (the engine matches whole words only)' : '';
+      return `${tick(f.column)} ${f.negate === true ? 'not ' : ''}${verb} ${quote(f.text)}${f.caseSensitive === true ? ' (case-sensitive)' : ''}${why}`;
     }
     case 'between':
       return `${tick(f.column)} between ${f.min ?? '…'} and ${f.max ?? '…'}`;
@@ -84,8 +86,6 @@ export function filterPhrase(f: ExploreFilter, columns: readonly ExploreColumn[]
   const c = tick(f.column);
   switch (f.op) {
     case 'contains':
-      if (f.caseSensitive === true || !sayable(f.column, [f.text])) return undefined;
-      return `where ${c} ${f.negate === true ? 'does not contain' : 'contains'} ${quote(f.text)}`;
     case 'startsWith':
     case 'regex':
       return undefined;

@@ -41,7 +41,6 @@ const CASES: Array<{ name: string; filters: ExploreFilter[] }> = [
   { name: 'a list of values', filters: [{ column: 'region', op: 'in', values: ['north', 'south'] }] },
   { name: 'a list of values left out', filters: [{ column: 'region', op: 'in', values: ['north'], negate: true }] },
   { name: 'numbers of a numeric column', filters: [{ column: 'amount', op: 'in', values: ['3', '4'] }] },
-  { name: 'contains', filters: [{ column: 'note', op: 'contains', text: 'late' }] },
   { name: 'between two numbers', filters: [{ column: 'amount', op: 'between', min: 2, max: 5 }] },
   { name: 'a lower bound only', filters: [{ column: 'amount', op: 'between', min: 7 }] },
   { name: 'an upper bound only', filters: [{ column: 'amount', op: 'between', max: 2 }] },
@@ -89,6 +88,14 @@ describe('Ask about this view: the view\'s filters in the engine\'s words (issue
       { column: 'region', op: 'in', values: ['east'] },
     ], COLUMNS);
     assert.equal(words, 'where `region` is "east"');
-    assert.deepEqual(unstated, ['`region` starts with "no"', '`note` matches the regular expression "^l.*y$"', '`note` contains "Late" (case-sensitive)']);
+    assert.deepEqual(unstated, ['`region` starts with "no"', '`note` matches the regular expression "^l.*y$"', '`note` contains "Late" (case-sensitive) (the engine matches whole words only)']);
+  });
+
+  it('does not state "contains": the view matches parts of values, the engine whole words, so they count other rows', async () => {
+    // Defect: "contains "lat"" was appended as the engine's words; the view counts "late" rows, the
+    // engine's whole-word match none, and the answer stated a total of other rows than the view's.
+    const { words, unstated } = filterWords([{ column: 'note', op: 'contains', text: 'lat' }], COLUMNS);
+    assert.equal(words, '');
+    assert.deepEqual(unstated, ['`note` contains "lat" (the engine matches whole words only)']);
   });
 });
