@@ -47,15 +47,13 @@ export function panelCsp(cspSource: string, nonce: string): string {
 }
 
 /**
- * Builds the panel document. Throws when `nonce` or `cspSource` could smuggle extra CSP
- * directives or markup (they come from the host, but a typo must not weaken the policy).
+ * A webview document under the panel's policy, around `body` (trusted markup of ours). Throws when
+ * `nonce` or `cspSource` could smuggle extra CSP directives or markup (they come from the host,
+ * but a typo must not weaken the policy). `who` names the caller in that error.
  */
-export function renderPanelHtml(o: PanelHtmlOptions): string {
-  if (!NONCE.test(o.nonce)) throw new Error('renderPanelHtml: the nonce must be 16-128 base64/hex characters');
-  if (!isCspSourceList(o.cspSource)) {
-    throw new Error('renderPanelHtml: cspSource is not a CSP source list');
-  }
-  const nonce = escapeHtml(o.nonce);
+export function webviewDocument(o: { cspSource: string; nonce: string; styleUri: string; scriptUri: string; title: string; body: string }, who: string): string {
+  if (!NONCE.test(o.nonce)) throw new Error(`${who}: the nonce must be 16-128 base64/hex characters`);
+  if (!isCspSourceList(o.cspSource)) throw new Error(`${who}: cspSource is not a CSP source list`);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -66,9 +64,14 @@ export function renderPanelHtml(o: PanelHtmlOptions): string {
 <title>${escapeHtml(o.title)}</title>
 </head>
 <body>
-<div id="app" class="app" data-state="loading"><p class="loading" role="status">Loading the answer panel…</p></div>
-<script nonce="${nonce}" src="${escapeHtml(o.scriptUri)}"></script>
+${o.body}
+<script nonce="${escapeHtml(o.nonce)}" src="${escapeHtml(o.scriptUri)}"></script>
 </body>
 </html>
 `;
+}
+
+/** Builds the panel document (see {@link webviewDocument}). */
+export function renderPanelHtml(o: PanelHtmlOptions): string {
+  return webviewDocument({ ...o, body: '<div id="app" class="app" data-state="loading"><p class="loading" role="status">Loading the answer panel…</p></div>' }, 'renderPanelHtml');
 }

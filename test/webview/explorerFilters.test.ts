@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { ExploreFilter } from '../../src/shared/explore';
-import { ExplorerPage, initOf, useExplorerBrowser } from './explorerHarness';
+import { checkedAfterEach, ExplorerPage, initOf, useExplorerBrowser } from './explorerHarness';
 
 interface Fields {
   text?: string;
@@ -20,15 +20,7 @@ describe('explorer (browser): filter bar', function () {
   this.timeout(120_000);
   const env = useExplorerBrowser();
   let x: ExplorerPage | undefined;
-  afterEach(async () => {
-    if (!x) return;
-    assert.deepEqual(x.pageErrors, []);
-    assert.deepEqual(x.remoteRequests, []);
-    assert.deepEqual(await x.cspViolations(), []);
-    if (!x.expectWebviewErrors) assert.deepEqual(await x.postedOf('webviewError'), []);
-    await x.close();
-    x = undefined;
-  });
+  checkedAfterEach(() => x, () => (x = undefined));
 
   async function open(host: { badRegex?: string; delayMs?: number } = {}): Promise<ExplorerPage> {
     x = await ExplorerPage.open(env.browser, env.server, { width: 1100, height: 600, host });

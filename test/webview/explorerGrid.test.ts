@@ -5,21 +5,13 @@
  * columns and rows, resize and persisted state.
  */
 import { strict as assert } from 'node:assert';
-import { COLUMNS, ExplorerPage, initOf, useExplorerBrowser } from './explorerHarness';
+import { checkedAfterEach, COLUMNS, ExplorerPage, initOf, useExplorerBrowser } from './explorerHarness';
 
 describe('explorer (browser): grid', function () {
   this.timeout(300_000);
   const env = useExplorerBrowser();
   let x: ExplorerPage | undefined;
-  afterEach(async () => {
-    if (!x) return;
-    assert.deepEqual(x.pageErrors, []);
-    assert.deepEqual(x.remoteRequests, []);
-    assert.deepEqual(await x.cspViolations(), []);
-    if (!x.expectWebviewErrors) assert.deepEqual(await x.postedOf('webviewError'), []);
-    await x.close();
-    x = undefined;
-  });
+  checkedAfterEach(() => x, () => (x = undefined));
 
   async function open(host: Parameters<typeof ExplorerPage.open>[2] = {}): Promise<ExplorerPage> {
     x = await ExplorerPage.open(env.browser, env.server, host);

@@ -7,7 +7,7 @@
  * from fixtures; tests can also answer by hand (for stale replies). Requests to anything but the
  * server are aborted and recorded, so a test can assert that nothing remote was loaded.
  */
-import * as esbuild from 'esbuild';
+import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
@@ -17,10 +17,9 @@ import type { ColumnSummary, ExploreColumn, ExploreOpened } from '../../src/shar
 import type { ExplorerHostToWebview, ExplorerInit, ExplorerWebviewToHost } from '../../src/shared/explorerProtocol';
 import { renderExplorerHtml } from '../../src/webview/explorer/explorerHtml';
 import { THEMES, type ThemeName } from './fixtures/themes';
-import { ARTIFACTS, launchChromium, requireChromium } from './harness';
+import { ARTIFACTS, buildWebBundle, launchChromium, requireChromium } from './harness';
 import { vscodeDefaultStyles } from './vscodeDefaultStyles';
 
-const ROOT = join(__dirname, '..', '..');
 
 declare global {
   interface Window {
@@ -30,30 +29,9 @@ declare global {
   }
 }
 
-let bundle: Promise<{ js: string; css: string }> | undefined;
-
+/** Builds dist/explorer.js + dist/explorer.css in memory, as esbuild.mjs does (once per test process). */
 export function buildExplorerBundle(): Promise<{ js: string; css: string }> {
-  bundle ??= esbuild
-    .build({
-      bundle: true,
-      write: false,
-      entryPoints: [
-        { in: join(ROOT, 'src/webview/explorer/main.ts'), out: 'explorer' },
-        { in: join(ROOT, 'media/explorer/explorer.css'), out: 'explorer' },
-      ],
-      outdir: join(ROOT, 'dist'),
-      platform: 'browser',
-      format: 'iife',
-      target: ['chrome114'],
-      logLevel: 'error',
-    })
-    .then((r) => {
-      const js = r.outputFiles.find((f) => f.path.endsWith('.js'));
-      const css = r.outputFiles.find((f) => f.path.endsWith('.css'));
-      if (!js || !css) throw new Error('esbuild produced no explorer.js/explorer.css');
-      return { js: js.text, css: css.text };
-    });
-  return bundle;
+  return buildWebBundle('explorer', 'src/webview/explorer/main.ts', 'media/explorer/explorer.css');
 }
 
 export interface ExplorerServer {
@@ -274,6 +252,23 @@ export class ExplorerPage {
 }
 
 /** The server and Chromium for the enclosing suite, started in `before` and stopped in `after`. */
+/**
+ * After each test, the page it opened (if any) is checked and closed: no page errors, nothing
+ * remote loaded, no CSP violations, and no webview errors unless the test expected some.
+ */
+export function checkedAfterEach(current: () => ExplorerPage | undefined, reset: () => void): void {
+  afterEach(async () => {
+    const x = current();
+    if (!x) return;
+    assert.deepEqual(x.pageErrors, []);
+    assert.deepEqual(x.remoteRequests, []);
+    assert.deepEqual(await x.cspViolations(), []);
+    if (!x.expectWebviewErrors) assert.deepEqual(await x.postedOf('webviewError'), []);
+    await x.close();
+    reset();
+  });
+}
+
 export function useExplorerBrowser(): { readonly server: ExplorerServer; readonly browser: Browser } {
   let server: ExplorerServer | undefined;
   let browser: Browser | undefined;

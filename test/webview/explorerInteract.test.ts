@@ -5,7 +5,7 @@
  * persisted query, pins and widths restored from `init`.
  */
 import { strict as assert } from 'node:assert';
-import { ExplorerPage, initOf, useExplorerBrowser } from './explorerHarness';
+import { checkedAfterEach, ExplorerPage, initOf, useExplorerBrowser } from './explorerHarness';
 
 const CITIES = ['Lisbon', 'Oslo', 'Kyoto', 'Lima', 'Accra', 'Perth', 'Quito'];
 const amount = (i: number): number => ((i * 7919) % 100000) / 100;
@@ -14,15 +14,7 @@ describe('explorer (browser): keyboard, selection, copy and pins', function () {
   this.timeout(120_000);
   const env = useExplorerBrowser();
   let x: ExplorerPage | undefined;
-  afterEach(async () => {
-    if (!x) return;
-    assert.deepEqual(x.pageErrors, []);
-    assert.deepEqual(x.remoteRequests, []);
-    assert.deepEqual(await x.cspViolations(), []);
-    if (!x.expectWebviewErrors) assert.deepEqual(await x.postedOf('webviewError'), []);
-    await x.close();
-    x = undefined;
-  });
+  checkedAfterEach(() => x, () => (x = undefined));
 
   async function open(): Promise<ExplorerPage> {
     x = await ExplorerPage.open(env.browser, env.server, { width: 900, height: 600 });

@@ -8,7 +8,7 @@
 import { strict as assert } from 'node:assert';
 import type { ColumnSummary } from '../../src/shared/explore';
 import { THEMES, type ThemeName } from './fixtures/themes';
-import { COLUMNS, ExplorerPage, initOf, useExplorerBrowser } from './explorerHarness';
+import { checkedAfterEach, COLUMNS, ExplorerPage, initOf, useExplorerBrowser } from './explorerHarness';
 
 const bins = (n: number, f: (i: number) => number): number[] => Array.from({ length: n }, (_, i) => Math.round(f(i)));
 
@@ -29,15 +29,7 @@ describe('explorer (browser): summary, toolbar, safety and looks', function () {
   this.timeout(120_000);
   const env = useExplorerBrowser();
   let x: ExplorerPage | undefined;
-  afterEach(async () => {
-    if (!x) return;
-    assert.deepEqual(x.pageErrors, []);
-    assert.deepEqual(x.remoteRequests, []);
-    assert.deepEqual(await x.cspViolations(), []);
-    if (!x.expectWebviewErrors) assert.deepEqual(await x.postedOf('webviewError'), []);
-    await x.close();
-    x = undefined;
-  });
+  checkedAfterEach(() => x, () => (x = undefined));
 
   async function open(theme: ThemeName = 'dark'): Promise<ExplorerPage> {
     x = await ExplorerPage.open(env.browser, env.server, { theme, width: 1200, height: 640, host: { summary: SUMMARY } });

@@ -34,31 +34,37 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-let bundle: Promise<{ js: string; css: string }> | undefined;
+const bundles = new Map<string, Promise<{ js: string; css: string }>>();
+
+/** Builds one browser bundle and its stylesheet in memory, as esbuild.mjs does (once per name per test process). */
+export function buildWebBundle(out: string, script: string, style: string): Promise<{ js: string; css: string }> {
+  let built = bundles.get(out);
+  if (built === undefined) {
+    built = esbuild
+      .build({
+        bundle: true,
+        write: false,
+        entryPoints: [{ in: join(ROOT, script), out }, { in: join(ROOT, style), out }],
+        outdir: join(ROOT, 'dist'),
+        platform: 'browser',
+        format: 'iife',
+        target: ['chrome114'],
+        logLevel: 'error',
+      })
+      .then((r) => {
+        const js = r.outputFiles.find((f) => f.path.endsWith('.js'));
+        const css = r.outputFiles.find((f) => f.path.endsWith('.css'));
+        if (!js || !css) throw new Error(`esbuild produced no ${out}.js/${out}.css`);
+        return { js: js.text, css: css.text };
+      });
+    bundles.set(out, built);
+  }
+  return built;
+}
 
 /** Builds dist/webview.js + dist/webview.css in memory (once per test process). */
 export function buildBundle(): Promise<{ js: string; css: string }> {
-  bundle ??= esbuild
-    .build({
-      bundle: true,
-      write: false,
-      entryPoints: [
-        { in: join(ROOT, 'src/webview/main.ts'), out: 'webview' },
-        { in: join(ROOT, 'media/webview/panel.css'), out: 'webview' },
-      ],
-      outdir: join(ROOT, 'dist'),
-      platform: 'browser',
-      format: 'iife',
-      target: ['chrome114'],
-      logLevel: 'error',
-    })
-    .then((r) => {
-      const js = r.outputFiles.find((f) => f.path.endsWith('.js'));
-      const css = r.outputFiles.find((f) => f.path.endsWith('.css'));
-      if (!js || !css) throw new Error('esbuild produced no webview.js/webview.css');
-      return { js: js.text, css: css.text };
-    });
-  return bundle;
+  return buildWebBundle('webview', 'src/webview/main.ts', 'media/webview/panel.css');
 }
 
 export interface PanelServer {

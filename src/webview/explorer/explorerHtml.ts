@@ -6,7 +6,7 @@
  * needs no `data:` images either, but shares the one policy rather than keeping a second one.
  */
 import { escapeHtml } from '../../shared/html';
-import { isCspSourceList, NONCE, panelCsp } from '../panelHtml';
+import { webviewDocument } from '../panelHtml';
 
 export interface ExplorerHtmlOptions {
   /** `webview.asWebviewUri(dist/explorer.js)` */
@@ -22,22 +22,7 @@ export interface ExplorerHtmlOptions {
 }
 
 export function renderExplorerHtml(o: ExplorerHtmlOptions): string {
-  if (!NONCE.test(o.nonce)) throw new Error('renderExplorerHtml: the nonce must be 16-128 base64/hex characters');
-  if (!isCspSourceList(o.cspSource)) throw new Error('renderExplorerHtml: cspSource is not a CSP source list');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(panelCsp(o.cspSource, o.nonce))}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escapeHtml(o.styleUri)}">
-<title>${escapeHtml(o.title)}</title>
-</head>
-<body>
-<div id="app" class="x-app" data-state="loading"><p class="x-loading" role="status">Opening ${escapeHtml(o.title)}…</p></div>
-<div id="announcer" class="sr-only" role="status" aria-live="polite"></div>
-<script nonce="${escapeHtml(o.nonce)}" src="${escapeHtml(o.scriptUri)}"></script>
-</body>
-</html>
-`;
+  const body = `<div id="app" class="x-app" data-state="loading"><p class="x-loading" role="status">Opening ${escapeHtml(o.title)}…</p></div>
+<div id="announcer" class="sr-only" role="status" aria-live="polite"></div>`;
+  return webviewDocument({ ...o, body }, 'renderExplorerHtml');
 }
