@@ -10,14 +10,12 @@
 import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { ColumnSummary, ExploreColumn, ExploreOpened } from '../../src/shared/explore';
 import type { ExplorerHostToWebview, ExplorerInit, ExplorerWebviewToHost } from '../../src/shared/explorerProtocol';
 import { renderExplorerHtml } from '../../src/webview/explorer/explorerHtml';
 import { THEMES, type ThemeName } from './fixtures/themes';
-import { ARTIFACTS, buildWebBundle, launchChromium, requireChromium } from './harness';
+import { buildWebBundle, launchChromium, requireChromium, WebviewPage } from './harness';
 import { vscodeDefaultStyles } from './vscodeDefaultStyles';
 
 
@@ -109,13 +107,13 @@ export interface ExplorerOptions {
   host?: Partial<FakeHostConfig>;
 }
 
-export class ExplorerPage {
-  readonly remoteRequests: string[] = [];
-  readonly pageErrors: string[] = [];
+export class ExplorerPage extends WebviewPage<ExplorerWebviewToHost> {
   /** Set by a test that feeds invalid messages on purpose (the webview reports dropping them). */
   expectWebviewErrors = false;
 
-  private constructor(readonly page: Page) {}
+  private constructor(page: Page) {
+    super(page);
+  }
 
   static async open(browser: Browser, server: ExplorerServer, opts: ExplorerOptions = {}): Promise<ExplorerPage> {
     const context = await browser.newContext({ viewport: { width: opts.width ?? 1000, height: opts.height ?? 600 } });
@@ -204,10 +202,6 @@ export class ExplorerPage {
     await this.flush();
   }
 
-  async flush(): Promise<void> {
-    await this.page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))));
-  }
-
   /** Waits for the fake host's replies to land and the grid to draw them. */
   async settle(): Promise<void> {
     await this.page.evaluate(() => new Promise<void>((r) => setTimeout(r, (window.__host?.delayMs ?? 0) + 20)));
@@ -221,37 +215,8 @@ export class ExplorerPage {
     }, over);
   }
 
-  async posted(): Promise<ExplorerWebviewToHost[]> {
-    return (await this.page.evaluate(() => window.__posted)) as ExplorerWebviewToHost[];
-  }
-
-  async postedOf<T extends ExplorerWebviewToHost['type']>(type: T): Promise<Array<Extract<ExplorerWebviewToHost, { type: T }>>> {
-    return (await this.posted()).filter((m): m is Extract<ExplorerWebviewToHost, { type: T }> => m.type === type);
-  }
-
-  async clearPosted(): Promise<void> {
-    await this.page.evaluate(() => {
-      window.__posted.length = 0;
-    });
-  }
-
-  async cspViolations(): Promise<string[]> {
-    return this.page.evaluate(() => window.__csp);
-  }
-
-  async screenshot(name: string): Promise<string> {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    const path = join(ARTIFACTS, name);
-    await this.page.screenshot({ path, fullPage: false });
-    return path;
-  }
-
-  async close(): Promise<void> {
-    await this.page.context().close();
-  }
 }
 
-/** The server and Chromium for the enclosing suite, started in `before` and stopped in `after`. */
 /**
  * After each test, the page it opened (if any) is checked and closed: no page errors, nothing
  * remote loaded, no CSP violations, and no webview errors unless the test expected some.
@@ -269,6 +234,7 @@ export function checkedAfterEach(current: () => ExplorerPage | undefined, reset:
   });
 }
 
+/** The server and Chromium for the enclosing suite, started in `before` and stopped in `after`. */
 export function useExplorerBrowser(): { readonly server: ExplorerServer; readonly browser: Browser } {
   let server: ExplorerServer | undefined;
   let browser: Browser | undefined;

@@ -142,12 +142,60 @@ export interface PanelOptions {
   vscodeDefaults?: boolean;
 }
 
-export class PanelPage {
+/**
+ * What every webview page of the browser tests offers: what it posted to the host (recorded by the
+ * fake `acquireVsCodeApi`), its CSP violations, a frame flush, screenshots, and closing.
+ */
+export class WebviewPage<Posted extends { type: string }> {
   readonly remoteRequests: string[] = [];
   readonly pageErrors: string[] = [];
+
+  protected constructor(readonly page: Page) {}
+
+  /** Waits until pending frame work has rendered (two animation frames). */
+  async flush(): Promise<void> {
+    await this.page.evaluate(
+      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))),
+    );
+  }
+
+  async posted(): Promise<Posted[]> {
+    return (await this.page.evaluate(() => window.__posted)) as Posted[];
+  }
+
+  /** Posted messages of one type. */
+  async postedOf<T extends Posted['type']>(type: T): Promise<Array<Extract<Posted, { type: T }>>> {
+    return (await this.posted()).filter((m): m is Extract<Posted, { type: T }> => m.type === type);
+  }
+
+  async clearPosted(): Promise<void> {
+    await this.page.evaluate(() => {
+      window.__posted.length = 0;
+    });
+  }
+
+  async cspViolations(): Promise<string[]> {
+    return this.page.evaluate(() => window.__csp);
+  }
+
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const path = join(ARTIFACTS, name);
+    await this.page.screenshot({ path, fullPage: false });
+    return path;
+  }
+
+  async close(): Promise<void> {
+    await this.page.context().close();
+  }
+}
+
+export class PanelPage extends WebviewPage<WebviewToHost> {
   readonly dialogs: string[] = [];
 
-  private constructor(readonly page: Page, readonly origin: string) {}
+  private constructor(page: Page, readonly origin: string) {
+    super(page);
+  }
 
   static async open(browser: Browser, server: PanelServer, opts: PanelOptions = {}): Promise<PanelPage> {
     // Read (or fail, naming the file) before the page asks for it, so the test says why.
@@ -218,42 +266,6 @@ export class PanelPage {
     await this.flush();
   }
 
-  /** Waits until pending frame work has rendered (two animation frames). */
-  async flush(): Promise<void> {
-    await this.page.evaluate(
-      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))),
-    );
-  }
-
-  async posted(): Promise<WebviewToHost[]> {
-    return (await this.page.evaluate(() => window.__posted)) as WebviewToHost[];
-  }
-
-  /** Posted messages of one type, excluding the handshake and UI-state noise. */
-  async postedOf<T extends WebviewToHost['type']>(type: T): Promise<Array<Extract<WebviewToHost, { type: T }>>> {
-    return (await this.posted()).filter((m): m is Extract<WebviewToHost, { type: T }> => m.type === type);
-  }
-
-  async clearPosted(): Promise<void> {
-    await this.page.evaluate(() => {
-      window.__posted.length = 0;
-    });
-  }
-
-  async cspViolations(): Promise<string[]> {
-    return this.page.evaluate(() => window.__csp);
-  }
-
-  async screenshot(name: string): Promise<string> {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    const path = join(ARTIFACTS, name);
-    await this.page.screenshot({ path, fullPage: false });
-    return path;
-  }
-
-  async close(): Promise<void> {
-    await this.page.context().close();
-  }
 }
 
 /** Waits until the panel has rendered every pending markdown page (see mdPages.ts), which it
