@@ -11,11 +11,9 @@
  * host's own downloads, nothing else) to this window's read roots, remembered from then on; a
  * service that cannot read it yet restarts once no job runs (supervisor.ts), and the tab waits.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { bundleHtml } from '../ui/webviewHtml';
 import { renderExplorerHtml } from '../../webview/explorer/explorerHtml';
-import { escapeHtml } from '../../shared/html';
 import type { Services } from '../services';
 import { ExplorerMemory } from './explorerMemory';
 import { ExplorerSession } from './explorerSession';
@@ -127,19 +125,7 @@ export class ExplorerEditors implements vscode.CustomReadonlyEditorProvider<Expl
   }
 
   private html(webview: vscode.Webview, title: string): string {
-    const script = vscode.Uri.joinPath(this.distUri, 'explorer.js');
-    const style = vscode.Uri.joinPath(this.distUri, 'explorer.css');
-    if (!existsSync(script.fsPath)) {
-      this.s.log.error(`The explorer bundle is missing (${script.fsPath}); run "npm run build"`);
-      return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none';"></head><body><p>The Team Data Explorer is not built: run <code>npm run build</code> and reload the window.</p><p>${escapeHtml(title)}</p></body></html>`;
-    }
-    return renderExplorerHtml({
-      scriptUri: webview.asWebviewUri(script).toString(),
-      styleUri: webview.asWebviewUri(style).toString(),
-      cspSource: webview.cspSource,
-      nonce: randomBytes(18).toString('base64'),
-      title,
-    });
+    return bundleHtml(webview, this.distUri, 'explorer', 'Team Data Explorer', title, renderExplorerHtml, (m) => this.s.log.error(m));
   }
 
   dispose(): void {

@@ -3,11 +3,9 @@
  * needs: scripts enabled, resources limited to the bundle and the answer-file cache, and HTML from
  * the webview package's own builder with a fresh nonce and a strict CSP.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { bundleHtml } from '../ui/webviewHtml';
 import type { Answer } from '../../shared/domain';
-import { escapeHtml } from '../../shared/html';
 import { isPersistedUiState } from '../../shared/protocolGuards';
 import { renderPanelHtml } from '../../webview/panelHtml';
 import type { Services } from '../services';
@@ -122,19 +120,7 @@ export class PanelManager implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview, title: string): string {
-    const script = vscode.Uri.joinPath(this.distUri, 'webview.js');
-    const style = vscode.Uri.joinPath(this.distUri, 'webview.css');
-    if (!existsSync(script.fsPath)) {
-      this.s.log.error(`The answer panel bundle is missing (${script.fsPath}); run "npm run build"`);
-      return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none';"></head><body><p>The answer panel is not built: run <code>npm run build</code> and reload the window.</p><p>${escapeHtml(title)}</p></body></html>`;
-    }
-    return renderPanelHtml({
-      scriptUri: webview.asWebviewUri(script).toString(),
-      styleUri: webview.asWebviewUri(style).toString(),
-      cspSource: webview.cspSource,
-      nonce: randomBytes(18).toString('base64'),
-      title,
-    });
+    return bundleHtml(webview, this.distUri, 'webview', 'answer panel', title, renderPanelHtml, (m) => this.s.log.error(m));
   }
 
   private async sessionTitle(sessionId: string): Promise<string> {
