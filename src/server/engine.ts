@@ -53,6 +53,26 @@ export interface IngestedTable {
   inPlace?: { version: number };
   /** Files read in place: the overview's statistics, gathered in the scan that checked the file. */
   stats?: TableStats;
+  /**
+   * A CSV read in place and copied, in the read that checked it, into a compressed columnar file in
+   * the data folder (inPlaceCache.ts): the table's view reads the copy while the file keeps the size
+   * and modification time it had when copied, and the file itself again once it does not.
+   */
+  cache?: InPlaceCache;
+}
+
+/** The columnar copy of a file read in place (see {@link IngestedTable.cache}). */
+export interface InPlaceCache {
+  /** Absolute path of the Parquet copy, inside the data folder. */
+  path: string;
+  /** Its size in bytes. */
+  bytes: number;
+  /** The file copied, and its size and modification time just before it was read. */
+  file: string;
+  fileBytes: number;
+  fileMtimeMs: number;
+  /** The view's SELECT over the file itself (with its date conversions), put back when the copy is dropped. */
+  fileSelect: string;
 }
 
 export type IngestResult =

@@ -9,11 +9,12 @@ import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { DataSource } from '../../shared/domain';
 import { IngestError, type DataStore, type IngestOptions, type IngestResult } from '../engine';
-import { dropSource, ensureCatalog, readCatalog, readDocument } from './catalog';
+import { dropSource, ensureCatalog, forgetCaches, readCatalog, readDocument, recordedCaches } from './catalog';
 import { ingestDelimited } from './csvIngest';
 import { ingestDocument } from './documentIngest';
 import { fileFormatOf, type FileKind } from './fileKinds';
 import { DEFAULT_MAX_INFLATED_BYTES } from './gzipScan';
+import { CACHE_DIR, cacheHolds, isCacheOf, removeCaches } from './inPlaceCache';
 import { ingestJson } from './jsonIngest';
 import { ingestParquet } from './parquetIngest';
 import { RowGauge } from './rowGauge';
@@ -109,6 +110,8 @@ export class DuckDbStore implements DataStore {
     private readonly readable: readonly string[],
     /** Bytes a gzip-compressed file may inflate to. */
     private readonly maxInflatedBytes: number,
+    /** Folder of the columnar copies of CSVs read in place (inPlaceCache.ts), or undefined when they are off. */
+    private readonly cacheDir: string | undefined,
   ) {}
 
   /**
@@ -143,7 +146,10 @@ export class DuckDbStore implements DataStore {
       const spillDir = join(dataDir, SPILL_DIR);
       await rm(spillDir, { recursive: true, force: true });
       const readable = [workDir, ...(limits.readableDirs ?? [])];
-      const store = new DuckDbStore(instance, workDir, databasePath, readable, limits.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES);
+      // Copies are made only where DuckDB may write; a folder that cannot be made just means none are.
+      const cacheDir = limits.inPlaceCache === false ? undefined : join(resolve(dataDir), CACHE_DIR);
+      if (cacheDir !== undefined) await mkdir(cacheDir, { recursive: true }).catch(() => undefined);
+      const store = new DuckDbStore(instance, workDir, databasePath, readable, limits.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES, cacheDir);
       for (let i = 0; i < INGEST_CONNECTIONS; i++) {
         const conn = await instance.connect();
         await conn.run('SET enable_progress_bar = true');
@@ -151,8 +157,11 @@ export class DuckDbStore implements DataStore {
         store.ingestConnections.push(conn);
       }
       await store.withConnection(async (conn) => {
-        await lockDown(conn, spillDir, readable, limits);
+        await lockDown(conn, spillDir, cacheDir === undefined ? readable : [...readable, cacheDir], limits);
         await ensureCatalog(conn);
+        // Copies no source records any more (a crash between a copy and its commit, a deleted source).
+        const recorded = await recordedCaches(conn);
+        if (cacheDir !== undefined) await removeCaches(cacheDir, (name) => !recorded.has(join(cacheDir, name)));
       });
       return store;
     } catch (err) {
@@ -188,7 +197,7 @@ export class DuckDbStore implements DataStore {
         switch (kind) {
           case 'csv':
           case 'tsv':
-            return await ingestDelimited({ ...text, tab: kind === 'tsv', inPlace });
+            return await ingestDelimited({ ...text, tab: kind === 'tsv', inPlace, ...(inPlace && this.cacheDir !== undefined ? { cacheDir: this.cacheDir } : {}) });
           case 'json':
             return await ingestJson(text);
           case 'parquet':
@@ -214,8 +223,42 @@ export class DuckDbStore implements DataStore {
         clearInterval(progress);
         guard.dispose();
         await release().catch(() => undefined);
+        // The copy of the previous read, or of a read that failed: whatever the catalog no longer records.
+        if (inPlace) await this.sweepCaches(conn, source.id).catch(() => undefined);
       }
     }, true));
+  }
+
+  /** Removes the source's copies that its catalog entry does not record. */
+  private async sweepCaches(conn: DuckDBConnection, sourceId: string): Promise<void> {
+    if (this.cacheDir === undefined) return;
+    const dir = this.cacheDir;
+    const now = await readCatalog(conn, sourceId);
+    const kept = new Set(now?.kind === 'tables' ? now.tables.flatMap((t) => (t.cache !== undefined ? [t.cache.path] : [])) : []);
+    const prefix = tablePrefixFor(sourceId);
+    await removeCaches(dir, (name) => isCacheOf(name, prefix) && !kept.has(join(dir, name)));
+  }
+
+  /**
+   * The source's entry with every columnar copy checked against its file: a copy whose file changed
+   * size or modification time since it was copied (or that is gone) is dropped, and the view reads
+   * the file again. A job then never answers from a copy of what the file no longer holds, even
+   * before the changed file is read again.
+   */
+  private async checkedCaches(result: IngestResult, sourceId: string): Promise<IngestResult> {
+    if (result.kind !== 'tables' || result.tables.every((t) => t.cache === undefined)) return result;
+    const holds = await Promise.all(result.tables.map((t) => (t.cache === undefined ? true : cacheHolds(t.cache))));
+    if (holds.every(Boolean)) return result;
+    return this.withConnection(async (conn) => {
+      const out = await forgetCaches(conn, sourceId, result);
+      await this.sweepCaches(conn, sourceId);
+      return out;
+    });
+  }
+
+  /** Bytes of a source's columnar copies (0 when it has none), for the Datasets view. */
+  static cacheBytes(result: IngestResult | undefined): number {
+    return result?.kind === 'tables' ? result.tables.reduce((n, t) => n + (t.cache?.bytes ?? 0), 0) : 0;
   }
 
   async describe(sourceId: string): Promise<IngestResult | undefined> {
@@ -225,6 +268,10 @@ export class DuckDbStore implements DataStore {
       if (result === undefined) {
         result = await this.withConnection((conn) => readCatalog(conn, sourceId));
         if (result !== undefined) this.described.set(sourceId, result);
+      }
+      if (result !== undefined) {
+        const checked = await this.checkedCaches(result, sourceId);
+        if (checked !== result) this.described.set(sourceId, (result = checked));
       }
       // Callers get their own copy: nothing they do can change what the next job sees.
       return result === undefined ? undefined : structuredClone(result);
@@ -244,7 +291,10 @@ export class DuckDbStore implements DataStore {
     for (const [conn, sql] of this.querying) if (reads.test(sql)) conn.interrupt();
     await this.serialized(sourceId, () => {
       this.described.delete(sourceId);
-      return this.withConnection((conn) => dropSource(conn, sourceId));
+      return this.withConnection(async (conn) => {
+        await dropSource(conn, sourceId);
+        await this.sweepCaches(conn, sourceId);
+      });
     });
   }
 

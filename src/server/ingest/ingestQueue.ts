@@ -10,7 +10,7 @@ import type { ReadProgress } from '../../shared/domain';
 import { IngestError, type DataStore, type IngestOptions, type IngestResult } from '../engine';
 import type { DataPaths } from '../state/dataPaths';
 import type { Logger, MetaStore } from '../state/metaStore';
-import { toDataSource, type SourceRecord } from '../state/records';
+import { recordCache, toDataSource, type SourceRecord } from '../state/records';
 import { InPlaceWatcher } from './inPlaceWatcher';
 import { checkInPlacePath, stampChanged } from './readRoots';
 import { DownloadError, downloadToFile } from './urlDownload';
@@ -280,6 +280,7 @@ export class IngestQueue {
         rec.error = 'processing failed unexpectedly; see the local service log';
       }
       await store.drop(id).catch(() => undefined);
+      delete rec.cacheBytes;
       await meta.save();
     } finally {
       clearTimeout(timer);
@@ -321,8 +322,10 @@ export class IngestQueue {
   }
 }
 
-/** Keeps the rows a read produced on the record (table sources), so callers see them. */
+/** Keeps the rows a read produced on the record (table sources), and its cache's size, so callers see them. */
 function recordRows(rec: SourceRecord, result: IngestResult): void {
   if (result.kind === 'tables') rec.rows = result.tables.reduce((n, t) => n + t.rowCount, 0);
   else delete rec.rows;
+  recordCache(rec, result);
 }
+
