@@ -160,4 +160,9 @@ export interface AnalysisEngine {
    * leave the list empty.
    */
   firstQuestions?(sources: ReadonlyArray<{ source: DataSource; ingest: IngestResult }>): Promise<string[]>;
+  /**
+   * A source was just read: work every question on it needs may start now, in the background
+   * (optional). Never throws; the work stops when the source is dropped.
+   */
+  prepare?(source: { source: DataSource; ingest: IngestResult }): void;
 }

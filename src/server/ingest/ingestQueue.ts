@@ -6,7 +6,7 @@
  */
 import { rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ReadProgress } from '../../shared/domain';
+import type { DataSource, ReadProgress } from '../../shared/domain';
 import { IngestError, type DataStore, type IngestOptions, type IngestResult } from '../engine';
 import type { DataPaths } from '../state/dataPaths';
 import type { Logger, MetaStore } from '../state/metaStore';
@@ -41,6 +41,8 @@ export interface IngestQueueOptions {
   readRoots?: readonly string[];
   /** Read in place files that have other hard links too (see readRoots.ts). */
   readHardLinks?: boolean;
+  /** Told of every in-place source just read, with what the read made (the engine prepares for questions). */
+  onRead?: (source: DataSource, result: IngestResult) => void;
 }
 
 function movedOrDeleted(fileName: string, path: string): string {
@@ -228,6 +230,7 @@ export class IngestQueue {
     // The stamp taken before reading: an edit during the read shows up as a change next time.
     rec.stamp = check.stamp;
     rec.size = check.stamp.size;
+    this.o.onRead?.({ ...toDataSource(rec), status: 'synched' }, read);
   }
 
   private async process(id: string, stop: AbortSignal): Promise<void> {
