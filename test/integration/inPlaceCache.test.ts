@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { downloadFile, TeamDataClient, TeamDataError, type Answer } from '../../src/api/index';
 import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
+import { LocalAnalysisEngine, QUICK_OVERVIEW_ROWS } from '../../src/server/engine/localEngine';
 import { CACHE_DIR } from '../../src/server/duckdb/inPlaceCache';
 import { tableNameFor } from '../../src/server/duckdb/sqlText';
 import { answerBlocks } from '../../src/shared/answerFold';
@@ -232,6 +233,39 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
     } finally {
       await store.close();
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a large cached source has its question index built as soon as it is read, once, and a question shares it', async () => {
+    for (const cached of [true, false]) {
+      const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-prepare-'));
+      const store = await DuckDbStore.open(dataDir, { readableDirs: [root], inPlaceCache: cached });
+      try {
+        const path = join(root, `prepare-${String(cached)}.csv`);
+        await writeFile(path, ordersCsv(QUICK_OVERVIEW_ROWS + 10_000));
+        const source: DataSource = { id: `prepare-${String(cached)}`, datasetId: 'd', name: 'orders.csv', fileName: 'orders.csv', type: 'FILE', status: 'synched', size: (await stat(path)).size };
+        const ingest = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+        assert.equal(DuckDbStore.cacheBytes(ingest) > 0, cached);
+        const seen: string[] = [];
+        const query = store.query.bind(store);
+        store.query = (sql, params, options) => {
+          seen.push(sql);
+          return query(sql, params, options);
+        };
+        const engine = new LocalAnalysisEngine(store, { llm: null });
+        engine.prepare({ source, ingest });
+        const until = Date.now() + 2_000;
+        while (seen.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        // Without a copy the index would read the file a dozen times: it waits for a question.
+        assert.equal(seen.length > 0, cached, `statements after prepare: ${seen.length}`);
+        const questions = await engine.firstQuestions([{ source, ingest }]);
+        assert.ok(questions.length > 0);
+        const scans = seen.filter((q) => /^SELECT count\(\*\), count\(/.test(q));
+        assert.equal(scans.length, 1, 'one index build');
+      } finally {
+        await store.close();
+        await rm(dataDir, { recursive: true, force: true });
+      }
     }
   });
 

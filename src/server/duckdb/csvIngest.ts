@@ -27,7 +27,7 @@ import { pinnedCsvSelect } from './csvPinned';
 import { duckDbReason } from './fileKinds';
 import { monthFirstFormat } from './csvDateOrder';
 import { scanGzip } from './gzipScan';
-import { CacheWriteError } from './inPlaceCache';
+import { CacheWriteError, type CacheRequest } from './inPlaceCache';
 import { LineSampler, sampling, textBytes, type RowGauge } from './rowGauge';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
@@ -59,7 +59,7 @@ export interface DelimitedArgs {
   /** Told how to estimate the rows read so far, for the read's progress. */
   rows?: RowGauge;
   /** A file read in place is copied into a columnar cache in this folder, as it is read (inPlaceCache.ts). */
-  cacheDir?: string;
+  cache?: Omit<CacheRequest, 'file'>;
 }
 
 export const FIRST_ATTEMPT: CsvAttempt = { sampleAll: false, allVarchar: false, strict: true };
@@ -148,7 +148,7 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
       if (format !== undefined) attempt.dateFormat = format;
     }
     let lastError: unknown;
-    let cacheDir = args.cacheDir;
+    let cacheTo = args.cache;
     while (attempt !== undefined) {
       const current: CsvAttempt = attempt;
       const early = lines?.failedYet();
@@ -162,7 +162,7 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
           if (args.inPlace === true && input.path === resolve(args.filePath)) {
             // Sniffed once here, not again on every read of the view (see csvPinned.ts).
             const pinned = await pinnedCsvSelect(conn, input.path, readCsvOptions(tab, current, input.gzip));
-            const cache = cacheDir === undefined ? {} : { cache: { dir: cacheDir, file: input.path } };
+            const cache = cacheTo === undefined ? {} : { cache: { ...cacheTo, file: input.path } };
             return { kind: 'tables', tables: [{ table, origin, view: await createView(conn, table, pinned ?? select), ...cache }] };
           }
           await conn.run(`CREATE TABLE ${quoteIdent(table)} AS ${select}`);
@@ -175,7 +175,7 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
         lastError = err;
         if (err instanceof CacheWriteError) {
           // No room for the copy (or no right to write it): the same read again, without one.
-          cacheDir = undefined;
+          cacheTo = undefined;
           continue;
         }
         if (isEncodingError(err) && !input.transcoded) {

@@ -112,6 +112,8 @@ export class DuckDbStore implements DataStore {
     private readonly maxInflatedBytes: number,
     /** Folder of the columnar copies of CSVs read in place (inPlaceCache.ts), or undefined when they are off. */
     private readonly cacheDir: string | undefined,
+    /** Largest copy kept, as a share of its file (undefined: the default). */
+    private readonly maxCacheShare: number | undefined,
   ) {}
 
   /**
@@ -149,7 +151,7 @@ export class DuckDbStore implements DataStore {
       // Copies are made only where DuckDB may write; a folder that cannot be made just means none are.
       const cacheDir = limits.inPlaceCache === false ? undefined : join(resolve(dataDir), CACHE_DIR);
       if (cacheDir !== undefined) await mkdir(cacheDir, { recursive: true }).catch(() => undefined);
-      const store = new DuckDbStore(instance, workDir, databasePath, readable, limits.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES, cacheDir);
+      const store = new DuckDbStore(instance, workDir, databasePath, readable, limits.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES, cacheDir, limits.maxCacheShare);
       for (let i = 0; i < INGEST_CONNECTIONS; i++) {
         const conn = await instance.connect();
         await conn.run('SET enable_progress_bar = true');
@@ -197,7 +199,7 @@ export class DuckDbStore implements DataStore {
         switch (kind) {
           case 'csv':
           case 'tsv':
-            return await ingestDelimited({ ...text, tab: kind === 'tsv', inPlace, ...(inPlace && this.cacheDir !== undefined ? { cacheDir: this.cacheDir } : {}) });
+            return await ingestDelimited({ ...text, tab: kind === 'tsv', inPlace, ...(inPlace && this.cacheDir !== undefined ? { cache: { dir: this.cacheDir, ...(this.maxCacheShare !== undefined ? { maxShare: this.maxCacheShare } : {}) } } : {}) });
           case 'json':
             return await ingestJson(text);
           case 'parquet':

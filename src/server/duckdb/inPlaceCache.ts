@@ -29,6 +29,8 @@ export interface CacheRequest {
   dir: string;
   /** The file read, as DuckDB reads it. */
   file: string;
+  /** Largest copy kept, as a share of the file (default {@link MAX_CACHE_SHARE}). */
+  maxShare?: number;
 }
 
 /** The copy could not be written (disk full, folder not writable): the ingest reads the file without one. */
@@ -83,7 +85,7 @@ export async function writeCache(conn: DuckDBConnection, view: string, columns: 
   const bytes = (await stat(path)).size;
   const back = await conn.runAndReadAll(`${cacheSelect(path)} LIMIT 0`);
   const sameRows = back.columnCount === columns.length && columns.every((c, i) => back.columnName(i) === c.name && back.columnType(i).toString() === c.type);
-  const keep = sameRows && bytes < before.size * MAX_CACHE_SHARE;
+  const keep = sameRows && bytes < before.size * (req.maxShare ?? MAX_CACHE_SHARE);
   return { cache: { path, bytes, file: req.file, fileBytes: before.size, fileMtimeMs: before.mtimeMs }, keep, sameRows };
 }
 

@@ -22,6 +22,8 @@ export interface StoreLimits {
   maxInflatedBytes?: number;
   /** Copy CSVs read in place into a columnar cache in the data folder (inPlaceCache.ts); default true. */
   inPlaceCache?: boolean;
+  /** Largest copy kept, as a share of the file (default 0.25; tests keep every copy to check answers from it). */
+  maxCacheShare?: number;
 }
 
 const GIB = 1024 ** 3;
