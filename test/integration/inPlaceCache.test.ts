@@ -236,6 +236,39 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
     }
   });
 
+  it('a store opened with copies turned off puts every view back over its file and removes the copies', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-off-'));
+    const path = join(root, 'off.csv');
+    await writeFile(path, ordersCsv(40_000));
+    const source: DataSource = { id: 'cached-off', datasetId: 'd', name: 'off.csv', fileName: 'off.csv', type: 'FILE', status: 'synching' };
+    const sum = async (s: DuckDbStore): Promise<number> => Number((await s.query(`SELECT sum(amount) FROM "${tableNameFor(source.id)}"`)).rows[0]?.[0]);
+    try {
+      const store = await DuckDbStore.open(dataDir, { readableDirs: [root] });
+      let before: number;
+      try {
+        const read = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+        assert.ok(DuckDbStore.cacheBytes(read) > 0);
+        before = await sum(store);
+      } finally {
+        await store.close();
+      }
+      const off = await DuckDbStore.open(dataDir, { readableDirs: [root], inPlaceCache: false });
+      try {
+        assert.deepEqual(await parquetIn(dataDir), []);
+        const described = await off.describe(source.id);
+        assert.equal(DuckDbStore.cacheBytes(described), 0);
+        assert.equal(await sum(off), before);
+        const again = await off.ingest(source, path, new AbortController().signal, { inPlace: true });
+        assert.equal(DuckDbStore.cacheBytes(again), 0);
+        assert.deepEqual(await parquetIn(dataDir), []);
+      } finally {
+        await off.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('a large cached source has its question index built as soon as it is read, once, and a question shares it', async () => {
     for (const cached of [true, false]) {
       const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-prepare-'));

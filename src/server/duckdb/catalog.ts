@@ -287,6 +287,11 @@ export async function forgetCaches(conn: DuckDBConnection, sourceId: string, res
   });
 }
 
+/** Every source with a catalog entry. */
+export async function catalogSources(conn: DuckDBConnection): Promise<string[]> {
+  return (await conn.runAndReadAll(`SELECT DISTINCT source_id FROM ${CATALOG}`)).getRows().map((r) => String(r[0]));
+}
+
 /** The columnar copies every source's entry records (to sweep the others from the cache folder). */
 export async function recordedCaches(conn: DuckDBConnection): Promise<Set<string>> {
   const reader = await conn.runAndReadAll(`SELECT result FROM ${CATALOG}`);

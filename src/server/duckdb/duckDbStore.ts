@@ -9,12 +9,13 @@ import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { DataSource } from '../../shared/domain';
 import { IngestError, type DataStore, type IngestOptions, type IngestResult } from '../engine';
-import { dropSource, ensureCatalog, forgetCaches, readCatalog, readDocument, recordedCaches } from './catalog';
+import { cacheBytesOf, checkedCaches, sweepSourceCaches, tidyCaches } from './cacheUpkeep';
+import { dropSource, ensureCatalog, readCatalog, readDocument } from './catalog';
 import { ingestDelimited } from './csvIngest';
 import { ingestDocument } from './documentIngest';
 import { fileFormatOf, type FileKind } from './fileKinds';
 import { DEFAULT_MAX_INFLATED_BYTES } from './gzipScan';
-import { CACHE_DIR, cacheHolds, isCacheOf, removeCaches } from './inPlaceCache';
+import { CACHE_DIR } from './inPlaceCache';
 import { ingestJson } from './jsonIngest';
 import { ingestParquet } from './parquetIngest';
 import { RowGauge } from './rowGauge';
@@ -110,10 +111,10 @@ export class DuckDbStore implements DataStore {
     private readonly readable: readonly string[],
     /** Bytes a gzip-compressed file may inflate to. */
     private readonly maxInflatedBytes: number,
-    /** Folder of the columnar copies of CSVs read in place (inPlaceCache.ts), or undefined when they are off. */
-    private readonly cacheDir: string | undefined,
-    /** Largest copy kept, as a share of its file (undefined: the default). */
-    private readonly maxCacheShare: number | undefined,
+    /** Folder of the columnar copies of CSVs read in place (inPlaceCache.ts). */
+    private readonly cacheDir: string,
+    /** Whether reads write copies, and the largest kept, as a share of its file (undefined: the default). */
+    private readonly copies: { write: boolean; maxShare: number | undefined },
   ) {}
 
   /**
@@ -148,10 +149,11 @@ export class DuckDbStore implements DataStore {
       const spillDir = join(dataDir, SPILL_DIR);
       await rm(spillDir, { recursive: true, force: true });
       const readable = [workDir, ...(limits.readableDirs ?? [])];
-      // Copies are made only where DuckDB may write; a folder that cannot be made just means none are.
-      const cacheDir = limits.inPlaceCache === false ? undefined : join(resolve(dataDir), CACHE_DIR);
-      if (cacheDir !== undefined) await mkdir(cacheDir, { recursive: true }).catch(() => undefined);
-      const store = new DuckDbStore(instance, workDir, databasePath, readable, limits.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES, cacheDir, limits.maxCacheShare);
+      // A cache folder that cannot be made just means no copies are (each read finds it cannot write one).
+      const cacheDir = join(resolve(dataDir), CACHE_DIR);
+      await mkdir(cacheDir, { recursive: true }).catch(() => undefined);
+      const copies = { write: limits.inPlaceCache !== false, maxShare: limits.maxCacheShare };
+      const store = new DuckDbStore(instance, workDir, databasePath, readable, limits.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES, cacheDir, copies);
       for (let i = 0; i < INGEST_CONNECTIONS; i++) {
         const conn = await instance.connect();
         await conn.run('SET enable_progress_bar = true');
@@ -159,11 +161,9 @@ export class DuckDbStore implements DataStore {
         store.ingestConnections.push(conn);
       }
       await store.withConnection(async (conn) => {
-        await lockDown(conn, spillDir, cacheDir === undefined ? readable : [...readable, cacheDir], limits);
+        await lockDown(conn, spillDir, [...readable, cacheDir], limits);
         await ensureCatalog(conn);
-        // Copies no source records any more (a crash between a copy and its commit, a deleted source).
-        const recorded = await recordedCaches(conn);
-        if (cacheDir !== undefined) await removeCaches(cacheDir, (name) => !recorded.has(join(cacheDir, name)));
+        await tidyCaches(conn, cacheDir, copies.write);
       });
       return store;
     } catch (err) {
@@ -199,7 +199,7 @@ export class DuckDbStore implements DataStore {
         switch (kind) {
           case 'csv':
           case 'tsv':
-            return await ingestDelimited({ ...text, tab: kind === 'tsv', inPlace, ...(inPlace && this.cacheDir !== undefined ? { cache: { dir: this.cacheDir, ...(this.maxCacheShare !== undefined ? { maxShare: this.maxCacheShare } : {}) } } : {}) });
+            return await ingestDelimited({ ...text, tab: kind === 'tsv', inPlace, ...(inPlace && this.copies.write ? { cache: { dir: this.cacheDir, ...(this.copies.maxShare !== undefined ? { maxShare: this.copies.maxShare } : {}) } } : {}) });
           case 'json':
             return await ingestJson(text);
           case 'parquet':
@@ -226,41 +226,14 @@ export class DuckDbStore implements DataStore {
         guard.dispose();
         await release().catch(() => undefined);
         // The copy of the previous read, or of a read that failed: whatever the catalog no longer records.
-        if (inPlace) await this.sweepCaches(conn, source.id).catch(() => undefined);
+        if (inPlace) await sweepSourceCaches(conn, this.cacheDir, source.id).catch(() => undefined);
       }
     }, true));
   }
 
-  /** Removes the source's copies that its catalog entry does not record. */
-  private async sweepCaches(conn: DuckDBConnection, sourceId: string): Promise<void> {
-    if (this.cacheDir === undefined) return;
-    const dir = this.cacheDir;
-    const now = await readCatalog(conn, sourceId);
-    const kept = new Set(now?.kind === 'tables' ? now.tables.flatMap((t) => (t.cache !== undefined ? [t.cache.path] : [])) : []);
-    const prefix = tablePrefixFor(sourceId);
-    await removeCaches(dir, (name) => isCacheOf(name, prefix) && !kept.has(join(dir, name)));
-  }
-
-  /**
-   * The source's entry with every columnar copy checked against its file: a copy whose file changed
-   * size or modification time since it was copied (or that is gone) is dropped, and the view reads
-   * the file again. A job then never answers from a copy of what the file no longer holds, even
-   * before the changed file is read again.
-   */
-  private async checkedCaches(result: IngestResult, sourceId: string): Promise<IngestResult> {
-    if (result.kind !== 'tables' || result.tables.every((t) => t.cache === undefined)) return result;
-    const holds = await Promise.all(result.tables.map((t) => (t.cache === undefined ? true : cacheHolds(t.cache))));
-    if (holds.every(Boolean)) return result;
-    return this.withConnection(async (conn) => {
-      const out = await forgetCaches(conn, sourceId, result);
-      await this.sweepCaches(conn, sourceId);
-      return out;
-    });
-  }
-
   /** Bytes of a source's columnar copies (0 when it has none), for the Datasets view. */
   static cacheBytes(result: IngestResult | undefined): number {
-    return result?.kind === 'tables' ? result.tables.reduce((n, t) => n + (t.cache?.bytes ?? 0), 0) : 0;
+    return cacheBytesOf(result);
   }
 
   async describe(sourceId: string): Promise<IngestResult | undefined> {
@@ -272,7 +245,7 @@ export class DuckDbStore implements DataStore {
         if (result !== undefined) this.described.set(sourceId, result);
       }
       if (result !== undefined) {
-        const checked = await this.checkedCaches(result, sourceId);
+        const checked = await checkedCaches(result, sourceId, this.cacheDir, (fn) => this.withConnection(fn));
         if (checked !== result) this.described.set(sourceId, (result = checked));
       }
       // Callers get their own copy: nothing they do can change what the next job sees.
@@ -295,7 +268,7 @@ export class DuckDbStore implements DataStore {
       this.described.delete(sourceId);
       return this.withConnection(async (conn) => {
         await dropSource(conn, sourceId);
-        await this.sweepCaches(conn, sourceId);
+        await sweepSourceCaches(conn, this.cacheDir, sourceId);
       });
     });
   }
