@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { downloadFile, TeamDataClient, TeamDataError, type Answer } from '../../src/api/index';
 import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
 import { LocalAnalysisEngine, QUICK_OVERVIEW_ROWS } from '../../src/server/engine/localEngine';
-import { CACHE_DIR } from '../../src/server/duckdb/inPlaceCache';
+import { CACHE_DIR, MAX_CACHE_COLUMNS } from '../../src/server/duckdb/inPlaceCache';
 import { tableNameFor } from '../../src/server/duckdb/sqlText';
 import { answerBlocks } from '../../src/shared/answerFold';
 import { v1Codec } from '../../src/shared/codecV1';
@@ -230,6 +230,26 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       } finally {
         await again.close();
       }
+    } finally {
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a table wider than the copies\' limit keeps no copy (the writer\'s buffers grow with the columns)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-wide-'));
+    const store = await DuckDbStore.open(dataDir, { readableDirs: [root], maxCacheShare: Infinity });
+    try {
+      const cols = MAX_CACHE_COLUMNS + 1;
+      const lines = [Array.from({ length: cols }, (_, i) => `c${i}`).join(',')];
+      for (let r = 0; r < 50; r++) lines.push(Array.from({ length: cols }, (_, i) => String(r + i)).join(','));
+      const path = join(root, 'wide.csv');
+      await writeFile(path, `${lines.join('\n')}\n`);
+      const source: DataSource = { id: 'wide-1', datasetId: 'd', name: 'wide.csv', fileName: 'wide.csv', type: 'FILE', status: 'synching' };
+      const read = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+      assert.equal(DuckDbStore.cacheBytes(read), 0);
+      assert.equal(read.kind === 'tables' ? read.tables[0]?.rowCount : 0, 50);
+      assert.deepEqual(await parquetIn(dataDir), []);
     } finally {
       await store.close();
       await rm(dataDir, { recursive: true, force: true });
