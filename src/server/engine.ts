@@ -47,7 +47,8 @@ export interface IngestedTable {
   /** Absent for tables ingested before origins were recorded. */
   origin?: TableOrigin;
   /**
-   * A view over a file read in place (no copy): every query reads the file itself. Its `version`
+   * A view over a file read in place: every query reads the file itself (or, for a CSV, the columnar
+   * copy in {@link IngestedTable.cache} while the file is unchanged). Its `version`
    * (when it was read) tells caches a re-read of an edited file from the previous one.
    */
   inPlace?: { version: number };

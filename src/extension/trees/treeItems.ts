@@ -79,9 +79,9 @@ export function dataSourceItem(node: DataSourceNode): vscode.TreeItem {
   const md = new vscode.MarkdownString(`**${escapeMd(ds.name || ds.fileName)}**`);
   if (ds.fileName && ds.fileName !== ds.name) md.appendMarkdown(`\n\nfile: ${escapeMd(ds.fileName)}`);
   md.appendMarkdown(`\n\nstatus: ${label}${state === 'synched' && rows !== undefined ? ` · ${rows}` : ''}`);
-  if (ds.path !== undefined) md.appendMarkdown(`\n\nread in place (no copy): ${escapeMd(ds.path)}`);
-  if (typeof ds.size === 'number') md.appendMarkdown(` · ${formatBytes(ds.size)}`);
   const cached = cacheDetail(ds);
+  if (ds.path !== undefined) md.appendMarkdown(`\n\nread in place${cached === undefined ? ' (no copy)' : ''}: ${escapeMd(ds.path)}`);
+  if (typeof ds.size === 'number') md.appendMarkdown(` · ${formatBytes(ds.size)}`);
   if (cached !== undefined) md.appendMarkdown(`\n\n${escapeMd(cached)}`);
   if (state === 'failed' && ds.error) md.appendMarkdown(`\n\n$(error) ${escapeMd(ds.error)}`);
   md.supportThemeIcons = true;
