@@ -170,14 +170,15 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
         });
       } catch (err) {
         signal.throwIfAborted();
-        const tooLong = await lines?.failure();
-        if (tooLong !== undefined) throw tooLong;
-        lastError = err;
         if (err instanceof CacheWriteError) {
-          // No room for the copy (or no right to write it): the same read again, without one.
+          // No room for the copy (or no right to write it): the same read again, without one, at
+          // once (the line check beside it goes on; a line too long still fails the read again).
           cacheTo = undefined;
           continue;
         }
+        const tooLong = await lines?.failure();
+        if (tooLong !== undefined) throw tooLong;
+        lastError = err;
         if (isEncodingError(err) && !input.transcoded) {
           input = await transcodeLegacy(input, workDir, signal);
           continue;
