@@ -5,17 +5,23 @@
  *   question "Analyze This File" asks is answered; against bare DuckDB's `read_csv` of the same
  *   file into an in-memory table with the service's thread and memory settings (the fastest table a
  *   bare DuckDB makes of it). Target: <= 1.3x.
- * - the bytes the service's data folder grew by, against the file's size. Target: < 5%.
+ * - the bytes the service's data folder grew by besides the columnar cache, against the file's size.
+ *   Target: < 5%.
  * - the service's peak resident memory over the whole run (the kernel's high-water mark). Target: < 1 GB.
- * The next questions ("average revenue by region", asked twice) are timed too, as a note: the first
- * waits for the question index that is built in the background after the overview.
+ * And issue 27's big-file questions ("average revenue by region", asked twice after the overview):
+ * - the first question after the overview, which may wait for the question index built in the
+ *   background meanwhile. Target: <= 2 s. Against bare DuckDB running the same question on the file.
+ * - the same question again. Target: <= 0.5 s. Against the same bare query.
+ * - the columnar cache the read wrote into the data folder, as a share of the file. Target: < 25%.
+ * The load average is noted: the machine may be shared.
  */
 import { readFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { TeamDataClient } from '../src/api/index';
 import { readCsvCall } from '../src/server/duckdb/csvIngest';
+import { CACHE_DIR } from '../src/server/duckdb/inPlaceCache';
 import { memoryLimitSetting } from '../src/server/duckdb/sandbox';
 import { startServiceProcess } from './localServiceProcess';
 import type { BenchResult } from './types';
@@ -42,6 +48,28 @@ async function bareReadCsv(file: string, spill: string): Promise<number> {
   }
 }
 
+/** Bare DuckDB: the question's query ("average revenue by region") on the file, in seconds, the best of two. */
+async function bareQuestion(file: string, spill: string): Promise<number> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    threads: String(Math.min(availableParallelism(), 8)), memory_limit: memoryLimitSetting(undefined), temp_directory: spill,
+  });
+  const conn = await instance.connect();
+  try {
+    let best = Infinity;
+    for (let i = 0; i < 2; i++) {
+      const start = performance.now();
+      await conn.runAndReadAll(`SELECT region, avg(revenue) AS avg_revenue FROM ${readCsvCall(file, false)} GROUP BY region ORDER BY avg_revenue DESC`);
+      best = Math.min(best, (performance.now() - start) / 1000);
+    }
+    return best;
+  } finally {
+    conn.disconnectSync();
+    instance.closeSync();
+  }
+}
+
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+
 /** The kernel's high-water mark of a process's resident memory, in MiB. */
 async function peakRssMiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -59,6 +87,8 @@ export async function runInPlaceBench(): Promise<BenchResult[]> {
   const scratch = await mkdtemp(join(tmpdir(), 'team-data-bench-inplace-'));
   // Twice, keeping the best: the first run also pulls the file into the page cache.
   const bare = Math.min(await bareReadCsv(file, join(scratch, 'spill')), await bareReadCsv(file, join(scratch, 'spill')));
+  const bareAsk = await bareQuestion(file, join(scratch, 'spill'));
+  const loadBefore = load();
   const serviceDir = join(scratch, 'service');
   const service = await startServiceProcess(serviceDir, 'bench-local-key', ['--read-root', dataRoot]);
   try {
@@ -80,7 +110,9 @@ export async function runInPlaceBench(): Promise<BenchResult[]> {
     const t2 = performance.now();
     const again = await ask('average revenue by region');
     const againS = (performance.now() - t2) / 1000;
-    const grown = (await treeBytes(serviceDir)) - before;
+    const cache = await treeBytes(join(serviceDir, CACHE_DIR)).catch(() => 0);
+    const grown = (await treeBytes(serviceDir)) - before - cache;
+    const loadAfter = load();
     const peak = await peakRssMiB(service.child.pid ?? 0);
     const answered = overview.state === 'done' && next.state === 'done' && again.state === 'done';
     return [
@@ -90,8 +122,22 @@ export async function runInPlaceBench(): Promise<BenchResult[]> {
         note: `read ${readS.toFixed(1)} s; then "average revenue by region" ${nextS.toFixed(1)} s, asked again ${againS.toFixed(1)} s`,
       },
       {
-        name: `in-place ${mb} MB CSV: extra bytes written into the data folder`,
+        name: `in-place ${mb} MB CSV: extra bytes written into the data folder besides the columnar cache`,
         ours: grown / 1024 ** 2, baseline: size / 1024 ** 2, ratio: grown / size, unit: 'MB', target: '< 0.05 of the file', pass: grown < size * 0.05 && answered,
+        note: `and a ${(cache / 1024 ** 2).toFixed(1)} MB columnar cache (${((100 * cache) / size).toFixed(1)}% of the file)`,
+      },
+      {
+        name: `in-place ${mb} MB CSV: first question after the overview ("average revenue by region") vs bare DuckDB's query on the file`,
+        ours: nextS, baseline: bareAsk, ratio: nextS / bareAsk, unit: 's', target: '<= 2 s', pass: nextS <= 2 && answered,
+        note: `load average ${loadBefore} before, ${loadAfter} after (1, 5, 15 min; ${availableParallelism()} cores)`,
+      },
+      {
+        name: `in-place ${mb} MB CSV: the same question again vs bare DuckDB's query on the file`,
+        ours: againS, baseline: bareAsk, ratio: againS / bareAsk, unit: 's', target: '<= 0.5 s', pass: againS <= 0.5 && answered,
+      },
+      {
+        name: `in-place ${mb} MB CSV: columnar cache in the data folder vs the file`,
+        ours: cache / 1024 ** 2, baseline: size / 1024 ** 2, ratio: cache / size, unit: 'MB', target: '< 0.25 of the file', pass: cache < size * 0.25,
       },
       {
         name: `in-place ${mb} MB CSV: peak resident memory of the local service process over the read and three answers`,

@@ -15,6 +15,7 @@ const suites: Suite[] = [
     ...await (require('./inPlaceBench') as typeof import('./inPlaceBench')).runInPlaceBench(),
     ...await (require('./parquetInPlaceBench') as typeof import('./parquetInPlaceBench')).runParquetInPlaceBench(),
   ] },
+  { name: 'bigquestions', run: () => (require('./inPlaceBench') as typeof import('./inPlaceBench')).runInPlaceBench() },
   { name: 'parquet', run: () => (require('./parquetInPlaceBench') as typeof import('./parquetInPlaceBench')).runParquetInPlaceBench() },
   { name: 'panel', run: () => (require('./panelBench') as typeof import('./panelBench')).runPanelBench() },
   { name: 'engine', run: async () => [

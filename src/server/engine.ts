@@ -47,12 +47,33 @@ export interface IngestedTable {
   /** Absent for tables ingested before origins were recorded. */
   origin?: TableOrigin;
   /**
-   * A view over a file read in place (no copy): every query reads the file itself. Its `version`
+   * A view over a file read in place: every query reads the file itself (or, for a CSV, the columnar
+   * copy in {@link IngestedTable.cache} while the file is unchanged). Its `version`
    * (when it was read) tells caches a re-read of an edited file from the previous one.
    */
   inPlace?: { version: number };
   /** Files read in place: the overview's statistics, gathered in the scan that checked the file. */
   stats?: TableStats;
+  /**
+   * A CSV read in place and copied, in the read that checked it, into a compressed columnar file in
+   * the data folder (inPlaceCache.ts): the table's view reads the copy while the file keeps the size
+   * and modification time it had when copied, and the file itself again once it does not.
+   */
+  cache?: InPlaceCache;
+}
+
+/** The columnar copy of a file read in place (see {@link IngestedTable.cache}). */
+export interface InPlaceCache {
+  /** Absolute path of the Parquet copy, inside the data folder. */
+  path: string;
+  /** Its size in bytes. */
+  bytes: number;
+  /** The file copied, and its size and modification time just before it was read. */
+  file: string;
+  fileBytes: number;
+  fileMtimeMs: number;
+  /** The view's SELECT over the file itself (with its date conversions), put back when the copy is dropped. */
+  fileSelect: string;
 }
 
 export type IngestResult =
@@ -140,4 +161,9 @@ export interface AnalysisEngine {
    * leave the list empty.
    */
   firstQuestions?(sources: ReadonlyArray<{ source: DataSource; ingest: IngestResult }>): Promise<string[]>;
+  /**
+   * A source was just read: work every question on it needs may start now, in the background
+   * (optional). Never throws; the work stops when the source is dropped.
+   */
+  prepare?(source: { source: DataSource; ingest: IngestResult }): void;
 }

@@ -6,7 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DuckDbStore, type StoreLimits } from './duckdb/duckDbStore';
-import type { AnalysisEngine, DataStore } from './engine';
+import type { AnalysisEngine, DataStore, IngestResult } from './engine';
+import type { DataSource } from '../shared/domain';
 import { FileVault } from './files/fileVault';
 import { answerClientError, createDispatcher } from './http/dispatcher';
 import { keyDigest } from './http/guard';
@@ -182,7 +183,8 @@ export async function startLocalService(opts: LocalServiceOptions): Promise<Loca
   const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   const ingestOpts = { meta, store, paths, log, maxDownloadBytes: maxUploadBytes, readRoots, readHardLinks: opts.readHardLinks === true, ...(opts.ingestConcurrency !== undefined ? { concurrency: opts.ingestConcurrency } : {}),
     ...(opts.ingestBudgetMs !== undefined ? { budgetMs: opts.ingestBudgetMs } : {}),
-    ...(opts.allowPrivateNetworks === true ? { allowPrivateNetworks: true } : {}) };
+    ...(opts.allowPrivateNetworks === true ? { allowPrivateNetworks: true } : {}),
+    onRead: (source: DataSource, result: IngestResult) => engine.prepare?.({ source, ingest: result }) };
   const ingest = new IngestQueue(ingestOpts);
   const jobs = new JobRunner({ meta, history, vault, engine, log, journal });
   // Requests in flight count as work too: an upload or a step of a client between two jobs must

@@ -1,7 +1,10 @@
 /** Settings of the local service that come from the environment, shared by `main` and `team-data serve`. */
 import type { StoreLimits } from './duckdb/duckDbStore';
 
-/** `TEAM_DATA_MEMORY_LIMIT` (`2GB`, `25%`) and `TEAM_DATA_THREADS` for DuckDB. */
+/**
+ * `TEAM_DATA_MEMORY_LIMIT` (`2GB`, `25%`) and `TEAM_DATA_THREADS` for DuckDB; `TEAM_DATA_IN_PLACE_CACHE=0`
+ * keeps no columnar copies of CSVs read in place (every question reads the file, as before issue 27).
+ */
 export function duckdbLimitsFromEnv(env: NodeJS.ProcessEnv): Omit<StoreLimits, 'readableDirs'> {
   const out: Omit<StoreLimits, 'readableDirs'> = {};
   const mem = env['TEAM_DATA_MEMORY_LIMIT'];
@@ -11,6 +14,7 @@ export function duckdbLimitsFromEnv(env: NodeJS.ProcessEnv): Omit<StoreLimits, '
     if (!/^[1-9]\d{0,2}$/.test(threads)) throw new Error('TEAM_DATA_THREADS: expected a whole number from 1 to 999');
     out.threads = Number(threads);
   }
+  if (/^(0|false|no|off)$/i.test(env['TEAM_DATA_IN_PLACE_CACHE'] ?? '')) out.inPlaceCache = false;
   return out;
 }
 

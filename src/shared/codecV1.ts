@@ -75,6 +75,8 @@ function decodeDataSource(raw: unknown): DataSource {
   if (progress !== undefined) ds.progress = progress;
   const rows = pick(o, 'rows');
   if (typeof rows === 'number' && Number.isSafeInteger(rows) && rows >= 0) ds.rows = rows;
+  const cacheBytes = pick(o, 'cacheBytes', 'cache_bytes');
+  if (typeof cacheBytes === 'number' && Number.isSafeInteger(cacheBytes) && cacheBytes > 0) ds.cacheBytes = cacheBytes;
   return ds;
 }
 
@@ -145,6 +147,7 @@ function encodeDataSource(d: DataSource): JsonObject {
   if (d.rereading === true) o['rereading'] = true;
   if (d.progress !== undefined) o['progress'] = { readBytes: d.progress.readBytes, totalBytes: d.progress.totalBytes, ...(d.progress.rowsRead !== undefined ? { rowsRead: d.progress.rowsRead } : {}) };
   if (d.rows !== undefined) o['rows'] = d.rows;
+  if (d.cacheBytes !== undefined) o['cacheBytes'] = d.cacheBytes;
   return o;
 }
 

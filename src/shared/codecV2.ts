@@ -56,6 +56,7 @@ function encodeDataSource(d: DataSource): JsonObject {
   if (d.rereading === true) o['rereading'] = true;
   if (d.progress !== undefined) o['progress'] = { read_bytes: d.progress.readBytes, total_bytes: d.progress.totalBytes, ...(d.progress.rowsRead !== undefined ? { rows_read: d.progress.rowsRead } : {}) };
   if (d.rows !== undefined) o['rows'] = d.rows;
+  if (d.cacheBytes !== undefined) o['cache_bytes'] = d.cacheBytes;
   return o;
 }
 

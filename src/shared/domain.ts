@@ -77,6 +77,11 @@ export interface DataSource {
   progress?: ReadProgress;
   /** Local service extra: rows of a `synched` table source (all its tables together). */
   rows?: number;
+  /**
+   * Local service extra: bytes of the columnar copy a `synched` CSV read in place is answered from
+   * (kept in the service's data folder while the file is unchanged); absent when there is none.
+   */
+  cacheBytes?: number;
 }
 
 /** How far a source's read has got: bytes of the file read so far, of its size. */

@@ -55,9 +55,12 @@ export async function startRig(files: Record<string, string | Buffer>, options: 
   const filesDir = join(dir, 'files');
   // TEAM_DATA_TEST_IN_PLACE=1: CSV, TSV and Parquet files are read where they are (views over the
   // file, as the extension does for workspace files), so every suite can check that path too.
-  const inPlace = rig.inPlace ?? process.env['TEAM_DATA_TEST_IN_PLACE'] === '1';
+  // TEAM_DATA_TEST_IN_PLACE=cache: the same, with every CSV's columnar copy kept however small the
+  // file (the service keeps one under 25% of the file only), so the suites check answers from copies.
+  const mode = process.env['TEAM_DATA_TEST_IN_PLACE'];
+  const inPlace = rig.inPlace ?? (mode === '1' || mode === 'cache');
   await (await import('node:fs/promises')).mkdir(filesDir, { recursive: true });
-  const store = await DuckDbStore.open(dataDir, inPlace ? { readableDirs: [filesDir] } : {});
+  const store = await DuckDbStore.open(dataDir, inPlace ? { readableDirs: [filesDir], ...(mode === 'cache' ? { maxCacheShare: Infinity } : {}) } : {});
   const sources = new Map<string, { source: DataSource; ingest: IngestResult }>();
   let n = 0;
   for (const [name, contents] of Object.entries(files)) {

@@ -4,10 +4,12 @@
  * other sources are answered without waiting for it.
  */
 import { strict as assert } from 'node:assert';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { downloadFile, type Answer } from '../../src/api/index';
 import { answerBlocks } from '../../src/shared/answerFold';
+import { CACHE_DIR, isCacheOf } from '../../src/server/duckdb/inPlaceCache';
+import { tablePrefixFor } from '../../src/server/duckdb/sqlText';
 import { parseCsv } from '../../src/shared/csv';
 import { BIG_CSV_BLOCK_ROWS, bigCsvRow, writeBigCsv } from '../helpers/bigCsv';
 import { messageText, useInPlaceWorld } from '../helpers/inPlaceWorld';
@@ -76,6 +78,9 @@ describe('big files on the local service (issue 16)', function () {
     await client.dataSources.delete(datasetId, ds.id);
     await assert.rejects(client.dataSources.get(datasetId, ds.id), /not found|404/i);
     assert.ok(!(await client.dataSources.list(datasetId)).records.some((r) => r.id === ds.id));
+    // Nor of the columnar copy the read was writing (issue 27).
+    const copies = await readdir(join(w.h.dataDir, CACHE_DIR)).catch(() => [] as string[]);
+    assert.deepEqual(copies.filter((n) => isCacheOf(n, tablePrefixFor(ds.id)) || n.startsWith(tablePrefixFor(ds.id))), []);
     const other = (await client.dataSources.list(datasetId)).records.find((r) => r.fileName === 'targets.csv');
     assert.ok(other);
     const after = await client.jobs.run({ sessionId, datasetId, datasourceIdList: [other.id], question: 'total target' });

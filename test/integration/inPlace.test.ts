@@ -14,6 +14,7 @@ import { downloadFile, TeamDataClient, TeamDataError, type Answer } from '../../
 import { answerBlocks } from '../../src/shared/answerFold';
 import { parseCsv } from '../../src/shared/csv';
 import { startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
+import { CACHE_DIR } from '../../src/server/duckdb/inPlaceCache';
 import { treeBytes } from '../helpers/treeBytes';
 
 const REGIONS = ['north', 'south', 'east', 'west'];
@@ -72,7 +73,7 @@ describe('files read in place on the local service (issue 16)', function () {
     return totals(await client.jobs.run({ sessionId, datasetId, datasourceIdList: ids, question: 'total amount by region' }));
   }
 
-  it('answers from the file where it is, writing under 5% of its size into the data folder', async () => {
+  it('answers from the file where it is, writing under 5% of its size into the data folder besides its columnar cache (under 25%)', async () => {
     const rows = 400_000;
     const path = join(root, 'data', 'orders.csv');
     await writeFile(path, ordersCsv(rows));
@@ -81,9 +82,12 @@ describe('files read in place on the local service (issue 16)', function () {
     const ds = await addInPlace(path, 'orders.csv');
     assert.equal(ds.status, 'synched', ds.error);
     assert.deepEqual(await ask([ds.id]), totalsOf(rows));
-    const grown = (await treeBytes(h.dataDir)) - before;
-    process.stdout.write(`      in-place ${fileBytes} byte CSV: data folder grew by ${grown} bytes (${((100 * grown) / fileBytes).toFixed(2)}%)\n`);
+    // The columnar cache (issue 27) is counted apart: it may take up to 25% of the file.
+    const cache = await treeBytes(join(h.dataDir, CACHE_DIR)).catch(() => 0);
+    const grown = (await treeBytes(h.dataDir)) - before - cache;
+    process.stdout.write(`      in-place ${fileBytes} byte CSV: data folder grew by ${grown} bytes (${((100 * grown) / fileBytes).toFixed(2)}%) besides a ${cache} byte cache (${((100 * cache) / fileBytes).toFixed(2)}%)\n`);
     assert.ok(grown < fileBytes * 0.05, `data folder grew by ${grown} bytes for a ${fileBytes} byte file`);
+    assert.ok(cache < fileBytes * 0.25, `a ${cache} byte cache for a ${fileBytes} byte file`);
   });
 
   it('an edit is read before the next job: new numbers, whether the size or only the modification time changed', async () => {

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { formatBytes } from '../../shared/byteSize';
 import type { DataSource } from '../../shared/domain';
 import { plainQuestion } from '../../shared/plainQuestion';
-import { readingText, rowsText } from '../../shared/sourceActivity';
+import { cacheDetail, cacheText, readingText, rowsText } from '../../shared/sourceActivity';
 import { sessionRowLabel, sessionSettingsLabel, sessionSettingsText } from '../../shared/sessionLabels';
 import type { DataSourceNode, DatasetNode, GlossaryEntryNode, GlossaryNode, JobNode, MessageNode, MoreNode, SessionNode } from './nodes';
 import { jobAccessibleName, oneLine } from './nodes';
@@ -73,14 +73,16 @@ export function dataSourceItem(node: DataSourceNode): vscode.TreeItem {
   // An in-place file that changed is read again; saying so explains why a ready source is busy.
   const label = readingText(ds) ?? (ds.rereading === true ? 'changed, re-reading…' : STATE_LABEL[state]);
   const rows = rowsText(ds);
-  item.description = state === 'synched' ? ['ready', rows, ds.path !== undefined ? 'in place' : undefined].filter(Boolean).join(' · ') : label;
+  item.description = state === 'synched' ? ['ready', rows, ds.path !== undefined ? 'in place' : undefined, cacheText(ds)].filter(Boolean).join(' · ') : label;
   item.iconPath = stateIcon(state);
   item.contextValue = `dataSource.${state}`;
   const md = new vscode.MarkdownString(`**${escapeMd(ds.name || ds.fileName)}**`);
   if (ds.fileName && ds.fileName !== ds.name) md.appendMarkdown(`\n\nfile: ${escapeMd(ds.fileName)}`);
   md.appendMarkdown(`\n\nstatus: ${label}${state === 'synched' && rows !== undefined ? ` · ${rows}` : ''}`);
-  if (ds.path !== undefined) md.appendMarkdown(`\n\nread in place (no copy): ${escapeMd(ds.path)}`);
+  const cached = cacheDetail(ds);
+  if (ds.path !== undefined) md.appendMarkdown(`\n\nread in place${cached === undefined ? ' (no copy)' : ''}: ${escapeMd(ds.path)}`);
   if (typeof ds.size === 'number') md.appendMarkdown(` · ${formatBytes(ds.size)}`);
+  if (cached !== undefined) md.appendMarkdown(`\n\n${escapeMd(cached)}`);
   if (state === 'failed' && ds.error) md.appendMarkdown(`\n\n$(error) ${escapeMd(ds.error)}`);
   md.supportThemeIcons = true;
   item.tooltip = md;

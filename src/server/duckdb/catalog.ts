@@ -4,9 +4,10 @@
  * tables means a crash mid-ingest leaves either the old state or the new one, never a mix.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ColumnInfo, DateConversion, IngestedTable, IngestResult, TableOrigin } from '../engine';
+import type { ColumnInfo, DateConversion, IngestedTable, IngestResult, InPlaceCache, TableOrigin } from '../engine';
 import { asArray, asObject, readInteger, readOptionalString, readString, tryParseJson } from '../../shared/json';
 import { convertDateLikeColumns, type ApplyConversion } from './dateColumns';
+import { cacheSelect, writeCache, type CacheRequest } from './inPlaceCache';
 import { gatherStats, type ColumnStats, type TableStats } from './scanStats';
 import { belongsToPrefix, quoteIdent, tablePrefixFor } from './sqlText';
 
@@ -25,10 +26,13 @@ export async function ensureCatalog(conn: DuckDBConnection): Promise<void> {
 
 /** What a build step made, before the catalog describes it. */
 export type Built =
-  | { kind: 'tables'; tables: Array<{ table: string; sheet?: string; origin?: TableOrigin; view?: BuiltView }> }
+  | { kind: 'tables'; tables: Array<{ table: string; sheet?: string; origin?: TableOrigin; view?: BuiltView; cache?: CacheRequest }> }
   | { kind: 'text'; text: string };
 
-/** A view over a file read in place: the SELECT it is defined by (checked and counted by the catalog). */
+/**
+ * A view over a file read in place: the SELECT it is defined by (checked and counted by the catalog;
+ * date conversions redefine it, and `body` follows).
+ */
 export interface BuiltView {
   body: string;
 }
@@ -82,6 +86,20 @@ function parseStats(raw: unknown): TableStats | undefined {
   }
 }
 
+/** A recorded columnar copy, or undefined when absent or malformed (the view then reads the file). */
+function parseCache(raw: unknown): InPlaceCache | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  try {
+    const o = asObject(raw, 'cache');
+    return {
+      path: readString(o, 'path'), bytes: readInteger(o, 'bytes'), file: readString(o, 'file'), fileBytes: readInteger(o, 'fileBytes'),
+      fileMtimeMs: typeof o['fileMtimeMs'] === 'number' ? o['fileMtimeMs'] : NaN, fileSelect: readString(o, 'fileSelect'),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 function parseResult(json: string): IngestResult | undefined {
   try {
     const o = asObject(tryParseJson(json), 'result');
@@ -104,6 +122,8 @@ function parseResult(json: string): IngestResult | undefined {
       }
       const stats = parseStats(t['stats']);
       if (stats !== undefined) table.stats = stats;
+      const cache = parseCache(t['cache']);
+      if (cache !== undefined && Number.isFinite(cache.fileMtimeMs)) table.cache = cache;
       return table;
     });
     return { kind: 'tables', tables };
@@ -193,6 +213,7 @@ function redefineView(conn: DuckDBConnection, view: string, built: BuiltView): A
   return async (column, _target, expr) => {
     body = `SELECT * REPLACE (${expr} AS ${quoteIdent(column)}) FROM (${body})`;
     await conn.run(`CREATE OR REPLACE VIEW ${quoteIdent(view)} AS ${body}`);
+    built.body = body;
   };
 }
 
@@ -224,8 +245,17 @@ export async function replaceSource(
           // A view is read once here, with the dates already converted: every value is checked
           // against its column's type, the rows are counted, and the overview's statistics kept.
           const shape = await describeTable(conn, t.table, t.sheet, 0);
-          const stats = await gatherStats(conn, t.table, shape.columns, signal, t.origin?.reader === 'read_parquet');
+          const copy = t.cache === undefined ? undefined : await writeCache(conn, t.table, shape.columns, t.cache, t.table);
+          // The copy holds the rows the view gives: its statistics are the file's, at a columnar read's cost.
+          const statsOf = copy?.sameRows === true ? `${t.table}__stats` : t.table;
+          if (statsOf !== t.table && copy !== undefined) await conn.run(`CREATE TEMP VIEW ${quoteIdent(statsOf)} AS ${cacheSelect(copy.cache.path)}`);
+          const stats = await gatherStats(conn, statsOf, shape.columns, signal, t.origin?.reader === 'read_parquet' || statsOf !== t.table);
+          if (statsOf !== t.table) await conn.run(`DROP VIEW ${quoteIdent(statsOf)}`);
           described = { ...shape, rowCount: stats.rows, inPlace: { version: Date.now() }, stats };
+          if (copy?.keep === true) {
+            described.cache = { ...copy.cache, fileSelect: t.view.body };
+            await conn.run(`CREATE OR REPLACE VIEW ${quoteIdent(t.table)} AS ${cacheSelect(copy.cache.path)}`);
+          }
         }
         if (t.origin !== undefined) described.origin = { ...t.origin, dateColumns: [...t.origin.dateColumns, ...dates] };
         tables.push(described);
@@ -236,4 +266,39 @@ export async function replaceSource(
     signal.throwIfAborted();
     return result;
   });
+}
+
+/**
+ * Puts a source's views back over their files (the copy no longer stands for the file, or is gone)
+ * and records that, in one transaction. Returns the source's entry as it now is.
+ */
+export async function forgetCaches(conn: DuckDBConnection, sourceId: string, result: IngestResult): Promise<IngestResult> {
+  if (result.kind !== 'tables') return result;
+  const tables = result.tables.map((t) => {
+    const { cache, ...rest } = t;
+    return { table: rest, cache };
+  });
+  return inTransaction(conn, async () => {
+    for (const { table, cache } of tables) if (cache !== undefined) await conn.run(`CREATE OR REPLACE VIEW ${quoteIdent(table.table)} AS ${cache.fileSelect}`);
+    const out: IngestResult = { kind: 'tables', tables: tables.map((t) => t.table) };
+    await conn.run(`DELETE FROM ${CATALOG} WHERE source_id = $1`, [sourceId]);
+    await conn.run(`INSERT INTO ${CATALOG} VALUES ($1, $2, now())`, [sourceId, JSON.stringify(out)]);
+    return out;
+  });
+}
+
+/** Every source with a catalog entry. */
+export async function catalogSources(conn: DuckDBConnection): Promise<string[]> {
+  return (await conn.runAndReadAll(`SELECT DISTINCT source_id FROM ${CATALOG}`)).getRows().map((r) => String(r[0]));
+}
+
+/** The columnar copies every source's entry records (to sweep the others from the cache folder). */
+export async function recordedCaches(conn: DuckDBConnection): Promise<Set<string>> {
+  const reader = await conn.runAndReadAll(`SELECT result FROM ${CATALOG}`);
+  const out = new Set<string>();
+  for (const r of reader.getRows()) {
+    const result = typeof r[0] === 'string' ? parseResult(r[0]) : undefined;
+    if (result?.kind === 'tables') for (const t of result.tables) if (t.cache !== undefined) out.add(t.cache.path);
+  }
+  return out;
 }

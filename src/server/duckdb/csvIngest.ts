@@ -27,6 +27,7 @@ import { pinnedCsvSelect } from './csvPinned';
 import { duckDbReason } from './fileKinds';
 import { monthFirstFormat } from './csvDateOrder';
 import { scanGzip } from './gzipScan';
+import { CacheWriteError, type CacheRequest } from './inPlaceCache';
 import { LineSampler, sampling, textBytes, type RowGauge } from './rowGauge';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
@@ -57,6 +58,8 @@ export interface DelimitedArgs {
   inPlace?: boolean;
   /** Told how to estimate the rows read so far, for the read's progress. */
   rows?: RowGauge;
+  /** A file read in place is copied into a columnar cache in this folder, as it is read (inPlaceCache.ts). */
+  cache?: Omit<CacheRequest, 'file'>;
 }
 
 export const FIRST_ATTEMPT: CsvAttempt = { sampleAll: false, allVarchar: false, strict: true };
@@ -145,6 +148,7 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
       if (format !== undefined) attempt.dateFormat = format;
     }
     let lastError: unknown;
+    let cacheTo = args.cache;
     while (attempt !== undefined) {
       const current: CsvAttempt = attempt;
       const early = lines?.failedYet();
@@ -158,13 +162,20 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
           if (args.inPlace === true && input.path === resolve(args.filePath)) {
             // Sniffed once here, not again on every read of the view (see csvPinned.ts).
             const pinned = await pinnedCsvSelect(conn, input.path, readCsvOptions(tab, current, input.gzip));
-            return { kind: 'tables', tables: [{ table, origin, view: await createView(conn, table, pinned ?? select) }] };
+            const cache = cacheTo === undefined ? {} : { cache: { ...cacheTo, file: input.path } };
+            return { kind: 'tables', tables: [{ table, origin, view: await createView(conn, table, pinned ?? select), ...cache }] };
           }
           await conn.run(`CREATE TABLE ${quoteIdent(table)} AS ${select}`);
           return { kind: 'tables', tables: [{ table, origin }] };
         });
       } catch (err) {
         signal.throwIfAborted();
+        if (err instanceof CacheWriteError) {
+          // No room for the copy (or no right to write it): the same read again, without one, at
+          // once (the line check beside it goes on; a line too long still fails the read again).
+          cacheTo = undefined;
+          continue;
+        }
         const tooLong = await lines?.failure();
         if (tooLong !== undefined) throw tooLong;
         lastError = err;

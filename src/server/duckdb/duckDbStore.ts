@@ -9,11 +9,13 @@ import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { DataSource } from '../../shared/domain';
 import { IngestError, type DataStore, type IngestOptions, type IngestResult } from '../engine';
+import { cacheBytesOf, checkedCaches, sweepSourceCaches, tidyCaches } from './cacheUpkeep';
 import { dropSource, ensureCatalog, readCatalog, readDocument } from './catalog';
 import { ingestDelimited } from './csvIngest';
 import { ingestDocument } from './documentIngest';
 import { fileFormatOf, type FileKind } from './fileKinds';
 import { DEFAULT_MAX_INFLATED_BYTES } from './gzipScan';
+import { CACHE_DIR } from './inPlaceCache';
 import { ingestJson } from './jsonIngest';
 import { ingestParquet } from './parquetIngest';
 import { RowGauge } from './rowGauge';
@@ -109,6 +111,10 @@ export class DuckDbStore implements DataStore {
     private readonly readable: readonly string[],
     /** Bytes a gzip-compressed file may inflate to. */
     private readonly maxInflatedBytes: number,
+    /** Folder of the columnar copies of CSVs read in place (inPlaceCache.ts). */
+    private readonly cacheDir: string,
+    /** Whether reads write copies, and the largest kept, as a share of its file (undefined: the default). */
+    private readonly copies: { write: boolean; maxShare: number | undefined },
   ) {}
 
   /**
@@ -143,7 +149,11 @@ export class DuckDbStore implements DataStore {
       const spillDir = join(dataDir, SPILL_DIR);
       await rm(spillDir, { recursive: true, force: true });
       const readable = [workDir, ...(limits.readableDirs ?? [])];
-      const store = new DuckDbStore(instance, workDir, databasePath, readable, limits.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES);
+      // A cache folder that cannot be made just means no copies are (each read finds it cannot write one).
+      const cacheDir = join(resolve(dataDir), CACHE_DIR);
+      await mkdir(cacheDir, { recursive: true }).catch(() => undefined);
+      const copies = { write: limits.inPlaceCache !== false, maxShare: limits.maxCacheShare };
+      const store = new DuckDbStore(instance, workDir, databasePath, readable, limits.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES, cacheDir, copies);
       for (let i = 0; i < INGEST_CONNECTIONS; i++) {
         const conn = await instance.connect();
         await conn.run('SET enable_progress_bar = true');
@@ -151,8 +161,9 @@ export class DuckDbStore implements DataStore {
         store.ingestConnections.push(conn);
       }
       await store.withConnection(async (conn) => {
-        await lockDown(conn, spillDir, readable, limits);
+        await lockDown(conn, spillDir, [...readable, cacheDir], limits);
         await ensureCatalog(conn);
+        await tidyCaches(conn, cacheDir, copies.write);
       });
       return store;
     } catch (err) {
@@ -188,7 +199,7 @@ export class DuckDbStore implements DataStore {
         switch (kind) {
           case 'csv':
           case 'tsv':
-            return await ingestDelimited({ ...text, tab: kind === 'tsv', inPlace });
+            return await ingestDelimited({ ...text, tab: kind === 'tsv', inPlace, ...(inPlace && this.copies.write ? { cache: { dir: this.cacheDir, ...(this.copies.maxShare !== undefined ? { maxShare: this.copies.maxShare } : {}) } } : {}) });
           case 'json':
             return await ingestJson(text);
           case 'parquet':
@@ -214,8 +225,15 @@ export class DuckDbStore implements DataStore {
         clearInterval(progress);
         guard.dispose();
         await release().catch(() => undefined);
+        // The copy of the previous read, or of a read that failed: whatever the catalog no longer records.
+        if (inPlace) await sweepSourceCaches(conn, this.cacheDir, source.id).catch(() => undefined);
       }
     }, true));
+  }
+
+  /** Bytes of a source's columnar copies (0 when it has none), for the Datasets view. */
+  static cacheBytes(result: IngestResult | undefined): number {
+    return cacheBytesOf(result);
   }
 
   async describe(sourceId: string): Promise<IngestResult | undefined> {
@@ -225,6 +243,10 @@ export class DuckDbStore implements DataStore {
       if (result === undefined) {
         result = await this.withConnection((conn) => readCatalog(conn, sourceId));
         if (result !== undefined) this.described.set(sourceId, result);
+      }
+      if (result !== undefined) {
+        const checked = await checkedCaches(result, sourceId, this.cacheDir, (fn) => this.withConnection(fn));
+        if (checked !== result) this.described.set(sourceId, (result = checked));
       }
       // Callers get their own copy: nothing they do can change what the next job sees.
       return result === undefined ? undefined : structuredClone(result);
@@ -244,7 +266,10 @@ export class DuckDbStore implements DataStore {
     for (const [conn, sql] of this.querying) if (reads.test(sql)) conn.interrupt();
     await this.serialized(sourceId, () => {
       this.described.delete(sourceId);
-      return this.withConnection((conn) => dropSource(conn, sourceId));
+      return this.withConnection(async (conn) => {
+        await dropSource(conn, sourceId);
+        await sweepSourceCaches(conn, this.cacheDir, sourceId);
+      });
     });
   }
 

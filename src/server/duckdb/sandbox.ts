@@ -20,6 +20,10 @@ export interface StoreLimits {
   readableDirs?: readonly string[];
   /** Bytes a gzip-compressed file may inflate to (default 8 GiB; the service passes its upload limit). */
   maxInflatedBytes?: number;
+  /** Copy CSVs read in place into a columnar cache in the data folder (inPlaceCache.ts); default true. */
+  inPlaceCache?: boolean;
+  /** Largest copy kept, as a share of the file (default 0.25; tests keep every copy to check answers from it). */
+  maxCacheShare?: number;
 }
 
 const GIB = 1024 ** 3;

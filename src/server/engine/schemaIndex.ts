@@ -78,14 +78,25 @@ function baseAlias(source: DataSource, t: IngestedTable): string {
 }
 
 
+/**
+ * Distinct counts the ingest scan of a file read in place already knows exactly: text columns whose
+ * every value it listed. Counting them again (approximately, on a big file) costs a hash of every
+ * value, 0.15 s per column on 17 M rows.
+ */
+function knownDistinct(t: IngestedTable): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const s of t.stats?.columns ?? []) if (s.complete === true && s.values !== undefined) out.set(s.name, s.values.length);
+  return out;
+}
+
 /** One aggregate scan for every column: counts, distinct values, ranges, numbers written as text. */
-function statsSql(table: string, columns: IngestedTable['columns'], rowCount: number, distinctApart: boolean, sampledStyles: boolean): { sql: string; width: number } {
+function statsSql(table: string, columns: IngestedTable['columns'], rowCount: number, distinctApart: boolean, sampledStyles: boolean, known: ReadonlyMap<string, number> = new Map()): { sql: string; width: number } {
   const t = relationSql(table);
   const parts: string[] = ['count(*)'];
   columns.forEach((c, i) => {
     const col = quoteIdent(c.name);
     const kind = kindOf(c.type);
-    const distinct = distinctApart ? 'NULL' : rowCount <= EXACT_DISTINCT_ROWS || kind === 'other' ? `count(DISTINCT ${col})` : `approx_count_distinct(${col})`;
+    const distinct = distinctApart || known.has(c.name) ? 'NULL' : rowCount <= EXACT_DISTINCT_ROWS || kind === 'other' ? `count(DISTINCT ${col})` : `approx_count_distinct(${col})`;
     parts.push(`count(${col}) AS nn${i}`, kind === 'other' ? `NULL AS d${i}` : `${distinct} AS d${i}`);
     if (kind === 'numeric') parts.push(`CAST(min(${col}) AS DOUBLE) AS lo${i}`, `CAST(max(${col}) AS DOUBLE) AS hi${i}`);
     else if (kind === 'temporal') parts.push(`CAST(min(${col}) AS VARCHAR) AS lo${i}`, `CAST(max(${col}) AS VARCHAR) AS hi${i}`);
@@ -185,16 +196,22 @@ async function buildColumns(run: RunSql, t: IngestedTable): Promise<{ rowCount: 
     rowCount = g.rowCount;
     stats.push(...g.stats);
   }
+  const known = knownDistinct(t);
   // Whatever is left (every column of other tables) in rows of aggregates.
   const rowWise = t.columns.map((c, i) => ({ c, i })).filter(({ c }) => !apart || !GROUPED_KINDS.has(kindOf(c.type)));
   for (let from = 0; (from === 0 && !apart) || from < rowWise.length; from += STATS_BATCH) {
     const at = rowWise.slice(from, from + STATS_BATCH);
     const batch = at.map(({ c }) => c);
     const sampled = t.rowCount > EXACT_DISTINCT_ROWS;
-    const q = statsSql(t.table, batch, t.rowCount, apart, sampled);
+    const q = statsSql(t.table, batch, t.rowCount, apart, sampled, known);
     const row = (await run(q.sql))[0] ?? [];
     rowCount = num(row[0]);
     const read = readStats(row, batch.length, q.width);
+    batch.forEach((c, k) => {
+      const exact = known.get(c.name);
+      const r = read[k];
+      if (exact !== undefined && r !== undefined) r.distinct = exact;
+    });
     if (sampled) await sampledStyles(run, t.table, batch, read);
     at.forEach(({ i }, k) => {
       stats[i] = read[k] ?? stats[i] ?? emptyStats();

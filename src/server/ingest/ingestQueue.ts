@@ -6,11 +6,11 @@
  */
 import { rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ReadProgress } from '../../shared/domain';
+import type { DataSource, ReadProgress } from '../../shared/domain';
 import { IngestError, type DataStore, type IngestOptions, type IngestResult } from '../engine';
 import type { DataPaths } from '../state/dataPaths';
 import type { Logger, MetaStore } from '../state/metaStore';
-import { toDataSource, type SourceRecord } from '../state/records';
+import { recordCache, toDataSource, type SourceRecord } from '../state/records';
 import { InPlaceWatcher } from './inPlaceWatcher';
 import { checkInPlacePath, stampChanged } from './readRoots';
 import { DownloadError, downloadToFile } from './urlDownload';
@@ -41,6 +41,8 @@ export interface IngestQueueOptions {
   readRoots?: readonly string[];
   /** Read in place files that have other hard links too (see readRoots.ts). */
   readHardLinks?: boolean;
+  /** Told of every in-place source just read, with what the read made (the engine prepares for questions). */
+  onRead?: (source: DataSource, result: IngestResult) => void;
 }
 
 function movedOrDeleted(fileName: string, path: string): string {
@@ -228,6 +230,7 @@ export class IngestQueue {
     // The stamp taken before reading: an edit during the read shows up as a change next time.
     rec.stamp = check.stamp;
     rec.size = check.stamp.size;
+    this.o.onRead?.({ ...toDataSource(rec), status: 'synched' }, read);
   }
 
   private async process(id: string, stop: AbortSignal): Promise<void> {
@@ -280,6 +283,7 @@ export class IngestQueue {
         rec.error = 'processing failed unexpectedly; see the local service log';
       }
       await store.drop(id).catch(() => undefined);
+      delete rec.cacheBytes;
       await meta.save();
     } finally {
       clearTimeout(timer);
@@ -321,8 +325,10 @@ export class IngestQueue {
   }
 }
 
-/** Keeps the rows a read produced on the record (table sources), so callers see them. */
+/** Keeps the rows a read produced on the record (table sources), and its cache's size, so callers see them. */
 function recordRows(rec: SourceRecord, result: IngestResult): void {
   if (result.kind === 'tables') rec.rows = result.tables.reduce((n, t) => n + t.rowCount, 0);
   else delete rec.rows;
+  recordCache(rec, result);
 }
+

@@ -11,7 +11,7 @@ import type { IngestResult } from '../engine';
 import type { ModelEndpoint } from '../../shared/localModel';
 import { ApiError, notFound } from '../http/envelope';
 import type { ServiceDeps } from '../serviceDeps';
-import { toDataSource, type SessionRecord, type SourceRecord } from '../state/records';
+import { recordCache, toDataSource, type SessionRecord, type SourceRecord } from '../state/records';
 
 export interface JobPlan {
   session: SessionRecord;
@@ -100,6 +100,8 @@ export async function planJob(deps: Pick<ServiceDeps, 'meta' | 'store' | 'ingest
     const ingest = await store.describe(s.id);
     // Synched in metadata but unknown to the store (its data was lost): not usable.
     if (ingest === undefined) throw notSynched([s.name]);
+    // A copy the store dropped (its file changed or it is gone) no longer shows in the Datasets view.
+    recordCache(s, ingest);
     sources.push({ source: toDataSource(s), ingest });
   }
   const plan: JobPlan = { session, question: body.question, languageType: body.languageType ?? session.languageType, sources };

@@ -10,6 +10,7 @@ import {
 } from '../../shared/domain';
 import { isObject } from '../../shared/json';
 import { readGlossary, type GlossaryEntry } from '../../shared/glossary';
+import type { IngestResult } from '../engine';
 
 export interface DatasetRecord {
   id: string;
@@ -49,6 +50,8 @@ export interface SourceRecord {
   stamp?: FileStamp;
   /** Rows of its tables, once read (table sources). */
   rows?: number;
+  /** Bytes of the columnar copy of a CSV read in place, while it has one (inPlaceCache.ts). */
+  cacheBytes?: number;
   /** Processing attempts started; a source that keeps crashing the service is given up on. */
   attempts: number;
   createdAt: number;
@@ -99,6 +102,7 @@ export function toDataSource(r: SourceRecord, progress?: ReadProgress): DataSour
   }
   if (r.status === 'synching' && progress !== undefined) d.progress = { ...progress };
   if (r.status === 'synched' && r.rows !== undefined) d.rows = r.rows;
+  if (r.status === 'synched' && r.cacheBytes !== undefined) d.cacheBytes = r.cacheBytes;
   return d;
 }
 
@@ -166,6 +170,8 @@ function readSource(o: Obj): SourceRecord | undefined {
   }
   const rows = num(o, 'rows');
   if (rows !== undefined && Number.isSafeInteger(rows) && rows >= 0) r.rows = rows;
+  const cacheBytes = num(o, 'cacheBytes');
+  if (cacheBytes !== undefined && Number.isSafeInteger(cacheBytes) && cacheBytes > 0) r.cacheBytes = cacheBytes;
   return r;
 }
 
@@ -217,4 +223,11 @@ export function readPersistedState(raw: unknown): PersistedState {
     sessions: list(o['sessions'], readSession),
     uploads: list(o['uploads'], readUpload),
   };
+}
+
+/** Keeps the size of a source's columnar copy on its record (none: the field goes). */
+export function recordCache(rec: SourceRecord, result: IngestResult): void {
+  const bytes = result.kind === 'tables' ? result.tables.reduce((n, t) => n + (t.cache?.bytes ?? 0), 0) : 0;
+  if (bytes > 0) rec.cacheBytes = bytes;
+  else delete rec.cacheBytes;
 }

@@ -1,0 +1,337 @@
+/**
+ * The columnar cache of CSVs read in place (issue 27, "Big files"): the ingest's read writes a
+ * Parquet copy into the data folder, which the source's view reads while the file keeps its size and
+ * modification time. Answers equal the file's; an edited file's new numbers are answered, never the
+ * copy's; a copy that cannot be written, or would be too large, leaves the file read as before; a
+ * deleted file gives a clear reason and takes its copy along; the copy's size reaches the wire and
+ * the Datasets view's wording.
+ */
+import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { downloadFile, TeamDataClient, TeamDataError, type Answer } from '../../src/api/index';
+import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
+import { LocalAnalysisEngine, QUICK_OVERVIEW_ROWS } from '../../src/server/engine/localEngine';
+import { CACHE_DIR, MAX_CACHE_COLUMNS } from '../../src/server/duckdb/inPlaceCache';
+import { tableNameFor } from '../../src/server/duckdb/sqlText';
+import { answerBlocks } from '../../src/shared/answerFold';
+import { v1Codec } from '../../src/shared/codecV1';
+import { v2Codec } from '../../src/shared/codecV2';
+import { parseCsv } from '../../src/shared/csv';
+import type { DataSource } from '../../src/shared/domain';
+import { cacheDetail, cacheText } from '../../src/shared/sourceActivity';
+import { startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
+
+const REGIONS = ['north', 'south', 'east', 'west'];
+
+/** Invented orders; `bump` is added to every amount so an edit changes every total. */
+function ordersCsv(rows: number, bump = 0): string {
+  const lines = ['order_id,order_date,region,amount,note'];
+  for (let i = 0; i < rows; i++) {
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    lines.push(`${i + 1},2024-03-${day},${REGIONS[i % 4] as string},${((i * 37) % 500) + bump},note ${(i * 7) % 300}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function totalsOf(csv: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of csv.trim().split('\n').slice(1)) {
+    const [, , region, amount] = line.split(',');
+    out.set(region as string, (out.get(region as string) ?? 0) + Number(amount));
+  }
+  return out;
+}
+
+const parquetIn = async (dataDir: string): Promise<string[]> => (await readdir(join(dataDir, CACHE_DIR)).catch(() => [] as string[])).filter((n) => n.endsWith('.parquet'));
+
+describe('the columnar cache of CSVs read in place (issue 27)', function () {
+  this.timeout(300_000);
+  let root: string;
+  let outside: string;
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), 'team-data-cache-root-'));
+    outside = await mkdtemp(join(tmpdir(), 'team-data-cache-out-'));
+  });
+  after(async () => {
+    for (const d of [root, outside]) if (d) await rm(d, { recursive: true, force: true });
+  });
+
+  async function service(dataDir?: string): Promise<{ h: Harness; client: TeamDataClient; datasetId: string; sessionId: string }> {
+    const h = await startHarness({ readRoots: [root] }, dataDir);
+    const client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
+    const datasetId = (await client.datasets.create({ name: 'cache', description: '' })).id;
+    const sessionId = (await client.sessions.create({ title: 'cache' })).id;
+    return { h, client, datasetId, sessionId };
+  }
+
+  async function totals(answer: Answer): Promise<Map<string, number>> {
+    const block = answerBlocks(answer).filter((b) => b.type === 'TABLE').pop();
+    assert.ok(block && block.type === 'TABLE', 'the answer has a table');
+    const file = await downloadFile(block.content.url, join(outside, 'tables'));
+    const rows = parseCsv(await readFile(file.path, 'utf8'));
+    return new Map(rows.slice(1).map((r) => [r[0] as string, Number(r[1])]));
+  }
+
+  describe('through the service', () => {
+    let s: Awaited<ReturnType<typeof service>>;
+    before(async () => {
+      s = await service();
+    });
+    after(async () => s?.h.stop());
+
+    const add = async (path: string, fileName: string): Promise<DataSource> => {
+      const ds = await s.client.dataSources.create(s.datasetId, { fileName, path });
+      return s.client.dataSources.waitUntilSynched(s.datasetId, ds.id, { intervalMs: 50 }).catch(() => s.client.dataSources.get(s.datasetId, ds.id));
+    };
+    const ask = async (id: string): Promise<Map<string, number>> =>
+      totals(await s.client.jobs.run({ sessionId: s.sessionId, datasetId: s.datasetId, datasourceIdList: [id], question: 'total amount by region' }));
+
+    it('answers from a copy under 25% of the file, with the file\'s numbers, and reports its size', async () => {
+      const path = join(root, 'orders.csv');
+      const csv = ordersCsv(200_000);
+      await writeFile(path, csv);
+      // A whole second, so the same modification time can be set again after an edit.
+      const mtime = new Date('2026-01-02T03:04:05Z');
+      await utimes(path, mtime, mtime);
+      const size = (await stat(path)).size;
+      const ds = await add(path, 'orders.csv');
+      assert.equal(ds.status, 'synched', ds.error);
+      const copies = await parquetIn(s.h.dataDir);
+      assert.equal(copies.length, 1, `one copy: ${copies.join(', ')}`);
+      const copyBytes = (await stat(join(s.h.dataDir, CACHE_DIR, copies[0] as string))).size;
+      assert.equal(ds.cacheBytes, copyBytes);
+      assert.ok(copyBytes < size * 0.25, `copy ${copyBytes} bytes of a ${size} byte file`);
+      process.stdout.write(`      copy of a ${size} byte CSV: ${copyBytes} bytes (${((100 * copyBytes) / size).toFixed(1)}%)\n`);
+      assert.deepEqual(await ask(ds.id), totalsOf(csv));
+
+      // The copy is what runs: an edit that keeps the file's size and modification time (which no
+      // read-in-place check can see) still gets the copy's numbers, and the shown SQL reads the file.
+      const sameLength = csv.replace(/,north,/g, ',nurth,');
+      await writeFile(path, sameLength);
+      await utimes(path, mtime, mtime);
+      const answer = await s.client.jobs.run({ sessionId: s.sessionId, datasetId: s.datasetId, datasourceIdList: [ds.id], question: 'total amount by region' });
+      assert.deepEqual(await totals(answer), totalsOf(csv));
+      const code = answerBlocks(answer).find((b) => b.type === 'CODE');
+      assert.ok(code && code.type === 'CODE' && /read_csv\('orders\.csv'/.test(String(code.content)), 'the shown SQL reads the user\'s file');
+      assert.ok(!/parquet/i.test(String(code.content)), 'the shown SQL never names the copy');
+      await writeFile(path, csv);
+      await utimes(path, mtime, mtime);
+    });
+
+    it('an edited file is answered with its new numbers, never the copy\'s: a new copy replaces the old one', async () => {
+      const path = join(root, 'edited.csv');
+      const first = ordersCsv(50_000);
+      await writeFile(path, first);
+      const ds = await add(path, 'edited.csv');
+      assert.equal(ds.status, 'synched', ds.error);
+      assert.deepEqual(await ask(ds.id), totalsOf(first));
+      const before = new Set(await parquetIn(s.h.dataDir));
+      // Same number of rows, other amounts: asked at once, before the file watcher could notice.
+      const second = ordersCsv(50_000, 3);
+      await writeFile(path, second);
+      const later = new Date(Date.now() + 5_000);
+      await utimes(path, later, later);
+      assert.deepEqual(await ask(ds.id), totalsOf(second));
+      const after = await parquetIn(s.h.dataDir);
+      assert.equal(after.length, before.size, 'one copy per source, the old one removed');
+      assert.equal(after.filter((n) => !before.has(n)).length, 1, 'the edited file has a new copy');
+      const reread = await s.client.dataSources.get(s.datasetId, ds.id);
+      assert.ok((reread.cacheBytes ?? 0) > 0);
+    });
+
+    it('a file that does not compress under 25% keeps no copy, and is read in place as before', async () => {
+      const path = join(root, 'random.csv');
+      const lines = ['region,amount,token'];
+      const expected = new Map<string, number>();
+      for (let i = 0; i < 20_000; i++) {
+        const region = REGIONS[i % 4] as string;
+        lines.push(`${region},${i % 97},${randomBytes(24).toString('base64')}`);
+        expected.set(region, (expected.get(region) ?? 0) + (i % 97));
+      }
+      const csv = `${lines.join('\n')}\n`;
+      await writeFile(path, csv);
+      const before = new Set(await parquetIn(s.h.dataDir));
+      const ds = await add(path, 'random.csv');
+      assert.equal(ds.status, 'synched', ds.error);
+      assert.equal(ds.cacheBytes, undefined);
+      assert.deepEqual(await parquetIn(s.h.dataDir).then((n) => n.filter((x) => !before.has(x))), []);
+      assert.deepEqual(await ask(ds.id), expected);
+    });
+
+    it('a deleted file gives a clear reason, and its copy goes with it', async () => {
+      const path = join(root, 'gone.csv');
+      await writeFile(path, ordersCsv(20_000));
+      const before = new Set(await parquetIn(s.h.dataDir));
+      const ds = await add(path, 'gone.csv');
+      assert.equal(ds.status, 'synched', ds.error);
+      const mine = (await parquetIn(s.h.dataDir)).filter((n) => !before.has(n));
+      assert.equal(mine.length, 1);
+      await unlink(path);
+      await assert.rejects(ask(ds.id), (err: unknown) => err instanceof TeamDataError && /gone\.csv was moved or deleted/.test(err.serviceMessage ?? ''));
+      const after = await s.client.dataSources.get(s.datasetId, ds.id);
+      assert.equal(after.status, 'invalid');
+      assert.match(after.error ?? '', /no longer exists/);
+      assert.equal(after.cacheBytes, undefined);
+      assert.ok(!(await parquetIn(s.h.dataDir)).includes(mine[0] as string), 'the copy was removed');
+    });
+  });
+
+  it('a copy that cannot be written (no room in the data folder) leaves the file read in place, with the same answers', async () => {
+    // As root no folder is read-only, so the cache folder is made impossible: a file stands in its place.
+    const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-full-'));
+    await writeFile(join(dataDir, CACHE_DIR), 'not a folder');
+    const s = await service(dataDir);
+    try {
+      const path = join(root, 'nowhere.csv');
+      const csv = ordersCsv(30_000);
+      await writeFile(path, csv);
+      const created = await s.client.dataSources.create(s.datasetId, { fileName: 'nowhere.csv', path });
+      const ds = await s.client.dataSources.waitUntilSynched(s.datasetId, created.id, { intervalMs: 50 });
+      assert.equal(ds.cacheBytes, undefined);
+      assert.equal(ds.rows, 30_000);
+      const answer = await s.client.jobs.run({ sessionId: s.sessionId, datasetId: s.datasetId, datasourceIdList: [ds.id], question: 'total amount by region' });
+      assert.deepEqual(await totals(answer), totalsOf(csv));
+    } finally {
+      await s.h.stop();
+    }
+  });
+
+  it('the store drops a copy whose file changed as soon as it describes the source, before any re-read: the view reads the file again', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-store-'));
+    const store = await DuckDbStore.open(dataDir, { readableDirs: [root] });
+    try {
+      const dir = join(root, 'store');
+      await mkdir(dir, { recursive: true });
+      const path = join(dir, 'sales.csv');
+      await writeFile(path, ordersCsv(40_000));
+      const source: DataSource = { id: 'cached-1', datasetId: 'd', name: 'sales.csv', fileName: 'sales.csv', type: 'FILE', status: 'synching' };
+      const read = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+      assert.equal(read.kind, 'tables');
+      const cache = read.kind === 'tables' ? read.tables[0]?.cache : undefined;
+      assert.ok(cache !== undefined, 'the read made a copy');
+      assert.equal(DuckDbStore.cacheBytes(read), cache.bytes);
+      const sum = async (): Promise<number> => Number((await store.query(`SELECT sum(amount) FROM "${tableNameFor(source.id)}"`)).rows[0]?.[0]);
+      const first = await sum();
+      await writeFile(path, ordersCsv(40_000, 1));
+      // Still the copy until the store is asked about the source (every job asks first).
+      assert.equal(await sum(), first);
+      const described = await store.describe(source.id);
+      assert.equal(described?.kind === 'tables' ? described.tables[0]?.cache : 'none', undefined);
+      assert.equal(await sum(), first + 40_000);
+      assert.deepEqual(await parquetIn(dataDir), []);
+      // A restart keeps the view on the file.
+      await store.close();
+      const again = await DuckDbStore.open(dataDir, { readableDirs: [root] });
+      try {
+        assert.equal(Number((await again.query(`SELECT sum(amount) FROM "${tableNameFor(source.id)}"`)).rows[0]?.[0]), first + 40_000);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a table wider than the copies\' limit keeps no copy (the writer\'s buffers grow with the columns)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-wide-'));
+    const store = await DuckDbStore.open(dataDir, { readableDirs: [root], maxCacheShare: Infinity });
+    try {
+      const cols = MAX_CACHE_COLUMNS + 1;
+      const lines = [Array.from({ length: cols }, (_, i) => `c${i}`).join(',')];
+      for (let r = 0; r < 50; r++) lines.push(Array.from({ length: cols }, (_, i) => String(r + i)).join(','));
+      const path = join(root, 'wide.csv');
+      await writeFile(path, `${lines.join('\n')}\n`);
+      const source: DataSource = { id: 'wide-1', datasetId: 'd', name: 'wide.csv', fileName: 'wide.csv', type: 'FILE', status: 'synching' };
+      const read = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+      assert.equal(DuckDbStore.cacheBytes(read), 0);
+      assert.equal(read.kind === 'tables' ? read.tables[0]?.rowCount : 0, 50);
+      assert.deepEqual(await parquetIn(dataDir), []);
+    } finally {
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a store opened with copies turned off puts every view back over its file and removes the copies', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-off-'));
+    const path = join(root, 'off.csv');
+    await writeFile(path, ordersCsv(40_000));
+    const source: DataSource = { id: 'cached-off', datasetId: 'd', name: 'off.csv', fileName: 'off.csv', type: 'FILE', status: 'synching' };
+    const sum = async (s: DuckDbStore): Promise<number> => Number((await s.query(`SELECT sum(amount) FROM "${tableNameFor(source.id)}"`)).rows[0]?.[0]);
+    try {
+      const store = await DuckDbStore.open(dataDir, { readableDirs: [root] });
+      let before: number;
+      try {
+        const read = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+        assert.ok(DuckDbStore.cacheBytes(read) > 0);
+        before = await sum(store);
+      } finally {
+        await store.close();
+      }
+      const off = await DuckDbStore.open(dataDir, { readableDirs: [root], inPlaceCache: false });
+      try {
+        assert.deepEqual(await parquetIn(dataDir), []);
+        const described = await off.describe(source.id);
+        assert.equal(DuckDbStore.cacheBytes(described), 0);
+        assert.equal(await sum(off), before);
+        const again = await off.ingest(source, path, new AbortController().signal, { inPlace: true });
+        assert.equal(DuckDbStore.cacheBytes(again), 0);
+        assert.deepEqual(await parquetIn(dataDir), []);
+      } finally {
+        await off.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a large cached source has its question index built as soon as it is read, once, and a question shares it', async () => {
+    for (const cached of [true, false]) {
+      const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-prepare-'));
+      const store = await DuckDbStore.open(dataDir, { readableDirs: [root], inPlaceCache: cached });
+      try {
+        const path = join(root, `prepare-${String(cached)}.csv`);
+        await writeFile(path, ordersCsv(QUICK_OVERVIEW_ROWS + 10_000));
+        const source: DataSource = { id: `prepare-${String(cached)}`, datasetId: 'd', name: 'orders.csv', fileName: 'orders.csv', type: 'FILE', status: 'synched', size: (await stat(path)).size };
+        const ingest = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+        assert.equal(DuckDbStore.cacheBytes(ingest) > 0, cached);
+        const seen: string[] = [];
+        const query = store.query.bind(store);
+        store.query = (sql, params, options) => {
+          seen.push(sql);
+          return query(sql, params, options);
+        };
+        const engine = new LocalAnalysisEngine(store, { llm: null });
+        engine.prepare({ source, ingest });
+        const until = Date.now() + 2_000;
+        while (seen.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        // Without a copy the index would read the file a dozen times: it waits for a question.
+        assert.equal(seen.length > 0, cached, `statements after prepare: ${seen.length}`);
+        const questions = await engine.firstQuestions([{ source, ingest }]);
+        assert.ok(questions.length > 0);
+        const scans = seen.filter((q) => /^SELECT count\(\*\), count\(/.test(q));
+        assert.equal(scans.length, 1, 'one index build');
+      } finally {
+        await store.close();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('the copy\'s size travels over both API versions, and the Datasets view says it as a share of the file', () => {
+    const ds: DataSource = { id: 's', datasetId: 'd', name: 'big.csv', fileName: 'big.csv', type: 'FILE', status: 'synched', size: 1_074_318_614, path: '/data/big.csv', rows: 17_000_000, cacheBytes: 67_000_000 };
+    for (const codec of [v1Codec, v2Codec]) {
+      const back = codec.decodeDataSource(JSON.parse(JSON.stringify(codec.encodeDataSource(ds))));
+      assert.equal(back.cacheBytes, 67_000_000);
+    }
+    assert.equal(cacheText(ds), 'cached, 6% of the file');
+    assert.equal(cacheText({ ...ds, cacheBytes: 1000 }), 'cached, <1% of the file');
+    assert.equal(cacheText({ ...ds, cacheBytes: undefined }), undefined);
+    assert.equal(cacheText({ ...ds, status: 'synching' }), undefined);
+    assert.match(cacheDetail(ds) ?? '', /columnar cache .*67 MB \(6% of the file\), dropped when the file changes/);
+  });
+});
