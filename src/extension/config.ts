@@ -67,19 +67,20 @@ const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 export function readLocalModelSettings(): LocalModelSettings {
   const c = vscode.workspace.getConfiguration(CONFIG_SECTION);
   return {
-    // '.mode', not 'localModel' itself: VS Code ignores 'a.b.c' settings when 'a.b' holds a value.
-    mode: oneOf(c.get('localModel.mode'), LOCAL_MODEL_MODES, 'off'),
-    vscodeModel: text(c.get('localModel.vscodeModel')),
-    endpointUrl: text(c.get('localModel.endpointUrl')),
-    endpointModel: text(c.get('localModel.endpointModel')),
-    timeoutSeconds: intIn(c.get('localModel.timeoutSeconds'), 5, 600, DEFAULT_TIMEOUT_SECONDS),
+    // The others are named beside `localModel`, not under it: VS Code ignores `a.b.c` settings
+    // when `a.b` holds a value.
+    mode: oneOf(c.get('localModel'), LOCAL_MODEL_MODES, 'off'),
+    vscodeModel: text(c.get('localModelId')),
+    endpointUrl: text(c.get('localModelEndpointUrl')),
+    endpointModel: text(c.get('localModelEndpointModel')),
+    timeoutSeconds: intIn(c.get('localModelTimeoutSeconds'), 5, 600, DEFAULT_TIMEOUT_SECONDS),
   };
 }
 
-export const LOCAL_MODEL_KEYS = ['localModel.mode', 'localModel.vscodeModel', 'localModel.endpointUrl', 'localModel.endpointModel', 'localModel.timeoutSeconds'] as const;
+export const LOCAL_MODEL_KEYS = ['localModel', 'localModelId', 'localModelEndpointUrl', 'localModelEndpointModel', 'localModelTimeoutSeconds'] as const;
 
 export function affectsLocalModel(e: vscode.ConfigurationChangeEvent): boolean {
-  return e.affectsConfiguration(`${CONFIG_SECTION}.localModel`);
+  return LOCAL_MODEL_KEYS.some((k) => e.affectsConfiguration(`${CONFIG_SECTION}.${k}`));
 }
 
 /** Writes a setting where it takes effect: the workspace when it sets one, else the user scope. */

@@ -31,14 +31,14 @@ export async function chooseModel(s: Services): Promise<ModelStatus> {
   });
   if (!choice) return s.model.status;
   if (choice.kind === 'off') {
-    await s.model.batch(() => updateSetting('localModel.mode', 'off'));
+    await s.model.batch(() => updateSetting('localModel', 'off'));
     return s.model.apply({ mayAsk: false });
   }
   if (choice.kind === 'vscode') {
     s.model.askAgain(vscodeIdentity(choice));
     await s.model.batch(async () => {
-      await updateSetting('localModel.vscodeModel', choice.id);
-      await updateSetting('localModel.mode', 'vscode');
+      await updateSetting('localModelId', choice.id);
+      await updateSetting('localModel', 'vscode');
     });
     return s.model.apply({ mayAsk: true });
   }
@@ -63,9 +63,9 @@ export async function chooseModel(s: Services): Promise<ModelStatus> {
   const id = endpointIdentity({ endpointUrl: url, endpointModel: model });
   if ('id' in id) s.model.askAgain(id);
   await s.model.batch(async () => {
-    await updateSetting('localModel.endpointUrl', url.trim());
-    await updateSetting('localModel.endpointModel', model.trim());
-    await updateSetting('localModel.mode', 'endpoint');
+    await updateSetting('localModelEndpointUrl', url.trim());
+    await updateSetting('localModelEndpointModel', model.trim());
+    await updateSetting('localModel', 'endpoint');
   });
   return s.model.apply({ mayAsk: true });
 }

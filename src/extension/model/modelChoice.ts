@@ -33,15 +33,15 @@ export interface ModelIdentity {
 /** A usable endpoint base URL (http or https, no user or password in it), or why not. */
 export function checkEndpointUrl(raw: string): { ok: true; url: string; host: string } | { ok: false; why: string } {
   const text = raw.trim();
-  if (text === '') return { ok: false, why: 'no endpoint URL is set (teamData.localModel.endpointUrl)' };
+  if (text === '') return { ok: false, why: 'no endpoint URL is set (teamData.localModelEndpointUrl)' };
   let u: URL;
   try {
     u = new URL(text);
   } catch {
-    return { ok: false, why: 'teamData.localModel.endpointUrl is not a URL (e.g. http://127.0.0.1:11434/v1)' };
+    return { ok: false, why: 'teamData.localModelEndpointUrl is not a URL (e.g. http://127.0.0.1:11434/v1)' };
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return { ok: false, why: 'teamData.localModel.endpointUrl must start with http:// or https://' };
-  if (u.username !== '' || u.password !== '') return { ok: false, why: 'teamData.localModel.endpointUrl must not hold a user or password: use "Team Data: Set Model Endpoint Key…"' };
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return { ok: false, why: 'teamData.localModelEndpointUrl must start with http:// or https://' };
+  if (u.username !== '' || u.password !== '') return { ok: false, why: 'teamData.localModelEndpointUrl must not hold a user or password: use "Team Data: Set Model Endpoint Key…"' };
   return { ok: true, url: text.replace(/\/+$/, ''), host: u.host };
 }
 
@@ -63,7 +63,7 @@ export function endpointIdentity(s: Pick<LocalModelSettings, 'endpointUrl' | 'en
   const url = checkEndpointUrl(s.endpointUrl);
   if (!url.ok) return { why: url.why };
   const model = s.endpointModel.trim();
-  if (model === '') return { why: 'no model name is set (teamData.localModel.endpointModel, e.g. llama3)' };
+  if (model === '') return { why: 'no model name is set (teamData.localModelEndpointModel, e.g. llama3)' };
   return { mode: 'endpoint', id: `${url.url}#${model}`, label: endpointModelLabel(model, url.host) };
 }
 

@@ -51,7 +51,7 @@ const REQUIRED = [
   'the answer panel through the scripted language model a declined consent leaves the model off: the engine answers alone and the provider gets no request',
   'the answer panel through the scripted language model a model whose provider refuses the extension (its own consent not given) falls back, and the answer says why',
   'the answer panel through the scripted language model a model error, a refusal and a plan naming an unknown column fall back to the engine, and the answer says so',
-  'the answer panel through the scripted language model a model that does not answer within teamData.localModel.timeoutSeconds falls back to the engine, and the answer says so',
+  'the answer panel through the scripted language model a model that does not answer within teamData.localModelTimeoutSeconds falls back to the engine, and the answer says so',
   'the answer panel through the scripted language model a question cancelled while the model thinks ends cancelled at once, and the next question is answered',
   'the answer panel through an OpenAI-compatible endpoint is chosen with its URL and model after consent, its key kept in SecretStorage; a question reaches it with the key and is answered',
   'Team Data Explorer (issue 27) opens explore-orders.parquet in the custom editor: the webview gets init and its first page',

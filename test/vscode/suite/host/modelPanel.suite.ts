@@ -60,8 +60,8 @@ describe('the answer panel through the scripted language model', function () {
     assert.equal(a.services.model.model?.model, SCRIPTED_MODEL_ID);
     assert.equal(a.services.context.globalState.get(`teamData.localModel.consent:vscode:${SCRIPTED_MODEL_ID}`), true, 'the accept is kept');
     const c = vscode.workspace.getConfiguration('teamData');
-    assert.equal(c.get('localModel.mode'), 'vscode');
-    assert.equal(c.get('localModel.vscodeModel'), SCRIPTED_MODEL_ID);
+    assert.equal(c.get('localModel'), 'vscode');
+    assert.equal(c.get('localModelId'), SCRIPTED_MODEL_ID);
     // Chosen again: consent is not asked a second time.
     assert.deepEqual(await choose(/Scripted Test Model$/), status);
     assert.deepEqual(await requests(), [], 'choosing sends the model nothing');
@@ -237,10 +237,10 @@ describe('the answer panel through the scripted language model', function () {
     assert.equal((await scriptedModel.waitForRequests(3, 10_000, true)).length, 3);
   });
 
-  it('a model that does not answer within teamData.localModel.timeoutSeconds falls back to the engine, and the answer says so', async () => {
+  it('a model that does not answer within teamData.localModelTimeoutSeconds falls back to the engine, and the answer says so', async () => {
     const a = await api();
     await scriptedModel.reset();
-    await vscode.workspace.getConfiguration('teamData').update('localModel.timeoutSeconds', 5, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('teamData').update('localModelTimeoutSeconds', 5, vscode.ConfigurationTarget.Global);
     await a.services.model.apply({ mayAsk: false });
     assert.equal(a.services.model.model?.timeoutMs, 5000);
     await scriptedModel.script({ chunks: ['{"answer":'], hang: true });
@@ -254,7 +254,7 @@ describe('the answer panel through the scripted language model', function () {
     console.log(`      local model: a hanging model timed out (5 s) and the engine answered after ${took} ms: ${textOf(answer).split('\n').filter((l) => /did not answer/.test(l)).join(' ')}`);
     // VS Code 1.100 never tells the provider; the test ends the request it left running.
     await scriptedModel.release();
-    await vscode.workspace.getConfiguration('teamData').update('localModel.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('teamData').update('localModelTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
     await a.services.model.apply({ mayAsk: false });
   });
 

@@ -40,7 +40,7 @@ export async function chooseModel(prompts: ScriptedPrompts, item: RegExp, o: { c
 /** The model settings back to their defaults (off), applied. */
 export async function resetModelSettings(): Promise<void> {
   const c = vscode.workspace.getConfiguration('teamData');
-  for (const key of ['localModel.timeoutSeconds', 'localModel.endpointUrl', 'localModel.endpointModel', 'localModel.vscodeModel', 'localModel.mode']) {
+  for (const key of ['localModelTimeoutSeconds', 'localModelEndpointUrl', 'localModelEndpointModel', 'localModelId', 'localModel']) {
     if (c.inspect(key)?.globalValue !== undefined) await c.update(key, undefined, vscode.ConfigurationTarget.Global);
   }
   await (await api()).services.model.apply({ mayAsk: false });

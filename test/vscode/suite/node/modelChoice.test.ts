@@ -44,8 +44,8 @@ describe('language model choice and consent', () => {
   it('labels models as the status bar shows them and refuses unusable endpoints', () => {
     assert.equal(vscodeIdentity({ id: 'a', name: 'GPT-4o', vendor: 'copilot' }).label, 'GPT-4o (Copilot, via VS Code)');
     assert.equal((endpointIdentity({ endpointUrl: 'http://127.0.0.1:11434/v1', endpointModel: 'llama3' }) as ModelIdentity).label, 'llama3 at 127.0.0.1:11434');
-    assert.match((endpointIdentity({ endpointUrl: '', endpointModel: 'llama3' }) as { why: string }).why, /endpointUrl/);
-    assert.match((endpointIdentity({ endpointUrl: 'http://h/v1', endpointModel: '' }) as { why: string }).why, /endpointModel/);
+    assert.match((endpointIdentity({ endpointUrl: '', endpointModel: 'llama3' }) as { why: string }).why, /localModelEndpointUrl/);
+    assert.match((endpointIdentity({ endpointUrl: 'http://h/v1', endpointModel: '' }) as { why: string }).why, /localModelEndpointModel/);
     assert.equal(checkEndpointUrl('ftp://h/v1').ok, false);
     const withKey = checkEndpointUrl('http://user:sk-123@h/v1');
     assert.equal(withKey.ok, false);
