@@ -442,6 +442,10 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       const later = new Date(Date.now() + 5_000);
       await utimes(path, later, later);
       release();
+      // Straight at the view, without the job's own check of the file: never the copy of the old file.
+      await store.copiesSettled([ds.id]);
+      const sum = Number((await store.query(`SELECT sum(amount) FROM "${tableNameFor(ds.id)}"`)).rows[0]?.[0]);
+      assert.equal(sum, [...totalsOf(second).values()].reduce((a, b) => a + b, 0));
       assert.deepEqual(await totals(await run(ds.id, 'total amount by region')), totalsOf(second));
       assert.ok(!(await parquetIn(dataDir)).includes(stale), 'the stale copy is gone');
       // Whatever copy the source ends with is of the edited file.
