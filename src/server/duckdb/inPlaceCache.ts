@@ -47,7 +47,7 @@ export interface CacheRequest {
   maxShare?: number;
 }
 
-/** The copy could not be written (disk full, folder not writable): the ingest reads the file without one. */
+/** The copy could not be written (disk full, folder not writable, out of memory): the view keeps reading the file. */
 export class CacheWriteError extends Error {
   constructor(message: string) {
     super(message);
