@@ -9,10 +9,13 @@
  *   Target: < 5%.
  * - the service's peak resident memory over the whole run (the kernel's high-water mark). Target: < 1 GB.
  * And issue 27's big-file questions ("average revenue by region", asked twice after the overview):
- * - the first question after the overview, which may wait for the question index built in the
- *   background meanwhile. Target: <= 2 s. Against bare DuckDB running the same question on the file.
+ * - the first question asked right after the overview, which waits for the columnar copy written
+ *   after the read and the question index built from it. Target: <= 2 s. Against bare DuckDB
+ *   running the same question on the file.
  * - the same question again. Target: <= 0.5 s. Against the same bare query.
- * - the columnar cache the read wrote into the data folder, as a share of the file. Target: < 25%.
+ * - the first question asked 5 s after the overview (a user reading it), on the same file added
+ *   again as a second source. Target: <= 2 s.
+ * - the columnar cache written into the data folder (the first source's), as a share of the file. Target: < 25%.
  * The load average is noted: the machine may be shared.
  */
 import { readFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
@@ -112,6 +115,18 @@ export async function runInPlaceBench(): Promise<BenchResult[]> {
     const againS = (performance.now() - t2) / 1000;
     const cache = await treeBytes(join(serviceDir, CACHE_DIR)).catch(() => 0);
     const grown = (await treeBytes(serviceDir)) - before - cache;
+    // A user who reads the overview first: the same file as a second source, its question asked 5 s
+    // after the overview (the copy and the index are made meanwhile, in the background).
+    const reader = await client.datasets.create({ name: 'in place, read first', description: '' });
+    const ds2 = await client.dataSources.create(reader.id, { fileName: 'orders.csv', path: file });
+    const ready2 = await client.dataSources.waitUntilSynched(reader.id, ds2.id, EXTENSION_POLLING);
+    const ask2 = (question: string): ReturnType<typeof client.jobs.run> =>
+      client.jobs.run({ sessionId: session.id, datasetId: reader.id, datasourceIdList: [ready2.id], question });
+    const overview2 = await ask2(DEFAULT_QUESTION);
+    await new Promise((r) => setTimeout(r, 5_000));
+    const t3 = performance.now();
+    const later = await ask2('average revenue by region');
+    const laterS = (performance.now() - t3) / 1000;
     const loadAfter = load();
     const peak = await peakRssMiB(service.child.pid ?? 0);
     const answered = overview.state === 'done' && next.state === 'done' && again.state === 'done';
@@ -136,11 +151,15 @@ export async function runInPlaceBench(): Promise<BenchResult[]> {
         ours: againS, baseline: bareAsk, ratio: againS / bareAsk, unit: 's', target: '<= 0.5 s', pass: againS <= 0.5 && answered,
       },
       {
+        name: `in-place ${mb} MB CSV: first question asked 5 s after the overview (a user reading it) vs bare DuckDB's query on the file`,
+        ours: laterS, baseline: bareAsk, ratio: laterS / bareAsk, unit: 's', target: '<= 2 s', pass: laterS <= 2 && overview2.state === 'done' && later.state === 'done',
+      },
+      {
         name: `in-place ${mb} MB CSV: columnar cache in the data folder vs the file`,
         ours: cache / 1024 ** 2, baseline: size / 1024 ** 2, ratio: cache / size, unit: 'MB', target: '< 0.25 of the file', pass: cache < size * 0.25,
       },
       {
-        name: `in-place ${mb} MB CSV: peak resident memory of the local service process over the read and three answers`,
+        name: `in-place ${mb} MB CSV: peak resident memory of the local service process over two reads of the file and five answers`,
         ours: peak, baseline: size / 1024 ** 2, ratio: peak / (size / 1024 ** 2), unit: 'MiB', target: '< 1024 MiB', pass: peak < 1024,
       },
     ];

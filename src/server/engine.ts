@@ -106,6 +106,12 @@ export interface DataStore {
   readText(sourceId: string): Promise<string | undefined>;
   /** Drops everything made from a source (on delete, or before a retry). */
   drop(sourceId: string): Promise<void>;
+  /**
+   * After an in-place read: writes the file's columnar copy in the background and swaps the source to
+   * it (optional). Resolves with the source's entry recording the copy, or undefined when none was
+   * kept; never rejects; stops when `signal` aborts, the source is dropped or read again.
+   */
+  writeCopy?(sourceId: string, o?: { signal?: AbortSignal; stamp?: { size: number; mtimeMs: number } }): Promise<IngestResult | undefined>;
   close(): Promise<void>;
 }
 

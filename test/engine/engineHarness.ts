@@ -68,7 +68,9 @@ export async function startRig(files: Record<string, string | Buffer>, options: 
     await writeFile(path, contents);
     const source: DataSource = { id: `src-${++n}`, datasetId: 'ds-1', name, fileName: name, type: 'FILE', status: 'synched', size: Buffer.byteLength(contents) };
     const readInPlace = inPlace && /\.(csv|tsv|parquet)(\.gz)?$/i.test(name);
-    const ingest = await store.ingest(source, path, new AbortController().signal, readInPlace ? { inPlace: true } : {});
+    const read = await store.ingest(source, path, new AbortController().signal, readInPlace ? { inPlace: true } : {});
+    // The copy is written after the read, as the ingest queue asks for it; the suites answer from it.
+    const ingest = (mode === 'cache' && readInPlace ? await store.writeCopy(source.id) : undefined) ?? read;
     sources.set(name, { source, ingest });
   }
   const engine = new LocalAnalysisEngine(store, options);

@@ -1,7 +1,9 @@
 /**
- * The columnar cache of CSVs read in place (issue 27, "Big files"): the ingest's read writes a
- * Parquet copy into the data folder, which the source's view reads while the file keeps its size and
- * modification time. Answers equal the file's; an edited file's new numbers are answered, never the
+ * The columnar cache of CSVs read in place (issue 27, "Big files"): after the ingest's read, a
+ * background step writes a Parquet copy into the data folder, and the source's view is swapped to it;
+ * the view reads it while the file keeps its size and modification time. The read (and the overview
+ * answered from it) never waits for the copy; a question asked meanwhile waits for it; a delete or an
+ * edit during the copy leaves no copy used. Answers equal the file's; an edited file's new numbers are answered, never the
  * copy's; a copy that cannot be written, or would be too large, leaves the file read as before; a
  * deleted file gives a clear reason and takes its copy along; the copy's size reaches the wire and
  * the Datasets view's wording.
@@ -22,7 +24,7 @@ import { v2Codec } from '../../src/shared/codecV2';
 import { parseCsv } from '../../src/shared/csv';
 import type { DataSource } from '../../src/shared/domain';
 import { cacheDetail, cacheText } from '../../src/shared/sourceActivity';
-import { startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
+import { eventually, startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
 
 const REGIONS = ['north', 'south', 'east', 'west'];
 
@@ -97,8 +99,13 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       const mtime = new Date('2026-01-02T03:04:05Z');
       await utimes(path, mtime, mtime);
       const size = (await stat(path)).size;
-      const ds = await add(path, 'orders.csv');
-      assert.equal(ds.status, 'synched', ds.error);
+      const synched = await add(path, 'orders.csv');
+      assert.equal(synched.status, 'synched', synched.error);
+      // The copy is written after the read: its size reaches the source once it is made.
+      const ds = await eventually(async () => {
+        const d = await s.client.dataSources.get(s.datasetId, synched.id);
+        return d.cacheBytes !== undefined ? d : undefined;
+      }, 'the copy');
       const copies = await parquetIn(s.h.dataDir);
       assert.equal(copies.length, 1, `one copy: ${copies.join(', ')}`);
       const copyBytes = (await stat(join(s.h.dataDir, CACHE_DIR, copies[0] as string))).size;
@@ -138,8 +145,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       const after = await parquetIn(s.h.dataDir);
       assert.equal(after.length, before.size, 'one copy per source, the old one removed');
       assert.equal(after.filter((n) => !before.has(n)).length, 1, 'the edited file has a new copy');
-      const reread = await s.client.dataSources.get(s.datasetId, ds.id);
-      assert.ok((reread.cacheBytes ?? 0) > 0);
+      await eventually(async () => ((await s.client.dataSources.get(s.datasetId, ds.id)).cacheBytes ?? 0) > 0 || undefined, 'the new copy\'s size');
     });
 
     it('a file that does not compress under 25% keeps no copy, and is read in place as before', async () => {
@@ -156,9 +162,10 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       const before = new Set(await parquetIn(s.h.dataDir));
       const ds = await add(path, 'random.csv');
       assert.equal(ds.status, 'synched', ds.error);
-      assert.equal(ds.cacheBytes, undefined);
-      assert.deepEqual(await parquetIn(s.h.dataDir).then((n) => n.filter((x) => !before.has(x))), []);
+      // A question waits for the copy being written, so once answered the copy was tried.
       assert.deepEqual(await ask(ds.id), expected);
+      assert.equal((await s.client.dataSources.get(s.datasetId, ds.id)).cacheBytes, undefined);
+      assert.deepEqual(await parquetIn(s.h.dataDir).then((n) => n.filter((x) => !before.has(x))), []);
     });
 
     it('a deleted file gives a clear reason, and its copy goes with it', async () => {
@@ -167,7 +174,10 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       const before = new Set(await parquetIn(s.h.dataDir));
       const ds = await add(path, 'gone.csv');
       assert.equal(ds.status, 'synched', ds.error);
-      const mine = (await parquetIn(s.h.dataDir)).filter((n) => !before.has(n));
+      const mine = await eventually(async () => {
+        const m = (await parquetIn(s.h.dataDir)).filter((n) => !before.has(n));
+        return m.length > 0 && (await s.client.dataSources.get(s.datasetId, ds.id)).cacheBytes !== undefined ? m : undefined;
+      }, 'the copy');
       assert.equal(mine.length, 1);
       await unlink(path);
       await assert.rejects(ask(ds.id), (err: unknown) => err instanceof TeamDataError && /gone\.csv was moved or deleted/.test(err.serviceMessage ?? ''));
@@ -190,10 +200,11 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       await writeFile(path, csv);
       const created = await s.client.dataSources.create(s.datasetId, { fileName: 'nowhere.csv', path });
       const ds = await s.client.dataSources.waitUntilSynched(s.datasetId, created.id, { intervalMs: 50 });
-      assert.equal(ds.cacheBytes, undefined);
       assert.equal(ds.rows, 30_000);
       const answer = await s.client.jobs.run({ sessionId: s.sessionId, datasetId: s.datasetId, datasourceIdList: [ds.id], question: 'total amount by region' });
       assert.deepEqual(await totals(answer), totalsOf(csv));
+      assert.equal((await s.client.dataSources.get(s.datasetId, ds.id)).cacheBytes, undefined);
+      assert.ok(!s.h.logs.some((l) => l.startsWith('[error]')), s.h.logs.join('\n'));
     } finally {
       await s.h.stop();
     }
@@ -208,25 +219,27 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       const path = join(dir, 'sales.csv');
       await writeFile(path, ordersCsv(40_000));
       const source: DataSource = { id: 'cached-1', datasetId: 'd', name: 'sales.csv', fileName: 'sales.csv', type: 'FILE', status: 'synching' };
-      const read = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
-      assert.equal(read.kind, 'tables');
+      const first = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+      assert.equal(DuckDbStore.cacheBytes(first), 0, 'the read makes no copy');
+      const read = await store.writeCopy(source.id);
+      assert.ok(read !== undefined && read.kind === 'tables');
       const cache = read.kind === 'tables' ? read.tables[0]?.cache : undefined;
       assert.ok(cache !== undefined, 'the read made a copy');
       assert.equal(DuckDbStore.cacheBytes(read), cache.bytes);
       const sum = async (): Promise<number> => Number((await store.query(`SELECT sum(amount) FROM "${tableNameFor(source.id)}"`)).rows[0]?.[0]);
-      const first = await sum();
+      const total = await sum();
       await writeFile(path, ordersCsv(40_000, 1));
       // Still the copy until the store is asked about the source (every job asks first).
-      assert.equal(await sum(), first);
+      assert.equal(await sum(), total);
       const described = await store.describe(source.id);
       assert.equal(described?.kind === 'tables' ? described.tables[0]?.cache : 'none', undefined);
-      assert.equal(await sum(), first + 40_000);
+      assert.equal(await sum(), total + 40_000);
       assert.deepEqual(await parquetIn(dataDir), []);
       // A restart keeps the view on the file.
       await store.close();
       const again = await DuckDbStore.open(dataDir, { readableDirs: [root] });
       try {
-        assert.equal(Number((await again.query(`SELECT sum(amount) FROM "${tableNameFor(source.id)}"`)).rows[0]?.[0]), first + 40_000);
+        assert.equal(Number((await again.query(`SELECT sum(amount) FROM "${tableNameFor(source.id)}"`)).rows[0]?.[0]), total + 40_000);
       } finally {
         await again.close();
       }
@@ -247,7 +260,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       await writeFile(path, `${lines.join('\n')}\n`);
       const source: DataSource = { id: 'wide-1', datasetId: 'd', name: 'wide.csv', fileName: 'wide.csv', type: 'FILE', status: 'synching' };
       const read = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
-      assert.equal(DuckDbStore.cacheBytes(read), 0);
+      assert.equal(await store.writeCopy(source.id), undefined);
       assert.equal(read.kind === 'tables' ? read.tables[0]?.rowCount : 0, 50);
       assert.deepEqual(await parquetIn(dataDir), []);
     } finally {
@@ -266,8 +279,8 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       const store = await DuckDbStore.open(dataDir, { readableDirs: [root] });
       let before: number;
       try {
-        const read = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
-        assert.ok(DuckDbStore.cacheBytes(read) > 0);
+        await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+        assert.ok(DuckDbStore.cacheBytes(await store.writeCopy(source.id)) > 0);
         before = await sum(store);
       } finally {
         await store.close();
@@ -280,6 +293,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
         assert.equal(await sum(off), before);
         const again = await off.ingest(source, path, new AbortController().signal, { inPlace: true });
         assert.equal(DuckDbStore.cacheBytes(again), 0);
+        assert.equal(await off.writeCopy(source.id), undefined);
         assert.deepEqual(await parquetIn(dataDir), []);
       } finally {
         await off.close();
@@ -297,7 +311,9 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
         const path = join(root, `prepare-${String(cached)}.csv`);
         await writeFile(path, ordersCsv(QUICK_OVERVIEW_ROWS + 10_000));
         const source: DataSource = { id: `prepare-${String(cached)}`, datasetId: 'd', name: 'orders.csv', fileName: 'orders.csv', type: 'FILE', status: 'synched', size: (await stat(path)).size };
-        const ingest = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+        const read = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+        // The ingest queue asks for the copy after the read, and tells the engine once it is made.
+        const ingest = (await store.writeCopy(source.id)) ?? read;
         assert.equal(DuckDbStore.cacheBytes(ingest) > 0, cached);
         const seen: string[] = [];
         const query = store.query.bind(store);
@@ -320,6 +336,122 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
         await rm(dataDir, { recursive: true, force: true });
       }
     }
+  });
+
+  describe('the copy is written after the read, in the background', () => {
+    let h: Harness;
+    let client: TeamDataClient;
+    let store: DuckDbStore;
+    let datasetId: string;
+    let sessionId: string;
+    let dataDir: string;
+    /** Holds every copy after it is written and before its view is swapped to it, until `release`. */
+    let release: () => void = () => undefined;
+    let held: Promise<void> = Promise.resolve();
+    const hold = (): void => {
+      held = new Promise((r) => (release = r));
+    };
+    before(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-after-'));
+      store = await DuckDbStore.open(dataDir, { readableDirs: [join(dataDir, 'sources'), root] });
+      // The swap runs under the source's lock; the test holds it back there (a private seam).
+      const deps = (store as unknown as { copies: { d: { underLock: <T>(id: string, fn: () => Promise<T>) => Promise<T> } } }).copies.d;
+      const underLock = deps.underLock;
+      deps.underLock = async (id, fn) => {
+        await held;
+        return underLock(id, fn);
+      };
+      h = await startHarness({ readRoots: [root], store }, dataDir);
+      client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
+      datasetId = (await client.datasets.create({ name: 'after', description: '' })).id;
+      sessionId = (await client.sessions.create({ title: 'after' })).id;
+    });
+    afterEach(() => release());
+    after(async () => {
+      release();
+      await h?.stop(true);
+      await store?.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    const run = (id: string, question: string): Promise<Answer> => client.jobs.run({ sessionId, datasetId, datasourceIdList: [id], question });
+    const add = async (name: string, csv: string): Promise<{ path: string; ds: DataSource }> => {
+      const path = join(root, name);
+      await writeFile(path, csv);
+      const created = await client.dataSources.create(datasetId, { fileName: name, path });
+      return { path, ds: await client.dataSources.waitUntilSynched(datasetId, created.id, { intervalMs: 50 }) };
+    };
+    const copyOf = (id: string): Promise<string | undefined> => parquetIn(dataDir).then((n) => n.find((x) => x.startsWith(`${tableNameFor(id)}-`)));
+    const written = (id: string): Promise<string> => eventually(() => copyOf(id), 'the copy written');
+
+    it('the overview is answered before the copy exists: the source is synched with no copy, which comes after', async () => {
+      hold();
+      const csv = ordersCsv(QUICK_OVERVIEW_ROWS + 20_000);
+      const { ds } = await add('after-overview.csv', csv);
+      assert.equal(ds.status, 'synched', ds.error);
+      assert.equal(ds.cacheBytes, undefined, 'synched before the copy is kept');
+      const overview = await run(ds.id, 'Give me an overview of this data');
+      assert.equal(overview.state, 'done');
+      assert.equal((await client.dataSources.get(datasetId, ds.id)).cacheBytes, undefined, 'answered while the copy waits');
+      release();
+      const bytes = await eventually(async () => (await client.dataSources.get(datasetId, ds.id)).cacheBytes, 'the copy\'s size');
+      const name = await copyOf(ds.id);
+      assert.ok(name !== undefined);
+      assert.equal(bytes, (await stat(join(dataDir, CACHE_DIR, name))).size);
+      assert.deepEqual(await totals(await run(ds.id, 'total amount by region')), totalsOf(csv));
+    });
+
+    it('a question asked while the copy is written waits for it, and gives the file\'s numbers', async () => {
+      hold();
+      const csv = ordersCsv(60_000, 2);
+      const { ds } = await add('after-question.csv', csv);
+      await written(ds.id);
+      let answered = false;
+      const asked = run(ds.id, 'total amount by region').then((a) => {
+        answered = true;
+        return a;
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(answered, false, 'the question\'s index waits for the copy');
+      release();
+      assert.deepEqual(await totals(await asked), totalsOf(csv));
+      assert.ok(((await client.dataSources.get(datasetId, ds.id)).cacheBytes ?? 0) > 0);
+    });
+
+    it('a source deleted while its copy is written leaves no copy and no error', async () => {
+      hold();
+      const { ds } = await add('after-delete.csv', ordersCsv(60_000));
+      await written(ds.id);
+      const deleted = client.dataSources.delete(datasetId, ds.id);
+      await new Promise((r) => setTimeout(r, 200));
+      release();
+      await deleted;
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(await copyOf(ds.id), undefined);
+      assert.ok(!h.logs.some((l) => l.startsWith('[error]')), h.logs.join('\n'));
+      const described = await store.describe(ds.id);
+      assert.equal(described, undefined);
+    });
+
+    it('an edit during the copy never makes the stale copy used: the file\'s new numbers are answered', async () => {
+      hold();
+      const { path, ds } = await add('after-edit.csv', ordersCsv(60_000));
+      const stale = await written(ds.id);
+      const second = ordersCsv(60_000, 5);
+      await writeFile(path, second);
+      const later = new Date(Date.now() + 5_000);
+      await utimes(path, later, later);
+      release();
+      // Straight at the view, without the job's own check of the file: never the copy of the old file.
+      await store.copiesSettled([ds.id]);
+      const sum = Number((await store.query(`SELECT sum(amount) FROM "${tableNameFor(ds.id)}"`)).rows[0]?.[0]);
+      assert.equal(sum, [...totalsOf(second).values()].reduce((a, b) => a + b, 0));
+      assert.deepEqual(await totals(await run(ds.id, 'total amount by region')), totalsOf(second));
+      assert.ok(!(await parquetIn(dataDir)).includes(stale), 'the stale copy is gone');
+      // Whatever copy the source ends with is of the edited file.
+      await eventually(async () => ((await client.dataSources.get(datasetId, ds.id)).cacheBytes ?? 0) > 0 || undefined, 'the new copy');
+      assert.deepEqual(await totals(await run(ds.id, 'total amount by region')), totalsOf(second));
+    });
   });
 
   it('the copy\'s size travels over both API versions, and the Datasets view says it as a share of the file', () => {

@@ -7,7 +7,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnInfo, DateConversion, IngestedTable, IngestResult, InPlaceCache, TableOrigin } from '../engine';
 import { asArray, asObject, readInteger, readOptionalString, readString, tryParseJson } from '../../shared/json';
 import { convertDateLikeColumns, type ApplyConversion } from './dateColumns';
-import { cacheSelect, writeCache, type CacheRequest } from './inPlaceCache';
+import { cacheSelect } from './inPlaceCache';
 import { gatherStats, type ColumnStats, type TableStats } from './scanStats';
 import { belongsToPrefix, quoteIdent, tablePrefixFor } from './sqlText';
 
@@ -26,7 +26,7 @@ export async function ensureCatalog(conn: DuckDBConnection): Promise<void> {
 
 /** What a build step made, before the catalog describes it. */
 export type Built =
-  | { kind: 'tables'; tables: Array<{ table: string; sheet?: string; origin?: TableOrigin; view?: BuiltView; cache?: CacheRequest }> }
+  | { kind: 'tables'; tables: Array<{ table: string; sheet?: string; origin?: TableOrigin; view?: BuiltView }> }
   | { kind: 'text'; text: string };
 
 /**
@@ -245,17 +245,8 @@ export async function replaceSource(
           // A view is read once here, with the dates already converted: every value is checked
           // against its column's type, the rows are counted, and the overview's statistics kept.
           const shape = await describeTable(conn, t.table, t.sheet, 0);
-          const copy = t.cache === undefined ? undefined : await writeCache(conn, t.table, shape.columns, t.cache, t.table);
-          // The copy holds the rows the view gives: its statistics are the file's, at a columnar read's cost.
-          const statsOf = copy?.sameRows === true ? `${t.table}__stats` : t.table;
-          if (statsOf !== t.table && copy !== undefined) await conn.run(`CREATE TEMP VIEW ${quoteIdent(statsOf)} AS ${cacheSelect(copy.cache.path)}`);
-          const stats = await gatherStats(conn, statsOf, shape.columns, signal, t.origin?.reader === 'read_parquet' || statsOf !== t.table);
-          if (statsOf !== t.table) await conn.run(`DROP VIEW ${quoteIdent(statsOf)}`);
+          const stats = await gatherStats(conn, t.table, shape.columns, signal, t.origin?.reader === 'read_parquet');
           described = { ...shape, rowCount: stats.rows, inPlace: { version: Date.now() }, stats };
-          if (copy?.keep === true) {
-            described.cache = { ...copy.cache, fileSelect: t.view.body };
-            await conn.run(`CREATE OR REPLACE VIEW ${quoteIdent(t.table)} AS ${cacheSelect(copy.cache.path)}`);
-          }
         }
         if (t.origin !== undefined) described.origin = { ...t.origin, dateColumns: [...t.origin.dateColumns, ...dates] };
         tables.push(described);
@@ -284,6 +275,26 @@ export async function forgetCaches(conn: DuckDBConnection, sourceId: string, res
     await conn.run(`DELETE FROM ${CATALOG} WHERE source_id = $1`, [sourceId]);
     await conn.run(`INSERT INTO ${CATALOG} VALUES ($1, $2, now())`, [sourceId, JSON.stringify(out)]);
     return out;
+  });
+}
+
+/**
+ * Swaps a view to its columnar copy and records the copy in the source's entry, in one transaction,
+ * only while the entry is still the read that was copied (its table's `inPlace.version`) and has no
+ * copy yet. Returns the entry as it now is, or undefined when nothing was swapped (the source was
+ * dropped or read again meanwhile).
+ */
+export async function adoptCache(conn: DuckDBConnection, sourceId: string, table: string, version: number, cache: InPlaceCache): Promise<IngestResult | undefined> {
+  return inTransaction(conn, async () => {
+    const result = await readCatalog(conn, sourceId);
+    if (result?.kind !== 'tables') return undefined;
+    const t = result.tables.find((x) => x.table === table);
+    if (t === undefined || t.inPlace?.version !== version || t.cache !== undefined) return undefined;
+    await conn.run(`CREATE OR REPLACE VIEW ${quoteIdent(table)} AS ${cacheSelect(cache.path)}`);
+    t.cache = cache;
+    await conn.run(`DELETE FROM ${CATALOG} WHERE source_id = $1`, [sourceId]);
+    await conn.run(`INSERT INTO ${CATALOG} VALUES ($1, $2, now())`, [sourceId, JSON.stringify(result)]);
+    return result;
   });
 }
 

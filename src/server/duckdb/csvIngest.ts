@@ -27,7 +27,6 @@ import { pinnedCsvSelect } from './csvPinned';
 import { duckDbReason } from './fileKinds';
 import { monthFirstFormat } from './csvDateOrder';
 import { scanGzip } from './gzipScan';
-import { CacheWriteError, type CacheRequest } from './inPlaceCache';
 import { LineSampler, sampling, textBytes, type RowGauge } from './rowGauge';
 import { isEncodingError, prepareInput, transcodeLegacy, type PreparedInput } from './ingestInput';
 import { quoteIdent, quoteLiteral, tableNameFor } from './sqlText';
@@ -58,8 +57,18 @@ export interface DelimitedArgs {
   inPlace?: boolean;
   /** Told how to estimate the rows read so far, for the read's progress. */
   rows?: RowGauge;
-  /** A file read in place is copied into a columnar cache in this folder, as it is read (inPlaceCache.ts). */
-  cache?: Omit<CacheRequest, 'file'>;
+  /**
+   * Told of the view a file read in place got (its final SELECT, date conversions included, and the
+   * file DuckDB reads), once the read succeeded: the store copies it in the background (copyWriter.ts).
+   */
+  onView?: (view: InPlaceView) => void;
+}
+
+/** A view over a file read in place, as the ingest left it. */
+export interface InPlaceView {
+  table: string;
+  select: string;
+  file: string;
 }
 
 export const FIRST_ATTEMPT: CsvAttempt = { sampleAll: false, allVarchar: false, strict: true };
@@ -148,13 +157,14 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
       if (format !== undefined) attempt.dateFormat = format;
     }
     let lastError: unknown;
-    let cacheTo = args.cache;
     while (attempt !== undefined) {
       const current: CsvAttempt = attempt;
       const early = lines?.failedYet();
       if (early !== undefined) throw early;
       try {
-        return await replaceSource(conn, sourceId, signal, async () => {
+        let view: BuiltView | undefined;
+        const result = await replaceSource(conn, sourceId, signal, async () => {
+          view = undefined;
           const select = `SELECT * FROM ${readCsvCall(input.path, tab, current, input.gzip)}`;
           const origin = csvOrigin(tab, current, input, gzip);
           // A file DuckDB cannot read as it is (transcoded, or a name DuckDB would take as a glob)
@@ -162,20 +172,17 @@ export async function ingestDelimited(args: DelimitedArgs): Promise<IngestResult
           if (args.inPlace === true && input.path === resolve(args.filePath)) {
             // Sniffed once here, not again on every read of the view (see csvPinned.ts).
             const pinned = await pinnedCsvSelect(conn, input.path, readCsvOptions(tab, current, input.gzip));
-            const cache = cacheTo === undefined ? {} : { cache: { ...cacheTo, file: input.path } };
-            return { kind: 'tables', tables: [{ table, origin, view: await createView(conn, table, pinned ?? select), ...cache }] };
+            view = await createView(conn, table, pinned ?? select);
+            return { kind: 'tables', tables: [{ table, origin, view }] };
           }
           await conn.run(`CREATE TABLE ${quoteIdent(table)} AS ${select}`);
           return { kind: 'tables', tables: [{ table, origin }] };
         });
+        const made = view as BuiltView | undefined;
+        if (made !== undefined) args.onView?.({ table, select: made.body, file: input.path });
+        return result;
       } catch (err) {
         signal.throwIfAborted();
-        if (err instanceof CacheWriteError) {
-          // No room for the copy (or no right to write it): the same read again, without one, at
-          // once (the line check beside it goes on; a line too long still fails the read again).
-          cacheTo = undefined;
-          continue;
-        }
         const tooLong = await lines?.failure();
         if (tooLong !== undefined) throw tooLong;
         lastError = err;

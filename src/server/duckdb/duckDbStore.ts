@@ -11,7 +11,8 @@ import type { DataSource } from '../../shared/domain';
 import { IngestError, type DataStore, type IngestOptions, type IngestResult } from '../engine';
 import { cacheBytesOf, checkedCaches, sweepSourceCaches, tidyCaches } from './cacheUpkeep';
 import { dropSource, ensureCatalog, readCatalog, readDocument } from './catalog';
-import { ingestDelimited } from './csvIngest';
+import { CopyWriter, type CopyOptions } from './copyWriter';
+import { ingestDelimited, type InPlaceView } from './csvIngest';
 import { ingestDocument } from './documentIngest';
 import { fileFormatOf, type FileKind } from './fileKinds';
 import { DEFAULT_MAX_INFLATED_BYTES } from './gzipScan';
@@ -101,6 +102,8 @@ export class DuckDbStore implements DataStore {
    * the source is ingested again or dropped (both run under the source's lock, as describe does).
    */
   private readonly described = new Map<string, IngestResult>();
+  /** The columnar copies of CSVs read in place, written after their reads (copyWriter.ts). */
+  private readonly copies: CopyWriter;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -114,8 +117,15 @@ export class DuckDbStore implements DataStore {
     /** Folder of the columnar copies of CSVs read in place (inPlaceCache.ts). */
     private readonly cacheDir: string,
     /** Whether reads write copies, and the largest kept, as a share of its file (undefined: the default). */
-    private readonly copies: { write: boolean; maxShare: number | undefined },
-  ) {}
+    private readonly copying: { write: boolean; maxShare: number | undefined },
+  ) {
+    this.copies = new CopyWriter({
+      dir: cacheDir, maxShare: copying.maxShare,
+      onConnection: (fn) => this.withConnection(fn),
+      underLock: (id, fn) => this.serialized(id, fn),
+      adopted: (id, result) => this.described.set(id, result),
+    });
+  }
 
   /**
    * Opens (creating if needed) `<dataDir>/analysis.duckdb`. Extension auto-install and auto-load are
@@ -183,6 +193,8 @@ export class DuckDbStore implements DataStore {
     if (inPlace && !IN_PLACE_KINDS.includes(kind)) throw new IngestError(`${fileName}: only CSV, TSV and Parquet files are read in place; upload it instead`);
     // A view keeps reading the file's path, so that path itself must be one DuckDB may read.
     if (inPlace && !isInside(filePath, this.readable)) throw new IngestError(`${fileName} is outside the folders this service may read`);
+    // A copy of the previous read still being written is stopped: it would be of the old file.
+    await this.copies.forget(source.id);
     return this.serialized(source.id, () => this.withConnection(async (conn) => {
       this.described.delete(source.id);
       // The interrupt stops whichever DuckDB statement is running; no timeout: big files take time.
@@ -199,7 +211,15 @@ export class DuckDbStore implements DataStore {
         switch (kind) {
           case 'csv':
           case 'tsv':
-            return await ingestDelimited({ ...text, tab: kind === 'tsv', inPlace, ...(inPlace && this.copies.write ? { cache: { dir: this.cacheDir, ...(this.copies.maxShare !== undefined ? { maxShare: this.copies.maxShare } : {}) } } : {}) });
+          {
+            let view: InPlaceView | undefined;
+            const read = await ingestDelimited({ ...text, tab: kind === 'tsv', inPlace, ...(inPlace && this.copying.write ? { onView: (v: InPlaceView) => (view = v) } : {}) });
+            const made = view as InPlaceView | undefined;
+            const t = read.kind === 'tables' ? read.tables.find((x) => x.table === made?.table) : undefined;
+            // Copied after the read, when asked (writeCopy): the read's answer never waits for it.
+            if (made !== undefined && t?.inPlace !== undefined) this.copies.plan(source.id, { ...made, version: t.inPlace.version, columns: t.columns });
+            return read;
+          }
           case 'json':
             return await ingestJson(text);
           case 'parquet':
@@ -229,6 +249,22 @@ export class DuckDbStore implements DataStore {
         if (inPlace) await sweepSourceCaches(conn, this.cacheDir, source.id).catch(() => undefined);
       }
     }, true));
+  }
+
+  /**
+   * Writes the columnar copy of a CSV the last ingest read in place, then swaps its view to the copy
+   * (copyWriter.ts). Resolves with the source's entry recording the copy, or undefined when none was
+   * kept (no CSV read in place, copies off, too large, failed, stopped by a re-read, a drop, `signal`
+   * or close). Never rejects. Meanwhile {@link copiesSettled} lets the question index wait for it.
+   */
+  writeCopy(sourceId: string, o: CopyOptions = {}): Promise<IngestResult | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    return this.copies.write(sourceId, o);
+  }
+
+  /** Resolves when none of these sources has a copy being written (or when `signal` aborts). */
+  copiesSettled(sourceIds: readonly string[], signal?: AbortSignal): Promise<void> {
+    return this.copies.settled(sourceIds, signal);
   }
 
   /** Bytes of a source's columnar copies (0 when it has none), for the Datasets view. */
@@ -264,6 +300,7 @@ export class DuckDbStore implements DataStore {
     // a deleted source's data is nobody's, and a big file's scan would run on for seconds.
     const reads = mentionsSource(sourceId);
     for (const [conn, sql] of this.querying) if (reads.test(sql)) conn.interrupt();
+    await this.copies.forget(sourceId);
     await this.serialized(sourceId, () => {
       this.described.delete(sourceId);
       return this.withConnection(async (conn) => {
@@ -337,6 +374,7 @@ export class DuckDbStore implements DataStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.copies.stopAll();
     for (const conn of this.busy) conn.interrupt();
     await Promise.allSettled([...this.inFlight, ...this.locks.values()]);
     for (const conn of this.ingestConnections.splice(0)) conn.disconnectSync();

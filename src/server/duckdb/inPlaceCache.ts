@@ -1,21 +1,22 @@
 /**
  * A columnar copy of a CSV read in place. A view over a CSV re-reads (and re-parses) the whole file
  * on every query: 1.8 s a question on 1 GB, and the question index's dozens of aggregate scans took
- * 10 s. The ingest reads the file once anyway (to check every value and gather the overview's
- * statistics), so that read writes the rows, as the view gives them, into a Parquet file with ZSTD
- * in the data folder; the view then reads that copy. Measured on the benchmark's 1 GB CSV (2 cores,
- * side by side): the read that writes the copy took 3.9 s, and the overview's statistics from the
- * copy 0.5 s more, against 3.0 s for the statistics scan of the CSV alone; so the first answer comes
- * about 1.5 s later, and every later one reads 64 MB (6% of the file) instead of parsing 1 GB (a
- * grouped average: 0.05 s against 1.2 s). A DuckDB database file was larger (22%) and slower to
- * write (5.6 s); LZ4 saved 0.25 s of the write for a copy 2.4 times larger, and an uncompressed one
- * saved 0.3 s but was 28% of the file. The price is memory: DuckDB keeps the rows in
- * the file's order by holding finished batches until their turn, which took the process to 790 MiB
- * (with DuckDB's limit at 1.5 GiB) against 200 MiB for the statistics scan.
+ * 10 s. So once the ingest has read the file (its statistics scan, which the overview answers from),
+ * a background step (copyWriter.ts) writes the rows, as the view gives them, into a Parquet file with
+ * ZSTD in the data folder, and the view is then swapped to read that copy. Measured on the
+ * benchmark's 1 GB CSV (2 cores): written inside the read, the copy made the first answer come
+ * about 1.5 s later (3.9 s + 0.5 s against 3.0 s for the statistics scan alone), hence after the
+ * read; every later question reads 64 MB (6% of the file) instead of parsing 1 GB (a grouped
+ * average: 0.05 s against 1.2 s). A DuckDB database file was larger (22%) and slower to write
+ * (5.6 s); LZ4 saved 0.25 s of the write for a copy 2.4 times larger, and an uncompressed one saved
+ * 0.3 s but was 28% of the file. The price is memory: DuckDB keeps the rows in the file's order by
+ * holding finished batches until their turn, which took the process to 790 MiB (with DuckDB's limit
+ * at 1.5 GiB) against 200 MiB for the statistics scan.
  *
  * The copy is a cache, never the data: it is used while the file has the size and modification time
- * it had just before it was read (checked whenever the store describes the source, so before every
- * job), it is dropped with its source and when the file is read again, and when it cannot be made
+ * it had just before it was copied (checked before the view is swapped to it, and whenever the store
+ * describes the source, so before every job), it is dropped with its source and when the file is
+ * read again (a copy still being written then is stopped and never used), and when it cannot be made
  * (disk full, folder not writable, out of memory), is larger than {@link MAX_CACHE_SHARE} of the
  * file, or would not read back with the view's exact columns and types, or the table is wider than
  * {@link MAX_CACHE_COLUMNS}, the view simply keeps reading the file.
@@ -46,7 +47,7 @@ export interface CacheRequest {
   maxShare?: number;
 }
 
-/** The copy could not be written (disk full, folder not writable): the ingest reads the file without one. */
+/** The copy could not be written (disk full, folder not writable, out of memory): the view keeps reading the file. */
 export class CacheWriteError extends Error {
   constructor(message: string) {
     super(message);
@@ -76,23 +77,24 @@ async function stampOf(path: string): Promise<{ size: number; mtimeMs: number } 
 }
 
 /**
- * Copies `view` (whose columns are `columns`) into a Parquet file in `req.dir`, on `conn` (inside
- * the ingest's transaction). The copy is the ingest's read of the file: a value that does not fit its
- * column fails it as the statistics scan would (DuckDB's error passes as it is). A failure to write
- * the copy throws {@link CacheWriteError}. Returns the copy, and whether it may be kept: a copy over
- * {@link MAX_CACHE_SHARE} of the file, or one that reads back with other columns or types, is still
- * good for the statistics of this read only when it reads back the same (`sameRows`).
+ * Copies `view` (whose columns are `columns`) into a Parquet file in `req.dir`, on `conn`. The file's
+ * stamp is taken before: when `expected` is given (the stamp the ingest's read saw) and the file no
+ * longer has it, no copy is made. A failure to write the copy throws {@link CacheWriteError}; other
+ * errors (an interrupt) pass as they are, and no file is left either way. Returns the copy, and
+ * whether it may be kept: a copy over {@link MAX_CACHE_SHARE} of the file, or one that reads back
+ * with other columns or types, may not.
  */
-export async function writeCache(conn: DuckDBConnection, view: string, columns: readonly ColumnInfo[], req: CacheRequest, table: string): Promise<{ cache: Omit<InPlaceCache, 'fileSelect'>; keep: boolean; sameRows: boolean } | undefined> {
+export async function writeCache(conn: DuckDBConnection, view: string, columns: readonly ColumnInfo[], req: CacheRequest, table: string, expected?: { size: number; mtimeMs: number }): Promise<{ cache: Omit<InPlaceCache, 'fileSelect'>; keep: boolean } | undefined> {
   const before = await stampOf(req.file);
   if (before === undefined || columns.length > MAX_CACHE_COLUMNS) return undefined;
+  if (expected !== undefined && (expected.size !== before.size || expected.mtimeMs !== before.mtimeMs)) return undefined;
   const path = resolve(req.dir, cacheName(table));
   try {
     await conn.run(`COPY (SELECT * FROM ${quoteIdent(view)}) TO ${quoteLiteral(path)} (FORMAT parquet, COMPRESSION zstd)`);
   } catch (err) {
     await rm(path, { force: true }).catch(() => undefined);
     const m = err instanceof Error ? err.message : String(err);
-    // Out of memory too: the copy holds more than the read alone, which must not fail for it.
+    // Out of memory too: the copy holds more than the read alone.
     if (m.includes(resolve(req.dir)) || /no space left|disk (is )?full|could not write|read-only file system|out of memory/i.test(m)) throw new CacheWriteError(m);
     throw err;
   }
@@ -100,7 +102,7 @@ export async function writeCache(conn: DuckDBConnection, view: string, columns: 
   const back = await conn.runAndReadAll(`${cacheSelect(path)} LIMIT 0`);
   const sameRows = back.columnCount === columns.length && columns.every((c, i) => back.columnName(i) === c.name && back.columnType(i).toString() === c.type);
   const keep = sameRows && bytes < before.size * (req.maxShare ?? MAX_CACHE_SHARE);
-  return { cache: { path, bytes, file: req.file, fileBytes: before.size, fileMtimeMs: before.mtimeMs }, keep, sameRows };
+  return { cache: { path, bytes, file: req.file, fileBytes: before.size, fileMtimeMs: before.mtimeMs }, keep };
 }
 
 /** Whether a copy may still stand for its file: the file unchanged since it was copied, and the copy there. */

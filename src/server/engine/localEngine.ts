@@ -103,21 +103,33 @@ export class LocalAnalysisEngine implements AnalysisEngine {
 
   async firstQuestions(sources: ReadonlyArray<{ source: DataSource; ingest: IngestResult }>): Promise<string[]> {
     const tabular = sources.filter((s) => s.ingest.kind === 'tables');
-    const out = tabular.length > 0 ? suggestQuestions(await this.schema.tables(tabular)) : [];
+    const out = tabular.length > 0 ? suggestQuestions(await this.indexed(tabular)) : [];
     // Documents are searched, so a question naming the file's subject is one retrieval answers.
     for (const s of sources) if (s.ingest.kind === 'text' && out.length < 4) out.push(`What are the main points of ${s.source.fileName}?`);
     return out;
   }
 
   /**
-   * A large file read in place with a columnar cache has its question index built as soon as it is
-   * read: the overview is answered from the read's statistics, and the first question after it would
-   * otherwise wait for the index (1.5 s on a 1 GB CSV's cache). Without a cache the index reads the
-   * file a dozen times, so it waits until an overview asks for it.
+   * A large file read in place with a columnar cache has its question index built as soon as the
+   * copy is made (the ingest queue tells once it is): the overview is answered from the read's
+   * statistics, and the first question after it would otherwise wait for the index (1.5 s on a 1 GB
+   * CSV's cache). Without a cache the index reads the file a dozen times, so it waits until an
+   * overview asks for it.
    */
   prepare(s: { source: DataSource; ingest: IngestResult }): void {
     if (s.ingest.kind !== 'tables' || !s.ingest.tables.some((t) => t.cache !== undefined && t.rowCount > QUICK_OVERVIEW_ROWS)) return;
-    void this.schema.tables([s]).catch(() => undefined);
+    void this.indexed([s]).catch(() => undefined);
+  }
+
+  /**
+   * The question index of these sources, built once no columnar copy of them is being written: the
+   * index's dozens of scans would otherwise read the CSV beside the copy, on the same cores, and the
+   * copy then stands for the file (a copy not kept leaves the index to read the file, as before).
+   */
+  private async indexed(sources: ReadonlyArray<{ source: DataSource; ingest: IngestResult }>, signal?: AbortSignal): Promise<TableMeta[]> {
+    await this.store.copiesSettled(sources.map((s) => s.source.id), signal);
+    signal?.throwIfAborted();
+    return this.schema.tables(sources, signal);
   }
 
   private async retrieve(ctx: AnswerContext, writer: AnswerWriter): Promise<void> {
@@ -142,7 +154,7 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     const o = await runStatsOverview(plan.tables, writer);
     writer.respond(`${readingSentence(plan)}:\n\n${o.message}`, suggestQuestions(plan.tables), sourcesOf(plan.tables));
     // The next question needs the full index (values, number formats); it is built meanwhile.
-    void this.schema.tables(ctx.sources, ctx.signal).catch(() => undefined);
+    void this.indexed(ctx.sources, ctx.signal).catch(() => undefined);
     return true;
   }
 
@@ -150,7 +162,7 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     const tabular = ctx.sources.filter((s) => s.ingest.kind === 'tables');
     const labels = tabular.map((s) => s.source.fileName).join(', ');
     if (await this.quickOverview(ctx, writer, tabular.length === ctx.sources.length)) return;
-    const tables = await this.schema.tables(tabular.map((s) => ({ source: s.source, ingest: s.ingest })), ctx.signal);
+    const tables = await this.indexed(tabular.map((s) => ({ source: s.source, ingest: s.ingest })), ctx.signal);
     const allowed = tables.map((t) => t.table);
     const ex = new Executor(this.store, allowed, ctx.signal);
     const history = ctx.history.map((h) => h.question);

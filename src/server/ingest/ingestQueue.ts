@@ -41,7 +41,10 @@ export interface IngestQueueOptions {
   readRoots?: readonly string[];
   /** Read in place files that have other hard links too (see readRoots.ts). */
   readHardLinks?: boolean;
-  /** Told of every in-place source just read, with what the read made (the engine prepares for questions). */
+  /**
+   * Told of every in-place source read, with what the read made, once its columnar copy is written
+   * (or was not kept): the engine prepares for questions.
+   */
   onRead?: (source: DataSource, result: IngestResult) => void;
 }
 
@@ -60,6 +63,8 @@ export class IngestQueue {
   readonly watcher: InPlaceWatcher;
   /** How far each running read has got (bytes of the file), for the sources' `progress`. */
   private readonly progress = new Map<string, ReadProgress>();
+  /** Columnar copies being written after their reads, to stop on delete, re-read and close. */
+  private readonly copies = new Map<string, AbortController>();
 
   constructor(private readonly o: IngestQueueOptions) {
     this.concurrency = Math.max(1, o.concurrency ?? 2);
@@ -164,6 +169,7 @@ export class IngestQueue {
   /** Stops processing of one source (deleted); resolves when its in-flight work has settled. */
   async cancel(sourceId: string): Promise<void> {
     this.watcher.unwatch(sourceId);
+    this.copies.get(sourceId)?.abort();
     const i = this.waiting.indexOf(sourceId);
     if (i >= 0) this.waiting.splice(i, 1);
     this.wakeSource(sourceId);
@@ -184,6 +190,7 @@ export class IngestQueue {
   async close(): Promise<void> {
     this.closed = true;
     this.watcher.close();
+    for (const c of this.copies.values()) c.abort();
     for (const id of this.waiting.splice(0)) this.wakeSource(id);
     const all = [...this.running.values()];
     for (const r of all) r.abort.abort();
@@ -217,7 +224,7 @@ export class IngestQueue {
   }
 
   /** Reads an in-place source's file where it is, after checking it is still a file under the roots. */
-  private async processInPlace(rec: SourceRecord, path: string, signal: AbortSignal): Promise<void> {
+  private async processInPlace(rec: SourceRecord, path: string, signal: AbortSignal): Promise<IngestResult> {
     const check = await checkInPlacePath(path, this.o.readRoots ?? [], { hardLinks: this.o.readHardLinks === true });
     if (!check.ok) throw new IngestError(check.missing ? movedOrDeleted(rec.fileName, path) : `${rec.fileName} can no longer be read in place: ${check.reason}`);
     this.watcher.watch(rec.id, path);
@@ -230,7 +237,30 @@ export class IngestQueue {
     // The stamp taken before reading: an edit during the read shows up as a change next time.
     rec.stamp = check.stamp;
     rec.size = check.stamp.size;
-    this.o.onRead?.({ ...toDataSource(rec), status: 'synched' }, read);
+    return read;
+  }
+
+  /**
+   * After an in-place read, with the source already synched: its columnar copy is written in the
+   * background (the store swaps the source to it), the copy's size is recorded for the Datasets
+   * view, and only then is the engine told (its question index then reads the copy).
+   */
+  private copyAfterRead(id: string, read: IngestResult, stamp: SourceRecord['stamp']): void {
+    const { meta, store } = this.o;
+    this.copies.get(id)?.abort();
+    const abort = new AbortController();
+    this.copies.set(id, abort);
+    const copy = store.writeCopy?.(id, { signal: abort.signal, ...(stamp !== undefined ? { stamp } : {}) }) ?? Promise.resolve(undefined);
+    void copy.then(async (copied) => {
+      if (this.copies.get(id) === abort) this.copies.delete(id);
+      const rec = meta.sources.get(id);
+      if (abort.signal.aborted || this.closed || rec === undefined || rec.status !== 'synched') return;
+      if (copied !== undefined) {
+        recordCache(rec, copied);
+        await meta.save();
+      }
+      this.o.onRead?.({ ...toDataSource(rec), status: 'synched' }, copied ?? read);
+    }).catch((e: unknown) => this.o.log('error', `recording a data source's columnar copy failed: ${String(e)}`));
   }
 
   private async process(id: string, stop: AbortSignal): Promise<void> {
@@ -256,13 +286,18 @@ export class IngestQueue {
         await meta.save();
       }
       // Ingestion replaces whatever an earlier attempt left, in one transaction (catalog.replaceSource).
-      if (rec.origin.kind === 'path') await this.processInPlace(rec, rec.origin.path, signal);
+      this.copies.get(id)?.abort();
+      let inPlaceRead: IngestResult | undefined;
+      if (rec.origin.kind === 'path') inPlaceRead = await this.processInPlace(rec, rec.origin.path, signal);
       else if (rec.file === undefined) throw new IngestError('the file of this data source is missing');
       else recordRows(rec, await store.ingest(toDataSource(rec), join(paths.root, rec.file), signal, this.tracking(rec.id, rec.size)));
       if (signal.aborted) throw signal.reason;
       if (!meta.sources.has(id)) return;
       rec.status = 'synched';
       rec.attempts = 0;
+      // Started before the save, in the same turn: a question asked once the source shows synched
+      // finds the copy pending and its index waits for it.
+      if (inPlaceRead !== undefined) this.copyAfterRead(id, inPlaceRead, rec.stamp);
       await meta.save();
     } catch (e) {
       if (stop.aborted) {
