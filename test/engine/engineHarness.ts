@@ -60,7 +60,7 @@ export async function startRig(files: Record<string, string | Buffer>, options: 
   const mode = process.env['TEAM_DATA_TEST_IN_PLACE'];
   const inPlace = rig.inPlace ?? (mode === '1' || mode === 'cache');
   await (await import('node:fs/promises')).mkdir(filesDir, { recursive: true });
-  const store = await DuckDbStore.open(dataDir, inPlace ? { readableDirs: [filesDir], ...(mode === 'cache' ? { maxCacheShare: Infinity } : {}) } : {});
+  const store = await DuckDbStore.open(dataDir, inPlace ? { readableDirs: [filesDir], ...(mode === 'cache' ? { maxCacheShare: Infinity, minCacheBytes: 0 } : {}) } : {});
   const sources = new Map<string, { source: DataSource; ingest: IngestResult }>();
   let n = 0;
   for (const [name, contents] of Object.entries(files)) {

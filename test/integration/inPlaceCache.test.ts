@@ -62,7 +62,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
   });
 
   async function service(dataDir?: string): Promise<{ h: Harness; client: TeamDataClient; datasetId: string; sessionId: string }> {
-    const h = await startHarness({ readRoots: [root] }, dataDir);
+    const h = await startHarness({ readRoots: [root], duckdb: { minCacheBytes: 0 } }, dataDir);
     const client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
     const datasetId = (await client.datasets.create({ name: 'cache', description: '' })).id;
     const sessionId = (await client.sessions.create({ title: 'cache' })).id;
@@ -210,9 +210,28 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
     }
   });
 
+  it('copies no file below the smallest worth copying: a small CSV is read in place as before, with no cache in the tree', async () => {
+    // Defect: a 400-row CSV got a copy and "cached, 23% of the file" in the tree, for nothing a user notices.
+    const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-small-'));
+    const store = await DuckDbStore.open(dataDir, { readableDirs: [root] });
+    try {
+      const dir = join(root, 'small');
+      await mkdir(dir, { recursive: true });
+      const path = join(dir, 'sales.csv');
+      await writeFile(path, ordersCsv(40_000));
+      const source: DataSource = { id: 'small-1', datasetId: 'd', name: 'sales.csv', fileName: 'sales.csv', type: 'FILE', status: 'synching' };
+      await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+      assert.equal(await store.writeCopy(source.id), undefined);
+      assert.deepEqual(await parquetIn(dataDir), []);
+    } finally {
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('the store drops a copy whose file changed as soon as it describes the source, before any re-read: the view reads the file again', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-store-'));
-    const store = await DuckDbStore.open(dataDir, { readableDirs: [root] });
+    const store = await DuckDbStore.open(dataDir, { readableDirs: [root], minCacheBytes: 0 });
     try {
       const dir = join(root, 'store');
       await mkdir(dir, { recursive: true });
@@ -237,7 +256,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       assert.deepEqual(await parquetIn(dataDir), []);
       // A restart keeps the view on the file.
       await store.close();
-      const again = await DuckDbStore.open(dataDir, { readableDirs: [root] });
+      const again = await DuckDbStore.open(dataDir, { readableDirs: [root], minCacheBytes: 0 });
       try {
         assert.equal(Number((await again.query(`SELECT sum(amount) FROM "${tableNameFor(source.id)}"`)).rows[0]?.[0]), total + 40_000);
       } finally {
@@ -251,7 +270,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
 
   it('a table wider than the copies\' limit keeps no copy (the writer\'s buffers grow with the columns)', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-wide-'));
-    const store = await DuckDbStore.open(dataDir, { readableDirs: [root], maxCacheShare: Infinity });
+    const store = await DuckDbStore.open(dataDir, { readableDirs: [root], minCacheBytes: 0, maxCacheShare: Infinity });
     try {
       const cols = MAX_CACHE_COLUMNS + 1;
       const lines = [Array.from({ length: cols }, (_, i) => `c${i}`).join(',')];
@@ -276,7 +295,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
     const source: DataSource = { id: 'cached-off', datasetId: 'd', name: 'off.csv', fileName: 'off.csv', type: 'FILE', status: 'synching' };
     const sum = async (s: DuckDbStore): Promise<number> => Number((await s.query(`SELECT sum(amount) FROM "${tableNameFor(source.id)}"`)).rows[0]?.[0]);
     try {
-      const store = await DuckDbStore.open(dataDir, { readableDirs: [root] });
+      const store = await DuckDbStore.open(dataDir, { readableDirs: [root], minCacheBytes: 0 });
       let before: number;
       try {
         await store.ingest(source, path, new AbortController().signal, { inPlace: true });
@@ -285,7 +304,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       } finally {
         await store.close();
       }
-      const off = await DuckDbStore.open(dataDir, { readableDirs: [root], inPlaceCache: false });
+      const off = await DuckDbStore.open(dataDir, { readableDirs: [root], minCacheBytes: 0, inPlaceCache: false });
       try {
         assert.deepEqual(await parquetIn(dataDir), []);
         const described = await off.describe(source.id);
@@ -306,7 +325,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
   it('a large cached source has its question index built as soon as it is read, once, and a question shares it', async () => {
     for (const cached of [true, false]) {
       const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-prepare-'));
-      const store = await DuckDbStore.open(dataDir, { readableDirs: [root], inPlaceCache: cached });
+      const store = await DuckDbStore.open(dataDir, { readableDirs: [root], minCacheBytes: 0, inPlaceCache: cached });
       try {
         const path = join(root, `prepare-${String(cached)}.csv`);
         await writeFile(path, ordersCsv(QUICK_OVERVIEW_ROWS + 10_000));
@@ -353,7 +372,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
     };
     before(async () => {
       dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-after-'));
-      store = await DuckDbStore.open(dataDir, { readableDirs: [join(dataDir, 'sources'), root] });
+      store = await DuckDbStore.open(dataDir, { readableDirs: [join(dataDir, 'sources'), root], minCacheBytes: 0 });
       // The swap runs under the source's lock; the test holds it back there (a private seam).
       const deps = (store as unknown as { copies: { d: { underLock: <T>(id: string, fn: () => Promise<T>) => Promise<T> } } }).copies.d;
       const underLock = deps.underLock;

@@ -30,6 +30,7 @@ export interface CopyPlan {
 export interface CopyWriterDeps {
   dir: string;
   maxShare: number | undefined;
+  minBytes: number | undefined;
   onConnection: <T>(fn: (conn: DuckDBConnection) => Promise<T>) => Promise<T>;
   /** Runs `fn` under the source's lock (no ingest, drop or describe of it meanwhile). */
   underLock: <T>(sourceId: string, fn: () => Promise<T>) => Promise<T>;
@@ -119,7 +120,7 @@ export class CopyWriter {
       const guard = armInterrupts(conn, signal, undefined);
       try {
         // Any failure (no room, out of memory, interrupted) just means no copy.
-        return await writeCache(conn, plan.table, plan.columns, { dir: this.d.dir, file: plan.file, ...(this.d.maxShare !== undefined ? { maxShare: this.d.maxShare } : {}) }, plan.table, stamp);
+        return await writeCache(conn, plan.table, plan.columns, { dir: this.d.dir, file: plan.file, ...(this.d.maxShare !== undefined ? { maxShare: this.d.maxShare } : {}), ...(this.d.minBytes !== undefined ? { minBytes: this.d.minBytes } : {}) }, plan.table, stamp);
       } catch {
         return undefined;
       } finally {

@@ -116,11 +116,11 @@ export class DuckDbStore implements DataStore {
     private readonly maxInflatedBytes: number,
     /** Folder of the columnar copies of CSVs read in place (inPlaceCache.ts). */
     private readonly cacheDir: string,
-    /** Whether reads write copies, and the largest kept, as a share of its file (undefined: the default). */
-    private readonly copying: { write: boolean; maxShare: number | undefined },
+    /** Whether reads write copies, the largest kept as a share of its file, and the smallest file copied (undefined: the defaults). */
+    private readonly copying: { write: boolean; maxShare: number | undefined; minBytes: number | undefined },
   ) {
     this.copies = new CopyWriter({
-      dir: cacheDir, maxShare: copying.maxShare,
+      dir: cacheDir, maxShare: copying.maxShare, minBytes: copying.minBytes,
       onConnection: (fn) => this.withConnection(fn),
       underLock: (id, fn) => this.serialized(id, fn),
       adopted: (id, result) => this.described.set(id, result),
@@ -162,7 +162,7 @@ export class DuckDbStore implements DataStore {
       // A cache folder that cannot be made just means no copies are (each read finds it cannot write one).
       const cacheDir = join(resolve(dataDir), CACHE_DIR);
       await mkdir(cacheDir, { recursive: true }).catch(() => undefined);
-      const copies = { write: limits.inPlaceCache !== false, maxShare: limits.maxCacheShare };
+      const copies = { write: limits.inPlaceCache !== false, maxShare: limits.maxCacheShare, minBytes: limits.minCacheBytes };
       const store = new DuckDbStore(instance, workDir, databasePath, readable, limits.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES, cacheDir, copies);
       for (let i = 0; i < INGEST_CONNECTIONS; i++) {
         const conn = await instance.connect();

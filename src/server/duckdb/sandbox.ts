@@ -24,6 +24,11 @@ export interface StoreLimits {
   inPlaceCache?: boolean;
   /** Largest copy kept, as a share of the file (default 0.25; tests keep every copy to check answers from it). */
   maxCacheShare?: number;
+  /**
+   * Smallest file copied (default {@link MIN_CACHE_BYTES} in inPlaceCache.ts: a small file is read
+   * again in milliseconds, and a copy would only add a file and a word in the tree).
+   */
+  minCacheBytes?: number;
 }
 
 const GIB = 1024 ** 3;
