@@ -10,13 +10,13 @@
  */
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { downloadFile, TeamDataClient, TeamDataError, type Answer } from '../../src/api/index';
 import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
 import { LocalAnalysisEngine, QUICK_OVERVIEW_ROWS } from '../../src/server/engine/localEngine';
-import { CACHE_DIR, MAX_CACHE_COLUMNS } from '../../src/server/duckdb/inPlaceCache';
+import { CACHE_DIR } from '../../src/server/duckdb/inPlaceCache';
 import { tableNameFor } from '../../src/server/duckdb/sqlText';
 import { answerBlocks } from '../../src/shared/answerFold';
 import { v1Codec } from '../../src/shared/codecV1';
@@ -25,29 +25,7 @@ import { parseCsv } from '../../src/shared/csv';
 import type { DataSource } from '../../src/shared/domain';
 import { cacheDetail, cacheText } from '../../src/shared/sourceActivity';
 import { eventually, startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
-
-const REGIONS = ['north', 'south', 'east', 'west'];
-
-/** Invented orders; `bump` is added to every amount so an edit changes every total. */
-function ordersCsv(rows: number, bump = 0): string {
-  const lines = ['order_id,order_date,region,amount,note'];
-  for (let i = 0; i < rows; i++) {
-    const day = String(1 + (i % 28)).padStart(2, '0');
-    lines.push(`${i + 1},2024-03-${day},${REGIONS[i % 4] as string},${((i * 37) % 500) + bump},note ${(i * 7) % 300}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-function totalsOf(csv: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of csv.trim().split('\n').slice(1)) {
-    const [, , region, amount] = line.split(',');
-    out.set(region as string, (out.get(region as string) ?? 0) + Number(amount));
-  }
-  return out;
-}
-
-const parquetIn = async (dataDir: string): Promise<string[]> => (await readdir(join(dataDir, CACHE_DIR)).catch(() => [] as string[])).filter((n) => n.endsWith('.parquet'));
+import { ordersCsv, parquetIn, REGIONS, totalsOf } from '../helpers/ordersCsv';
 
 describe('the columnar cache of CSVs read in place (issue 27)', function () {
   this.timeout(300_000);
@@ -207,118 +185,6 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       assert.ok(!s.h.logs.some((l) => l.startsWith('[error]')), s.h.logs.join('\n'));
     } finally {
       await s.h.stop();
-    }
-  });
-
-  it('copies no file below the smallest worth copying: a small CSV is read in place as before, with no cache in the tree', async () => {
-    // Defect: a 400-row CSV got a copy and "cached, 23% of the file" in the tree, for nothing a user notices.
-    const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-small-'));
-    const store = await DuckDbStore.open(dataDir, { readableDirs: [root] });
-    try {
-      const dir = join(root, 'small');
-      await mkdir(dir, { recursive: true });
-      const path = join(dir, 'sales.csv');
-      await writeFile(path, ordersCsv(40_000));
-      const source: DataSource = { id: 'small-1', datasetId: 'd', name: 'sales.csv', fileName: 'sales.csv', type: 'FILE', status: 'synching' };
-      await store.ingest(source, path, new AbortController().signal, { inPlace: true });
-      assert.equal(await store.writeCopy(source.id), undefined);
-      assert.deepEqual(await parquetIn(dataDir), []);
-    } finally {
-      await store.close();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  it('the store drops a copy whose file changed as soon as it describes the source, before any re-read: the view reads the file again', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-store-'));
-    const store = await DuckDbStore.open(dataDir, { readableDirs: [root], minCacheBytes: 0 });
-    try {
-      const dir = join(root, 'store');
-      await mkdir(dir, { recursive: true });
-      const path = join(dir, 'sales.csv');
-      await writeFile(path, ordersCsv(40_000));
-      const source: DataSource = { id: 'cached-1', datasetId: 'd', name: 'sales.csv', fileName: 'sales.csv', type: 'FILE', status: 'synching' };
-      const first = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
-      assert.equal(DuckDbStore.cacheBytes(first), 0, 'the read makes no copy');
-      const read = await store.writeCopy(source.id);
-      assert.ok(read !== undefined && read.kind === 'tables');
-      const cache = read.kind === 'tables' ? read.tables[0]?.cache : undefined;
-      assert.ok(cache !== undefined, 'the read made a copy');
-      assert.equal(DuckDbStore.cacheBytes(read), cache.bytes);
-      const sum = async (): Promise<number> => Number((await store.query(`SELECT sum(amount) FROM "${tableNameFor(source.id)}"`)).rows[0]?.[0]);
-      const total = await sum();
-      await writeFile(path, ordersCsv(40_000, 1));
-      // Still the copy until the store is asked about the source (every job asks first).
-      assert.equal(await sum(), total);
-      const described = await store.describe(source.id);
-      assert.equal(described?.kind === 'tables' ? described.tables[0]?.cache : 'none', undefined);
-      assert.equal(await sum(), total + 40_000);
-      assert.deepEqual(await parquetIn(dataDir), []);
-      // A restart keeps the view on the file.
-      await store.close();
-      const again = await DuckDbStore.open(dataDir, { readableDirs: [root], minCacheBytes: 0 });
-      try {
-        assert.equal(Number((await again.query(`SELECT sum(amount) FROM "${tableNameFor(source.id)}"`)).rows[0]?.[0]), total + 40_000);
-      } finally {
-        await again.close();
-      }
-    } finally {
-      await store.close();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  it('a table wider than the copies\' limit keeps no copy (the writer\'s buffers grow with the columns)', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-wide-'));
-    const store = await DuckDbStore.open(dataDir, { readableDirs: [root], minCacheBytes: 0, maxCacheShare: Infinity });
-    try {
-      const cols = MAX_CACHE_COLUMNS + 1;
-      const lines = [Array.from({ length: cols }, (_, i) => `c${i}`).join(',')];
-      for (let r = 0; r < 50; r++) lines.push(Array.from({ length: cols }, (_, i) => String(r + i)).join(','));
-      const path = join(root, 'wide.csv');
-      await writeFile(path, `${lines.join('\n')}\n`);
-      const source: DataSource = { id: 'wide-1', datasetId: 'd', name: 'wide.csv', fileName: 'wide.csv', type: 'FILE', status: 'synching' };
-      const read = await store.ingest(source, path, new AbortController().signal, { inPlace: true });
-      assert.equal(await store.writeCopy(source.id), undefined);
-      assert.equal(read.kind === 'tables' ? read.tables[0]?.rowCount : 0, 50);
-      assert.deepEqual(await parquetIn(dataDir), []);
-    } finally {
-      await store.close();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  it('a store opened with copies turned off puts every view back over its file and removes the copies', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-off-'));
-    const path = join(root, 'off.csv');
-    await writeFile(path, ordersCsv(40_000));
-    const source: DataSource = { id: 'cached-off', datasetId: 'd', name: 'off.csv', fileName: 'off.csv', type: 'FILE', status: 'synching' };
-    const sum = async (s: DuckDbStore): Promise<number> => Number((await s.query(`SELECT sum(amount) FROM "${tableNameFor(source.id)}"`)).rows[0]?.[0]);
-    try {
-      const store = await DuckDbStore.open(dataDir, { readableDirs: [root], minCacheBytes: 0 });
-      let before: number;
-      try {
-        await store.ingest(source, path, new AbortController().signal, { inPlace: true });
-        assert.ok(DuckDbStore.cacheBytes(await store.writeCopy(source.id)) > 0);
-        before = await sum(store);
-      } finally {
-        await store.close();
-      }
-      const off = await DuckDbStore.open(dataDir, { readableDirs: [root], minCacheBytes: 0, inPlaceCache: false });
-      try {
-        assert.deepEqual(await parquetIn(dataDir), []);
-        const described = await off.describe(source.id);
-        assert.equal(DuckDbStore.cacheBytes(described), 0);
-        assert.equal(await sum(off), before);
-        const again = await off.ingest(source, path, new AbortController().signal, { inPlace: true });
-        assert.equal(DuckDbStore.cacheBytes(again), 0);
-        assert.equal(await off.writeCopy(source.id), undefined);
-        assert.deepEqual(await parquetIn(dataDir), []);
-      } finally {
-        await off.close();
-      }
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
     }
   });
 

@@ -1,0 +1,31 @@
+/**
+ * Invented orders for the in-place cache tests (inPlaceCache*.test.ts): a CSV whose totals by region
+ * are known, and the copies a data folder holds.
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CACHE_DIR } from '../../src/server/duckdb/inPlaceCache';
+
+export const REGIONS = ['north', 'south', 'east', 'west'];
+
+/** Invented orders; `bump` is added to every amount so an edit changes every total. */
+export function ordersCsv(rows: number, bump = 0): string {
+  const lines = ['order_id,order_date,region,amount,note'];
+  for (let i = 0; i < rows; i++) {
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    lines.push(`${i + 1},2024-03-${day},${REGIONS[i % 4] as string},${((i * 37) % 500) + bump},note ${(i * 7) % 300}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function totalsOf(csv: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of csv.trim().split('\n').slice(1)) {
+    const [, , region, amount] = line.split(',');
+    out.set(region as string, (out.get(region as string) ?? 0) + Number(amount));
+  }
+  return out;
+}
+
+export const parquetIn = async (dataDir: string): Promise<string[]> => (await readdir(join(dataDir, CACHE_DIR)).catch(() => [] as string[])).filter((n) => n.endsWith('.parquet'));
+
