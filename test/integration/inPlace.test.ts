@@ -7,12 +7,11 @@
  */
 import { strict as assert } from 'node:assert';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { downloadFile, TeamDataClient, TeamDataError, type Answer } from '../../src/api/index';
-import { answerBlocks } from '../../src/shared/answerFold';
-import { parseCsv } from '../../src/shared/csv';
+import { TeamDataClient, TeamDataError, type Answer } from '../../src/api/index';
+import { answerTotals } from '../helpers/answerTotals';
 import { startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
 import { CACHE_DIR } from '../../src/server/duckdb/inPlaceCache';
 import { treeBytes } from '../helpers/treeBytes';
@@ -61,13 +60,7 @@ describe('files read in place on the local service (issue 16)', function () {
     return { id: d.id, status: d.status, ...(d.error !== undefined ? { error: d.error } : {}) };
   }
 
-  async function totals(answer: Answer): Promise<Map<string, number>> {
-    const block = answerBlocks(answer).filter((b) => b.type === 'TABLE').pop();
-    assert.ok(block && block.type === 'TABLE', 'the answer has a table');
-    const file = await downloadFile(block.content.url, join(outside, 'tables'));
-    const rows = parseCsv(await readFile(file.path, 'utf8'));
-    return new Map(rows.slice(1).map((r) => [r[0] as string, Number(r[1])]));
-  }
+  const totals = (answer: Answer): Promise<Map<string, number>> => answerTotals(answer, outside);
 
   async function ask(ids: string[]): Promise<Map<string, number>> {
     return totals(await client.jobs.run({ sessionId, datasetId, datasourceIdList: ids, question: 'total amount by region' }));

@@ -10,10 +10,10 @@
  */
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { downloadFile, TeamDataClient, TeamDataError, type Answer } from '../../src/api/index';
+import { TeamDataClient, TeamDataError, type Answer } from '../../src/api/index';
 import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
 import { LocalAnalysisEngine, QUICK_OVERVIEW_ROWS } from '../../src/server/engine/localEngine';
 import { CACHE_DIR } from '../../src/server/duckdb/inPlaceCache';
@@ -21,9 +21,9 @@ import { tableNameFor } from '../../src/server/duckdb/sqlText';
 import { answerBlocks } from '../../src/shared/answerFold';
 import { v1Codec } from '../../src/shared/codecV1';
 import { v2Codec } from '../../src/shared/codecV2';
-import { parseCsv } from '../../src/shared/csv';
 import type { DataSource } from '../../src/shared/domain';
 import { cacheDetail, cacheText } from '../../src/shared/sourceActivity';
+import { answerTotals } from '../helpers/answerTotals';
 import { eventually, startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
 import { ordersCsv, parquetIn, REGIONS, totalsOf } from '../helpers/ordersCsv';
 
@@ -47,13 +47,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
     return { h, client, datasetId, sessionId };
   }
 
-  async function totals(answer: Answer): Promise<Map<string, number>> {
-    const block = answerBlocks(answer).filter((b) => b.type === 'TABLE').pop();
-    assert.ok(block && block.type === 'TABLE', 'the answer has a table');
-    const file = await downloadFile(block.content.url, join(outside, 'tables'));
-    const rows = parseCsv(await readFile(file.path, 'utf8'));
-    return new Map(rows.slice(1).map((r) => [r[0] as string, Number(r[1])]));
-  }
+  const totals = (answer: Answer): Promise<Map<string, number>> => answerTotals(answer, outside);
 
   describe('through the service', () => {
     let s: Awaited<ReturnType<typeof service>>;
