@@ -9,9 +9,9 @@
  *   Target: < 5%.
  * - the service's peak resident memory over the whole run (the kernel's high-water mark). Target: < 1 GB.
  * And issue 27's big-file questions ("average revenue by region", asked twice after the overview):
- * - the first question asked right after the overview, which waits for the columnar copy written
- *   after the read and the question index built from it. Target: <= 2 s. Against bare DuckDB
- *   running the same question on the file.
+ * - the first question asked right after the overview. A plain question is answered from the file
+ *   while the columnar copy waits (engine/fileFirst.ts); others wait for the copy and the question
+ *   index built from it. Target: <= 2 s. Against bare DuckDB running the same question on the file.
  * - the same question again. Target: <= 0.5 s. Against the same bare query.
  * - the first question asked 5 s after the overview (a user reading it), on the same file added
  *   again as a second source. Target: <= 2 s.
@@ -113,6 +113,10 @@ export async function runInPlaceBench(): Promise<BenchResult[]> {
     const t2 = performance.now();
     const again = await ask('average revenue by region');
     const againS = (performance.now() - t2) / 1000;
+    // Questions answered from the file hold the copy; it is written once they are done.
+    const copyWait = performance.now();
+    while ((await client.dataSources.get(dataset.id, ready.id)).cacheBytes === undefined && performance.now() - copyWait < 300_000) await new Promise((r) => setTimeout(r, 250));
+    const copyS = (performance.now() - copyWait) / 1000;
     const cache = await treeBytes(join(serviceDir, CACHE_DIR)).catch(() => 0);
     const grown = (await treeBytes(serviceDir)) - before - cache;
     // A user who reads the overview first: the same file as a second source, its question asked 5 s
@@ -139,7 +143,7 @@ export async function runInPlaceBench(): Promise<BenchResult[]> {
       {
         name: `in-place ${mb} MB CSV: extra bytes written into the data folder besides the columnar cache`,
         ours: grown / 1024 ** 2, baseline: size / 1024 ** 2, ratio: grown / size, unit: 'MB', target: '< 0.05 of the file', pass: grown < size * 0.05 && answered,
-        note: `and a ${(cache / 1024 ** 2).toFixed(1)} MB columnar cache (${((100 * cache) / size).toFixed(1)}% of the file)`,
+        note: `and a ${(cache / 1024 ** 2).toFixed(1)} MB columnar cache (${((100 * cache) / size).toFixed(1)}% of the file), written ${copyS.toFixed(1)} s after the repeated question`,
       },
       {
         name: `in-place ${mb} MB CSV: first question after the overview ("average revenue by region") vs bare DuckDB's query on the file`,

@@ -35,6 +35,35 @@ describe('the columnar cache of CSVs read in place, at the store (issue 27)', fu
     }
   }
 
+  it('a hold stops the copy being written, removes what it wrote, and the copy is written again from the start once released', async () => {
+    await inStore('hold', { minCacheBytes: 0 }, async (store, dataDir) => {
+      const path = join(root, 'held.csv');
+      await writeFile(path, ordersCsv(400_000));
+      const source: DataSource = { id: 'held', datasetId: 'd', name: 'held.csv', fileName: 'held.csv', type: 'FILE', status: 'synched' };
+      await store.ingest(source, path, new AbortController().signal, { inPlace: true });
+      const copied = store.writeCopy(source.id);
+      assert.equal(store.copiesBeingWritten.pending(source.id), true);
+      // Held once the write is under way: the statement is interrupted, its partial file removed.
+      await new Promise((r) => setTimeout(r, 50));
+      const release = store.copiesBeingWritten.hold([source.id]);
+      let settled = false;
+      void store.copiesSettled([source.id]).then(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 600));
+      assert.equal(settled, false, 'the question index still waits for the copy while it is held');
+      assert.deepEqual(await parquetIn(dataDir), [], 'nothing of the stopped write is left');
+      assert.equal(store.copiesBeingWritten.pending(source.id), true);
+      release();
+      release();
+      const result = await copied;
+      assert.ok(result !== undefined && DuckDbStore.cacheBytes(result) > 0, 'the copy is made after the hold');
+      await new Promise((r) => setImmediate(r));
+      assert.equal(settled, true);
+      assert.deepEqual((await parquetIn(dataDir)).map((n) => n.startsWith(`${tableNameFor(source.id)}-`)), [true]);
+      const rows = await store.query(`SELECT count(*) FROM ${tableNameFor(source.id)}`, [], { maxRows: 1 });
+      assert.equal(Number(rows.rows[0]?.[0]), 400_000);
+    });
+  });
+
   it('copies no file below the smallest worth copying: a small CSV is read in place as before, with no cache in the tree', async () => {
     // Defect: a 400-row CSV got a copy and "cached, 23% of the file" in the tree, for nothing a user notices.
     await inStore('small', {}, async (store, dataDir) => {

@@ -8,6 +8,9 @@
  * One copy runs per source. Its promise is what the question index waits for (a question asked
  * meanwhile must not scan the CSV beside the copy on the same 2 cores); it always resolves, with the
  * entry as it now is, or undefined when no copy was kept (failed, too large, stopped, stale). A
+ * question that can be answered from the file at once holds the copy ({@link CopyWriter.hold}):
+ * the copy being written is stopped, its partial file removed, and it is written again from the
+ * start once released; its promise stays pending meanwhile, so the index still waits for it. A
  * re-read or a drop of the source stops the copy and waits for it to settle ({@link CopyWriter.forget}),
  * so a stale copy is never swapped in and none is left behind.
  */
@@ -44,9 +47,18 @@ export interface CopyOptions {
   stamp?: { size: number; mtimeMs: number };
 }
 
+/** A copy being written: `abort` ends it for good; `attempt` is the write under way, stopped by a hold. */
+interface Running {
+  abort: AbortController;
+  done: Promise<IngestResult | undefined>;
+  held: number;
+  attempt?: AbortController;
+  wake?: () => void;
+}
+
 export class CopyWriter {
   private readonly plans = new Map<string, CopyPlan>();
-  private readonly running = new Map<string, { abort: AbortController; done: Promise<IngestResult | undefined> }>();
+  private readonly running = new Map<string, Running>();
 
   constructor(private readonly d: CopyWriterDeps) {}
 
@@ -73,6 +85,27 @@ export class CopyWriter {
   /** Whether a copy of the source is being written. */
   pending(sourceId: string): boolean {
     return this.running.has(sourceId);
+  }
+
+  /**
+   * Stops the copies of these sources being written until the returned release is called (each is
+   * then written again from the start): a question answered from the file meanwhile gets the cores.
+   */
+  hold(sourceIds: readonly string[]): () => void {
+    const held = sourceIds.flatMap((id) => {
+      const r = this.running.get(id);
+      return r === undefined ? [] : [r];
+    });
+    for (const r of held) {
+      r.held++;
+      r.attempt?.abort();
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      for (const r of held) if (--r.held === 0) r.wake?.();
+    };
   }
 
   /** Resolves when no copy of these sources is being written (or when `signal` aborts). */
@@ -106,27 +139,66 @@ export class CopyWriter {
     const stop = (): void => abort.abort();
     o.signal?.addEventListener('abort', stop, { once: true });
     if (o.signal?.aborted === true) abort.abort();
-    const done: Promise<IngestResult | undefined> = this.run(sourceId, plan, abort.signal, o.stamp).catch(() => undefined).finally(() => {
+    const entry: Running = { abort, done: Promise.resolve(undefined), held: 0 };
+    const done: Promise<IngestResult | undefined> = this.run(sourceId, plan, entry, o.stamp).catch(() => undefined).finally(() => {
       o.signal?.removeEventListener('abort', stop);
       if (this.running.get(sourceId)?.done === done) this.running.delete(sourceId);
     });
-    this.running.set(sourceId, { abort, done });
+    entry.done = done;
+    this.running.set(sourceId, entry);
     return done;
   }
 
-  private async run(sourceId: string, plan: CopyPlan, signal: AbortSignal, stamp: CopyOptions['stamp']): Promise<IngestResult | undefined> {
-    if (signal.aborted) return undefined;
-    const made = await this.d.onConnection(async (conn) => {
-      const guard = armInterrupts(conn, signal, undefined);
-      try {
-        // Any failure (no room, out of memory, interrupted) just means no copy.
-        return await writeCache(conn, plan.table, plan.columns, { dir: this.d.dir, file: plan.file, ...(this.d.maxShare !== undefined ? { maxShare: this.d.maxShare } : {}), ...(this.d.minBytes !== undefined ? { minBytes: this.d.minBytes } : {}) }, plan.table, stamp);
-      } catch {
-        return undefined;
-      } finally {
-        guard.dispose();
+  /** Resolves once nothing holds the copy (or it is stopped for good). */
+  private async unheld(entry: Running): Promise<void> {
+    while (entry.held > 0 && !entry.abort.signal.aborted) {
+      const signal = entry.abort.signal;
+      let stop = (): void => undefined;
+      await new Promise<void>((resolve) => {
+        entry.wake = resolve;
+        stop = (): void => resolve();
+        signal.addEventListener('abort', stop, { once: true });
+      });
+      signal.removeEventListener('abort', stop);
+      entry.wake = undefined;
+    }
+  }
+
+  /** Writes the copy; a hold stops the write under way, and it is written again once released. */
+  private async writeOnce(plan: CopyPlan, entry: Running, stamp: CopyOptions['stamp']): Promise<Awaited<ReturnType<typeof writeCache>> | undefined> {
+    for (;;) {
+      await this.unheld(entry);
+      if (entry.abort.signal.aborted) return undefined;
+      const attempt = new AbortController();
+      const stop = (): void => attempt.abort();
+      entry.abort.signal.addEventListener('abort', stop, { once: true });
+      entry.attempt = attempt;
+      const made = await this.d.onConnection(async (conn) => {
+        const guard = armInterrupts(conn, attempt.signal, undefined);
+        try {
+          // Any failure (no room, out of memory, interrupted) just means no copy.
+          return await writeCache(conn, plan.table, plan.columns, { dir: this.d.dir, file: plan.file, ...(this.d.maxShare !== undefined ? { maxShare: this.d.maxShare } : {}), ...(this.d.minBytes !== undefined ? { minBytes: this.d.minBytes } : {}) }, plan.table, stamp);
+        } catch {
+          return undefined;
+        } finally {
+          guard.dispose();
+        }
+      }).catch(() => undefined);
+      entry.abort.signal.removeEventListener('abort', stop);
+      entry.attempt = undefined;
+      // Stopped by a hold (not for good): written again once released.
+      if (attempt.signal.aborted && !entry.abort.signal.aborted) {
+        if (made !== undefined) await rm(made.cache.path, { force: true }).catch(() => undefined);
+        continue;
       }
-    }).catch(() => undefined);
+      return made;
+    }
+  }
+
+  private async run(sourceId: string, plan: CopyPlan, entry: Running, stamp: CopyOptions['stamp']): Promise<IngestResult | undefined> {
+    const signal = entry.abort.signal;
+    if (signal.aborted) return undefined;
+    const made = await this.writeOnce(plan, entry, stamp);
     if (made === undefined) return undefined;
     const cache = { ...made.cache, fileSelect: plan.select };
     let result: IngestResult | undefined;

@@ -22,6 +22,7 @@ import { crossCheck, engineWrote, modelCanPlan, type Verdict } from '../model/cr
 import { runOverview } from './overviewRunner';
 import { runStatsOverview } from './statsOverview';
 import { runPlan } from './planRunner';
+import { memoScope, ResultMemo, statsSuffice } from './fileFirst';
 import { RetrievalIndex } from './retrieval';
 import { answerFromDocuments } from './retrievalAnswer';
 import { SchemaIndex } from './schemaIndex';
@@ -69,6 +70,8 @@ export class LocalAnalysisEngine implements AnalysisEngine {
   private readonly schema: SchemaIndex;
   private readonly retrieval = new RetrievalIndex();
   private readonly llm: LlmConfig | undefined;
+  /** Results of answers read from files whose copy is being written (fileFirst.ts). */
+  private readonly memo = new ResultMemo();
 
   constructor(private readonly store: DuckDbStore, options: LocalEngineOptions = {}) {
     this.schema = new SchemaIndex(async (sql, signal) => (await store.query(sql, [], { signal, timeoutMs: 60_000, maxRows: 100_000 })).rows);
@@ -158,13 +161,43 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     return true;
   }
 
+  /**
+   * A plain question on large files read in place whose columnar copy is still being written: read
+   * against the read's statistics and, when they suffice, answered from the files at once with the
+   * copies held meanwhile (fileFirst.ts). Undefined otherwise (the question waits for the index).
+   */
+  private fromFiles(ctx: AnswerContext, tablesOnly: boolean): { tables: TableMeta[]; release: () => void; scope: string } | undefined {
+    if (!tablesOnly || (ctx.model ?? this.llm) !== undefined) return undefined;
+    const ids = ctx.sources.map((s) => s.source.id);
+    if (!ids.some((id) => this.store.copiesBeingWritten.pending(id))) return undefined;
+    const quick = this.schema.quickTables(ctx.sources);
+    if (quick === undefined) return undefined;
+    const d = readQuestion(ctx.question, ctx.history.map((h) => h.question), quick, ctx.glossary ?? []);
+    if (d.kind !== 'answer' || d.rivals.length > 0 || !statsSuffice(d.reading.plan)) return undefined;
+    return { tables: quick, release: this.store.copiesBeingWritten.hold(ids), scope: memoScope(quick) };
+  }
+
   private async analyze(ctx: AnswerContext, writer: AnswerWriter, mayRetrieve: boolean): Promise<void> {
     const tabular = ctx.sources.filter((s) => s.ingest.kind === 'tables');
-    const labels = tabular.map((s) => s.source.fileName).join(', ');
-    if (await this.quickOverview(ctx, writer, tabular.length === ctx.sources.length)) return;
-    const tables = await this.indexed(tabular.map((s) => ({ source: s.source, ingest: s.ingest })), ctx.signal);
+    const tablesOnly = tabular.length === ctx.sources.length;
+    if (await this.quickOverview(ctx, writer, tablesOnly)) return;
+    const early = this.fromFiles(ctx, tablesOnly);
+    if (early === undefined) {
+      await this.answerFrom(ctx, writer, mayRetrieve, await this.indexed(tabular.map((s) => ({ source: s.source, ingest: s.ingest })), ctx.signal));
+      return;
+    }
+    try {
+      writer.step('Read the file itself: its columnar copy, which later questions read, is still being written').done();
+      await this.answerFrom(ctx, writer, mayRetrieve, early.tables, { results: this.memo, scope: early.scope });
+    } finally {
+      early.release();
+    }
+  }
+
+  private async answerFrom(ctx: AnswerContext, writer: AnswerWriter, mayRetrieve: boolean, tables: TableMeta[], memo?: { results: ResultMemo; scope: string }): Promise<void> {
+    const labels = ctx.sources.filter((s) => s.ingest.kind === 'tables').map((s) => s.source.fileName).join(', ');
     const allowed = tables.map((t) => t.table);
-    const ex = new Executor(this.store, allowed, ctx.signal);
+    const ex = new Executor(this.store, allowed, ctx.signal, memo);
     const history = ctx.history.map((h) => h.question);
     let glossary: readonly GlossaryEntry[] = ctx.glossary ?? [];
     let d: Decision = readQuestion(ctx.question, history, tables, glossary);
