@@ -35,7 +35,7 @@ describe('the columnar cache of CSVs read in place, at the store (issue 27)', fu
     }
   }
 
-  it('a hold stops the copy being written, removes what it wrote, and the copy is written again from the start once released', async () => {
+  it('a hold stops the copy being written, removes what it wrote, and the copy is written again from the start once released; a fourth restart is refused', async () => {
     await inStore('hold', { minCacheBytes: 0 }, async (store, dataDir) => {
       const path = join(root, 'held.csv');
       await writeFile(path, ordersCsv(400_000));
@@ -43,9 +43,14 @@ describe('the columnar cache of CSVs read in place, at the store (issue 27)', fu
       await store.ingest(source, path, new AbortController().signal, { inPlace: true });
       const copied = store.writeCopy(source.id);
       assert.equal(store.copiesBeingWritten.pending(source.id), true);
-      // Held once the write is under way: the statement is interrupted, its partial file removed.
-      await new Promise((r) => setTimeout(r, 50));
+      // The write under way (a private seam): a hold stops it, and counts as one restart.
+      const entry = (): { attempt?: AbortController } | undefined => (store as unknown as { copies: { running: Map<string, { attempt?: AbortController }> } }).copies.running.get(source.id);
+      const underWay = async (): Promise<void> => {
+        while (entry()?.attempt === undefined) await new Promise((r) => setTimeout(r, 2));
+      };
+      await underWay();
       const release = store.copiesBeingWritten.hold([source.id]);
+      assert.ok(release !== undefined);
       let settled = false;
       void store.copiesSettled([source.id]).then(() => (settled = true));
       await new Promise((r) => setTimeout(r, 600));
@@ -54,6 +59,13 @@ describe('the columnar cache of CSVs read in place, at the store (issue 27)', fu
       assert.equal(store.copiesBeingWritten.pending(source.id), true);
       release();
       release();
+      // Questions one after another would restart it for ever: after three restarts, they wait for it.
+      for (let i = 0; i < 2; i++) {
+        await underWay();
+        store.copiesBeingWritten.hold([source.id])?.();
+      }
+      await underWay();
+      assert.equal(store.copiesBeingWritten.hold([source.id]), undefined, 'a fourth restart is refused');
       const result = await copied;
       assert.ok(result !== undefined && DuckDbStore.cacheBytes(result) > 0, 'the copy is made after the hold');
       await new Promise((r) => setImmediate(r));

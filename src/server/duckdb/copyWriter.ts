@@ -52,9 +52,17 @@ interface Running {
   abort: AbortController;
   done: Promise<IngestResult | undefined>;
   held: number;
+  /** Writes a hold stopped: past {@link MAX_RESTARTS}, questions wait for the copy instead. */
+  restarts: number;
   attempt?: AbortController;
   wake?: () => void;
 }
+
+/**
+ * Times a hold may stop one copy's write (it then starts over): questions asked one after another
+ * without a pause (an agent's) would otherwise keep the copy from ever being made, each reading the file.
+ */
+export const MAX_RESTARTS = 3;
 
 export class CopyWriter {
   private readonly plans = new Map<string, CopyPlan>();
@@ -90,15 +98,21 @@ export class CopyWriter {
   /**
    * Stops the copies of these sources being written until the returned release is called (each is
    * then written again from the start): a question answered from the file meanwhile gets the cores.
+   * Undefined, and nothing held, when that would stop a write that was already started over
+   * {@link MAX_RESTARTS} times.
    */
-  hold(sourceIds: readonly string[]): () => void {
+  hold(sourceIds: readonly string[]): (() => void) | undefined {
     const held = sourceIds.flatMap((id) => {
       const r = this.running.get(id);
       return r === undefined ? [] : [r];
     });
+    if (held.some((r) => r.attempt !== undefined && r.restarts >= MAX_RESTARTS)) return undefined;
     for (const r of held) {
       r.held++;
-      r.attempt?.abort();
+      if (r.attempt === undefined) continue;
+      r.restarts++;
+      r.attempt.abort();
+      r.attempt = undefined;
     }
     let released = false;
     return () => {
@@ -139,7 +153,7 @@ export class CopyWriter {
     const stop = (): void => abort.abort();
     o.signal?.addEventListener('abort', stop, { once: true });
     if (o.signal?.aborted === true) abort.abort();
-    const entry: Running = { abort, done: Promise.resolve(undefined), held: 0 };
+    const entry: Running = { abort, done: Promise.resolve(undefined), held: 0, restarts: 0 };
     const done: Promise<IngestResult | undefined> = this.run(sourceId, plan, entry, o.stamp).catch(() => undefined).finally(() => {
       o.signal?.removeEventListener('abort', stop);
       if (this.running.get(sourceId)?.done === done) this.running.delete(sourceId);
@@ -186,11 +200,9 @@ export class CopyWriter {
       }).catch(() => undefined);
       entry.abort.signal.removeEventListener('abort', stop);
       entry.attempt = undefined;
-      // Stopped by a hold (not for good): written again once released.
-      if (attempt.signal.aborted && !entry.abort.signal.aborted) {
-        if (made !== undefined) await rm(made.cache.path, { force: true }).catch(() => undefined);
-        continue;
-      }
+      // Stopped by a hold (not for good): written again once released. A write that was done when
+      // the hold came is whole, and kept.
+      if (made === undefined && attempt.signal.aborted && !entry.abort.signal.aborted) continue;
       return made;
     }
   }

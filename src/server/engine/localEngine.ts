@@ -174,7 +174,8 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     if (quick === undefined) return undefined;
     const d = readQuestion(ctx.question, ctx.history.map((h) => h.question), quick, ctx.glossary ?? []);
     if (d.kind !== 'answer' || d.rivals.length > 0 || !statsSuffice(d.reading.plan)) return undefined;
-    return { tables: quick, release: this.store.copiesBeingWritten.hold(ids), scope: memoScope(quick) };
+    const release = this.store.copiesBeingWritten.hold(ids);
+    return release === undefined ? undefined : { tables: quick, release, scope: memoScope(quick) };
   }
 
   private async analyze(ctx: AnswerContext, writer: AnswerWriter, mayRetrieve: boolean): Promise<void> {
