@@ -133,12 +133,13 @@ async function scrollAndWait(page: Page, top: number, lo: number, hi: number): P
 }
 
 /** JS heap in use after a full garbage collection, and the page's DOM nodes. */
-async function heapAfterGc(cdp: CDPSession): Promise<{ used: number; total: number; nodes: number }> {
+async function heapAfterGc(cdp: CDPSession): Promise<{ used: number; total: number; metric: number; nodes: number }> {
   await cdp.send('HeapProfiler.collectGarbage');
   await cdp.send('HeapProfiler.collectGarbage');
   const heap = await cdp.send('Runtime.getHeapUsage');
   const { metrics } = await cdp.send('Performance.getMetrics');
-  return { used: heap.usedSize, total: heap.totalSize, nodes: metrics.find((m) => m.name === 'Nodes')?.value ?? NaN };
+  const metric = (name: string): number => metrics.find((m) => m.name === name)?.value ?? NaN;
+  return { used: heap.usedSize, total: heap.totalSize, metric: metric('JSHeapUsedSize'), nodes: metric('Nodes') };
 }
 
 /** Waits until the rows in view are filled and the relay has answered everything asked. */
@@ -150,9 +151,11 @@ async function settle(page: Page, relay: ExplorerRelay): Promise<void> {
   }
 }
 
-async function scrollEndToEnd(page: Page, relay: ExplorerRelay): Promise<{ maxRows: number; positions: number }> {
+async function scrollEndToEnd(page: Page, relay: ExplorerRelay): Promise<{ maxRows: number; positions: number; wheelRows: number }> {
   let maxRows = 0;
   let positions = 0;
+  let wheelRows = 0;
+  const firstRow = (): Promise<number> => page.$eval('.x-body .x-row', (r) => Number(r.getAttribute('data-row')));
   for (let k = 0; k <= STEPS; k++) {
     await page.$eval('.x-scroller', (el, f) => {
       el.scrollTop = f * (el.scrollHeight - el.clientHeight);
@@ -164,17 +167,21 @@ async function scrollEndToEnd(page: Page, relay: ExplorerRelay): Promise<{ maxRo
       const box = await page.locator('.x-scroller').boundingBox();
       if (!box) throw new Error('no grid on screen');
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      const from = await firstRow();
       for (let w = 0; w < WHEEL_STEPS; w++) {
         await page.mouse.wheel(0, 120);
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
         positions++;
       }
       await settle(page, relay);
+      const moved = (await firstRow()) - from;
+      if (moved <= 0) throw new Error(`the mouse wheel did not scroll the grid at ${k / STEPS}`);
+      wheelRows += moved;
     }
   }
   const last = await page.$$eval('.x-body .x-row', (rows) => rows.map((r) => r.querySelector('.x-cell[data-col="0"]')?.textContent ?? ''));
   if (last[last.length - 1] !== String(PARQUET_ROWS - 1)) throw new Error(`the last row was not reached: ${last.slice(-2).join(', ')}`);
-  return { maxRows, positions };
+  return { maxRows, positions, wheelRows };
 }
 
 export async function runExploreWebviewBench(): Promise<BenchResult[]> {
@@ -257,7 +264,7 @@ export async function runExploreWebviewBench(): Promise<BenchResult[]> {
     out.push({
       name: `explore webview: JS heap after scrolling 10M rows end to end, relay to ${where} (after GC)`,
       ours: used, baseline: start.used / MB, ratio: end.used / start.used, unit: 'MB', target: '< 100 MB', pass: used < 100,
-      note: `baseline = the same heap after the first page; ${walk.positions} scroll positions (${STEPS + 1} jumps top to bottom, ${WHEEL_PLACES.length}×${WHEEL_STEPS} wheel steps), ${relay.stats.fetchRows} page requests, ${relay.stats.pages} pages from the service, ${relay.stats.stale} stale answers dropped by the relay; heap total ${ms(end.total / MB)} MB; DOM nodes ${start.nodes} → ${end.nodes}; max DOM rows ${walk.maxRows}`,
+      note: `baseline = the same heap after the first page; ${walk.positions} scroll positions (${STEPS + 1} jumps top to bottom, ${WHEEL_PLACES.length}×${WHEEL_STEPS} wheel steps over ${walk.wheelRows.toLocaleString('en-US')} rows), ${relay.stats.fetchRows} page requests, ${relay.stats.pages} pages from the service, ${relay.stats.stale} stale answers dropped by the relay; heap total ${ms(end.total / MB)} MB, Performance.getMetrics JSHeapUsedSize ${ms(end.metric / MB)} MB; DOM nodes ${start.nodes} → ${end.nodes}; max DOM rows ${walk.maxRows}`,
     });
     await cdp.detach();
     const problems = [...relay.pageErrors, ...relay.remoteRequests.map((u) => `remote request ${u}`), ...relay.stats.errors];
