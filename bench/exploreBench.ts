@@ -7,6 +7,8 @@
  * - a CSV of BENCH_EXPLORE_MB megabytes (default 1024) read in place: time from `open` to the first
  *   page on screen (≤ 1 s; bare: `read_csv(...) LIMIT 200`), and time until sort and filter are
  *   available (the whole file read) against a bare DuckDB scan of the file into a table.
+ * The same page measured end to end into the explorer webview in Chromium, and the webview's heap
+ * after scrolling the 10M rows, are exploreWebviewBench.ts (`npm run bench -- explorewebview`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

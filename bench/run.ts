@@ -26,6 +26,7 @@ const suites: Suite[] = [
   { name: 'shared', run: () => (require('./sharedBench') as typeof import('./sharedBench')).runSharedBench() },
   { name: 'model', run: () => (require('./modelBench') as typeof import('./modelBench')).runModelBench() },
   { name: 'explore', run: () => (require('./exploreBench') as typeof import('./exploreBench')).runExploreBench() },
+  { name: 'explorewebview', run: () => (require('./exploreWebviewBench') as typeof import('./exploreWebviewBench')).runExploreWebviewBench() },
   { name: 'understand', run: () => (require('./understandBench') as typeof import('./understandBench')).runUnderstandBench() },
 ];
 
