@@ -39,21 +39,36 @@ describe('explorer units', () => {
       let id = 0;
       const c = new RowCache(() => ++id);
       const first = c.want(0, 30, 10_000);
-      assert.deepEqual(first.map((r) => r.offset), [0, 200]);
+      assert.deepEqual(first.map((r) => r.offset), [0], 'the page in view alone first');
       assert.deepEqual(c.want(0, 30, 10_000), [], 'nothing asked twice');
       const rows = Array.from({ length: PAGE_ROWS }, (_, i) => [i]);
       assert.equal(c.accept(999, 0, rows), false, 'an id never sent');
       assert.equal(c.accept(first[0]?.requestId ?? -1, 200, rows), false, 'a reply for another offset');
       assert.equal(c.accept(first[0]?.requestId ?? -1, 0, rows), true);
       assert.equal(c.accept(first[0]?.requestId ?? -1, 0, rows), false, 'a second reply');
+      const margin = c.want(0, 30, 10_000);
+      assert.deepEqual(margin.map((r) => r.offset), [200], 'the margin once the page in view is here');
       c.reset();
-      assert.equal(c.accept(first[1]?.requestId ?? -1, 200, rows), false, 'a reply to the query before a reset');
+      assert.equal(c.accept(margin[0]?.requestId ?? -1, 200, rows), false, 'a reply to the query before a reset');
       for (let p = 0; p < 200; p++) {
-        for (const r of c.want(p * PAGE_ROWS, 30, 1_000_000)) c.accept(r.requestId, r.offset, rows);
+        for (let round = 0; round < 2; round++) for (const r of c.want(p * PAGE_ROWS, 30, 1_000_000)) c.accept(r.requestId, r.offset, rows);
         assert.ok(c.pageCount <= MAX_PAGES && c.pendingCount <= 4);
       }
       const far = c.want(0, 30, 1_000_000);
       assert.ok(far.length > 0, 'pages far from the view were evicted and are asked for again');
+    });
+
+    it('asks for the margins only once every page in view is here (they would compete with them)', () => {
+      let id = 0;
+      const c = new RowCache(() => ++id);
+      const rows = Array.from({ length: PAGE_ROWS }, (_, i) => [i]);
+      const view = (): number[] => c.want(5 * PAGE_ROWS + 190, 30, 10_000).map((r) => r.offset);
+      const asked = c.want(5 * PAGE_ROWS + 190, 30, 10_000);
+      assert.deepEqual(asked.map((r) => r.offset), [5 * PAGE_ROWS, 6 * PAGE_ROWS], 'the two pages in view');
+      c.accept(asked[0]?.requestId ?? -1, 5 * PAGE_ROWS, rows);
+      assert.deepEqual(view(), [], 'no margin while a page in view is missing');
+      c.accept(asked[1]?.requestId ?? -1, 6 * PAGE_ROWS, rows);
+      assert.deepEqual(view(), [4 * PAGE_ROWS, 7 * PAGE_ROWS], 'then the margins');
     });
   });
 

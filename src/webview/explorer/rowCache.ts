@@ -62,10 +62,12 @@ export class RowCache {
     this.evict(lo, hi);
     const asked = new Set(this.pending.values());
     const out: PageRequest[] = [];
-    // Visible pages first, then the margins.
+    // The visible pages first; the margins only once those are here, so they never compete with
+    // them for the service's cores (on 2 cores, three pages asked at once took the visible one from
+    // a median of 17 ms to 31, bench explorewebview).
     const order: number[] = [];
     for (let p = Math.floor(first / PAGE_ROWS); p <= Math.floor(lastRow / PAGE_ROWS); p++) order.push(p);
-    for (let p = lo; p <= hi; p++) if (!order.includes(p)) order.push(p);
+    if (order.every((p) => this.pages.has(p))) for (let p = lo; p <= hi; p++) if (!order.includes(p)) order.push(p);
     for (const p of order) {
       if (p < lo || p > hi || this.pages.has(p) || asked.has(p)) continue;
       const requestId = this.nextId();
