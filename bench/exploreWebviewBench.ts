@@ -8,7 +8,7 @@
  *   in view are in the DOM with their values (a MutationObserver on the grid's rows: no row still a
  *   placeholder, the first row the one scrolled to; then every row's id cell is checked against its
  *   index, so the rows are the file's). That includes the grid's frame after the scroll, its
- *   `fetchRows` posts (the page in view first, then one page of margin each side), the relay, the
+ *   `fetchRows` posts (the pages in view; one page of margin each side only once they are here), the relay, the
  *   HTTP call, the service's query, the reply's trip back and the grid drawing it. Between two
  *   scrolls the relay is let go idle. Baseline, alternated with it in the same run: bare DuckDB in
  *   an in-process @duckdb/node-api instance, `SELECT * FROM 'file' LIMIT 200 OFFSET n` for the
