@@ -10,13 +10,18 @@
  *
  * Only plans whose every column the statistics describe as exactly as the full index does qualify
  * ({@link statsSuffice}): the index alone knows whether a number column is an identifier or a small
- * set of codes, which text holds numbers or dates, and how a wide table reads as long rows. Anything
- * else waits for the index, as before: a quicker answer is never a different one.
+ * set of codes, which text holds numbers or dates, and how a wide table reads as long rows. And the
+ * reading must not depend on what the statistics leave open, the number of distinct values of a
+ * column they do not list ({@link readsTheSame}): "how many distinct id" read as a count of rows
+ * when every id looked distinct (a test's wrong number). Anything else waits for the index, as
+ * before: a quicker answer is never a different one.
  *
  * The results of these statements are kept for the same file read ({@link ResultMemo}): a question
  * asked again before the copy is done reads nothing again.
  */
 import type { QueryResult } from '../duckdb/duckDbStore';
+import { LISTED_VALUES } from '../duckdb/scanStats';
+import type { Decision } from './reader';
 import { isIdLike } from './shape';
 import type { ColRef, Filter, Plan, TableMeta } from './types';
 
@@ -59,6 +64,48 @@ export function statsSuffice(plan: Plan): boolean {
 
 /** The aggregate plan's fields a plain question may set; any other (comparisons of named groups, shares of a scope) waits for the index. */
 const PLAIN_KEYS = new Set(['kind', 'base', 'measures', 'dims', 'filters', 'order', 'limit', 'share', 'chart']);
+
+/** A plan by the names it reads (tables and columns as names, not objects), to compare two readings. */
+function planKey(plan: Plan): string {
+  return JSON.stringify(plan, (key, v: unknown) => {
+    if (typeof v !== 'object' || v === null) return v;
+    const o = v as Record<string, unknown>;
+    if ('column' in o && 'table' in o && typeof o['table'] === 'object') return `${(o['table'] as TableMeta).table}.${(o['column'] as { name: string }).name}`;
+    if (key === 'base' || key === 'table' || key === 'other') return (o as unknown as TableMeta).table;
+    return v;
+  });
+}
+
+/**
+ * The tables with every column whose distinct values the statistics do not list set to each end of
+ * what it may have: as many as its values (each row its own, unique when none is missing), or
+ * barely more than the listed ones (for numbers, two: a column of codes).
+ */
+function openEnds(tables: readonly TableMeta[]): [TableMeta[], TableMeta[]] {
+  const at = (many: boolean): TableMeta[] => tables.map((t) => ({
+    ...t,
+    columns: t.columns.map((c) => {
+      if (c.values !== undefined) return c;
+      if (many) return { ...c, distinct: c.nonNull, unique: c.nonNull === t.rowCount && c.nonNull > 0 };
+      return { ...c, distinct: Math.min(c.nonNull, c.kind === 'numeric' ? 2 : LISTED_VALUES + 1), unique: false };
+    }),
+  }));
+  return [at(true), at(false)];
+}
+
+/**
+ * Whether `read` gives one plain reading of the question against the statistics (`quick`) that
+ * stays the same whatever the open distinct counts are: then the index could not read it otherwise.
+ */
+export function readsTheSame(read: (tables: TableMeta[]) => Decision, quick: TableMeta[]): boolean {
+  const d = read(quick);
+  if (d.kind !== 'answer' || d.rivals.length > 0 || !statsSuffice(d.reading.plan)) return false;
+  const key = planKey(d.reading.plan);
+  return openEnds(quick).every((tables) => {
+    const e = read(tables);
+    return e.kind === 'answer' && e.rivals.length === 0 && planKey(e.reading.plan) === key;
+  });
+}
 
 /** What identifies the rows of these tables: the file read (a re-read is another version). */
 export function memoScope(tables: readonly TableMeta[]): string {

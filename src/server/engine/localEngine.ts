@@ -22,7 +22,7 @@ import { crossCheck, engineWrote, modelCanPlan, type Verdict } from '../model/cr
 import { runOverview } from './overviewRunner';
 import { runStatsOverview } from './statsOverview';
 import { runPlan } from './planRunner';
-import { memoScope, ResultMemo, statsSuffice } from './fileFirst';
+import { memoScope, readsTheSame, ResultMemo } from './fileFirst';
 import { RetrievalIndex } from './retrieval';
 import { answerFromDocuments } from './retrievalAnswer';
 import { SchemaIndex } from './schemaIndex';
@@ -172,8 +172,8 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     if (!ids.some((id) => this.store.copiesBeingWritten.pending(id))) return undefined;
     const quick = this.schema.quickTables(ctx.sources);
     if (quick === undefined) return undefined;
-    const d = readQuestion(ctx.question, ctx.history.map((h) => h.question), quick, ctx.glossary ?? []);
-    if (d.kind !== 'answer' || d.rivals.length > 0 || !statsSuffice(d.reading.plan)) return undefined;
+    const history = ctx.history.map((h) => h.question);
+    if (!readsTheSame((tables) => readQuestion(ctx.question, history, tables, ctx.glossary ?? []), quick)) return undefined;
     const release = this.store.copiesBeingWritten.hold(ids);
     return release === undefined ? undefined : { tables: quick, release, scope: memoScope(quick) };
   }
