@@ -45,6 +45,8 @@ export class ExplorerSession implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** What the host posted (for the tests); the newest POSTED_KEPT. */
   readonly posted: ExplorerHostToWebview[] = [];
+  /** The types of the messages the webview posted (for the tests' diagnostics); the newest POSTED_KEPT. */
+  readonly received: string[] = [];
   /** The last view-level failure shown (for the tests). */
   lastError: string | undefined;
   private readonly closed = new vscode.EventEmitter<void>();
@@ -85,6 +87,8 @@ export class ExplorerSession implements vscode.Disposable {
       return;
     }
     const m: ExplorerWebviewToHost = raw;
+    this.received.push(m.type === 'fetchRows' ? `fetchRows ${m.offset}+${m.limit}` : m.type);
+    if (this.received.length > POSTED_KEPT) this.received.splice(0, this.received.length - POSTED_KEPT);
     switch (m.type) {
       case 'ready':
         if (m.protocol !== EXPLORER_PROTOCOL_VERSION) this.s.log.warn(`Team Data Explorer: the webview speaks protocol ${m.protocol}, the host ${EXPLORER_PROTOCOL_VERSION}`);
@@ -190,7 +194,7 @@ export class ExplorerSession implements vscode.Disposable {
     if (pins === undefined || pins.rows.length === 0) return;
     try {
       const rows = await fetchPinnedRows(await exploreClient(this.s), view.viewId, pins.query, pins.rows);
-      if (this.disposed || this.opened !== view) return;
+      if (this.disposed || this.opened?.viewId !== view.viewId) return;
       if (rows.length > 0) this.post({ type: 'pinnedRows', query: pins.query, rows });
       if (rows.length < pins.rows.length) {
         const gone = pins.rows.filter((i) => !rows.some((r) => r.index === i));
@@ -255,7 +259,9 @@ export class ExplorerSession implements vscode.Disposable {
     try {
       const c = await exploreClient(this.s);
       const reply = await ask(c, view.viewId, ac.signal);
-      if (current() && this.opened === view) this.post(reply);
+      // The same view (by id: each status poll while the file is read replaces the object); an
+      // older frame's page the webview drops by its request id.
+      if (current() && this.opened?.viewId === view.viewId) this.post(reply);
     } catch (err) {
       if (this.disposed || ac.signal.aborted) return;
       if (err instanceof ExploreCallError && err.status === 404) {
