@@ -1,8 +1,9 @@
 /**
  * What the explorer webview keeps (issue 27): rows pinned at the top are persisted by index with
  * the query they are indices under, dropped when the query changes, and shown again from the
- * host's `pinnedRows` (values fetched again) only under that same query; a panel's origin goes
- * into the webview's own state (`setState`) for the panel serializer after a window reload.
+ * host's `pinnedRows` (values fetched again) only under that same query; a restored sort or filter
+ * on a file still being read waits for the whole file; a panel's origin goes into the webview's
+ * own state (`setState`) for the panel serializer after a window reload.
  */
 import { strict as assert } from 'node:assert';
 import type { ExploreQuery } from '../../src/shared/explore';
@@ -63,6 +64,25 @@ describe('explorer (browser): pinned rows and panel state kept', function () {
     await p.settle();
     assert.deepEqual(await band(p), [['8', '7'], ['42', '1040'], ['11', '1009']], 'the values the host sent, once each, after the row pinned meanwhile');
     assert.match(await p.page.textContent('#announcer') ?? '', /2 pinned rows restored/);
+  });
+
+  it('a restored sort and filter on a file still being read wait for the whole file, then ask (the service refuses them before)', async () => {
+    x = await ExplorerPage.open(env.browser, env.server, { width: 900, height: 600 });
+    const p = x;
+    const query: ExploreQuery = { sort: [{ column: 'amount', desc: true }], filters: [{ column: 'city', op: 'in', values: ['Oslo'] }] };
+    await p.send(initOf({ query }, { state: 'reading', rowCount: undefined }));
+    await p.settle();
+    assert.deepEqual([await p.postedOf('fetchRows'), await p.postedOf('fetchCount')], [[], []], 'nothing asked while the file is read');
+    assert.match(await p.page.textContent('.x-count') ?? '', /once the whole file is read/);
+    assert.equal(await p.page.isVisible('.x-notice'), false, 'no failure shown');
+    await p.send({ type: 'status', status: { state: 'ready', rowCount: 10_000_000 } });
+    await p.settle();
+    const asked = await p.postedOf('fetchRows');
+    assert.equal(asked[0]?.offset, 0);
+    assert.ok(asked.every((m) => JSON.stringify(m.query) === JSON.stringify(query)), 'under the restored query');
+    assert.deepEqual((await p.postedOf('fetchCount')).map((m) => m.query), [query]);
+    assert.match(await p.page.textContent('.x-count') ?? '', /1,234 of 10,000,000 rows match/);
+    assert.equal(await p.page.textContent('#x-c-0-0'), '1');
   });
 
   it('keeps a panel\'s origin in the webview state, and a garbled one is dropped', async () => {

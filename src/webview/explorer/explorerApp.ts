@@ -154,13 +154,31 @@ export class ExplorerApp {
     this.filters.setEnabled(this.ready);
     if (this.ready && !wasReady) {
       announce('The whole file is read: sort, filters and summary are available');
+      // A restored sort or filter waited for this: its rows and count are asked for now.
+      if (this.hasQuery) {
+        this.restart();
+        return;
+      }
       if (this.summary.open) this.fetchSummary();
     }
     this.refresh();
   }
 
+  private get hasQuery(): boolean {
+    return this.query.sort.length > 0 || this.query.filters.length > 0;
+  }
+
+  /**
+   * A query restored from `init` on a file still being read: the service sorts and filters only
+   * the whole file, so nothing is asked for until it is read (it would be refused).
+   */
+  private get waiting(): boolean {
+    return !this.ready && this.hasQuery;
+  }
+
   /** Rows in the view: the count matching the filters, else the file's, else what is known so far. */
   private total(): number {
+    if (this.waiting) return 0;
     const known = this.query.filters.length > 0 ? this.matching : this.status.rowCount ?? this.opened?.rowCount;
     if (known !== undefined) return known;
     return this.cache.endSeen ?? this.knownRows + PAGE_ROWS;
@@ -188,6 +206,8 @@ export class ExplorerApp {
     const all = this.status.rowCount ?? this.opened?.rowCount;
     const count = this.failed
       ? 'The view could not be read'
+      : this.waiting
+      ? 'Sorting and filtering once the whole file is read…'
       : filtered
       ? this.countReq !== undefined ? 'Counting matching rows…' : `${nf.format(total)} of ${all !== undefined ? nf.format(all) : '?'} rows match`
       : all !== undefined ? `${nf.format(all)} rows` : `${nf.format(this.knownRows)}+ rows so far`;
@@ -204,7 +224,7 @@ export class ExplorerApp {
   }
 
   private want(first: number, count: number): void {
-    if (this.failed) return;
+    if (this.failed || this.waiting) return;
     for (const r of this.cache.want(first, count, this.total())) {
       this.host.post({ type: 'fetchRows', requestId: r.requestId, offset: r.offset, limit: r.limit, query: this.query });
     }
@@ -218,7 +238,7 @@ export class ExplorerApp {
     this.countReq = undefined;
     this.failed = false;
     this.filters.clearErrors();
-    if (this.query.filters.length > 0) {
+    if (this.query.filters.length > 0 && !this.waiting) {
       this.countReq = ++this.lastId;
       this.host.post({ type: 'fetchCount', requestId: this.countReq, query: this.query });
     }
