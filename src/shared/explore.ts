@@ -112,3 +112,18 @@ export const EXPLORE_LIMITS = {
   histogramBins: 20,
   topValues: 10,
 } as const;
+
+/** A value as JSON with object keys sorted: equal for equal queries whatever their key order. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (typeof v === 'object' && v !== null) {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/** Whether two queries select and order the same rows (the same sort and filters). */
+export function sameQuery(a: ExploreQuery, b: ExploreQuery): boolean {
+  return canonical(a) === canonical(b);
+}

@@ -9,7 +9,7 @@ import {
   EXPLORE_LIMITS as X, type ColumnSummary, type ExploreColumn, type ExploreFilter, type ExploreKind, type ExploreOpened,
   type ExplorePage, type ExploreQuery, type ExploreSort, type ExploreStatus,
 } from './explore';
-import type { ExplorerAction, ExplorerHostToWebview, ExplorerWebviewToHost } from './explorerProtocol';
+import { MAX_PINNED_ROWS, type ExplorerAction, type ExplorerHostToWebview, type ExplorerPanelOrigin, type ExplorerPanelState, type ExplorerPinnedRow, type ExplorerWebviewToHost } from './explorerProtocol';
 import { arrayOf, bool, finite, int, literal, oneOf, recordOf, shape, str, tagged, type Guard } from './guardKit';
 import { isThemeKind } from './protocolGuards';
 
@@ -70,6 +70,24 @@ export const isExploreStatus: Guard<ExploreStatus> = shape(
 const isCell: Guard<string | number | boolean | null> = (v): v is string | number | boolean | null =>
   v === null || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v)) || (typeof v === 'string' && v.length <= M.cell);
 
+export const isExplorerPinnedRow: Guard<ExplorerPinnedRow> = shape({ index: rows, values: arrayOf(isCell, M.columns) });
+
+/** Indices of pinned rows, as persisted. */
+export const isPinnedRowIndices: Guard<number[]> = arrayOf(rows, MAX_PINNED_ROWS);
+
+/** Data source and dataset ids (the service's own, opaque). */
+const id = str(200);
+/** An absolute path of the answer-file cache (its meaning is checked by the host before use). */
+const path = str(4096);
+
+export const isExplorerPanelOrigin: Guard<ExplorerPanelOrigin> = oneOf(
+  shape({ kind: literal('table'), path, name }),
+  shape({ kind: literal('source'), datasourceId: id, datasetId: id, name }),
+);
+
+/** A panel's state as the webview kept it: read back by the panel serializer after a reload. */
+export const isExplorerPanelState: Guard<ExplorerPanelState> = shape({ v: literal(1), origin: isExplorerPanelOrigin });
+
 export const isExplorePage: Guard<ExplorePage> = shape(
   { offset: rows, rows: arrayOf(arrayOf(isCell, M.columns), X.pageRows) },
   { matching: rows },
@@ -109,6 +127,8 @@ export const isExplorerHostToWebview: Guard<ExplorerHostToWebview> = tagged<Expl
   error: shape({ type: literal('error'), message }, { requestId }),
   theme: shape({ type: literal('theme'), theme: isThemeKind }),
   reloaded: shape({ type: literal('reloaded'), opened: isExploreOpened }),
+  pinnedRows: shape({ type: literal('pinnedRows'), query: isExploreQuery, rows: arrayOf(isExplorerPinnedRow, MAX_PINNED_ROWS) }),
+  panelState: shape({ type: literal('panelState'), state: isExplorerPanelState }),
 });
 
 export const isExplorerAction: Guard<ExplorerAction> = literal('copySql', 'exportCsv', 'exportParquet', 'ask');
@@ -125,6 +145,6 @@ export const isExplorerWebviewToHost: Guard<ExplorerWebviewToHost> = tagged<Expl
     query: isExploreQuery,
     pinned: arrayOf(name, M.columns),
     widths: recordOf(int(16, 4000), M.columns, M.name),
-  }),
+  }, { pinnedRows: isPinnedRowIndices }),
   webviewError: shape({ type: literal('webviewError'), message }),
 });

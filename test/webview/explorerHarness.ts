@@ -24,6 +24,8 @@ declare global {
     __posted: unknown[];
     __csp: string[];
     __host?: FakeHostConfig;
+    /** What the webview last kept with `setState`. */
+    __state?: unknown;
   }
 }
 
@@ -178,8 +180,10 @@ export class ExplorerPage extends WebviewPage<ExplorerWebviewToHost> {
             window.__posted.push(copy);
             answer(copy);
           },
-          getState: () => undefined,
-          setState: () => undefined,
+          getState: () => window.__state,
+          setState: (state: unknown) => {
+            window.__state = JSON.parse(JSON.stringify(state)) as unknown;
+          },
         });
         document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
         document.addEventListener('DOMContentLoaded', () => {
@@ -207,6 +211,11 @@ export class ExplorerPage extends WebviewPage<ExplorerWebviewToHost> {
     await this.page.evaluate(() => new Promise<void>((r) => setTimeout(r, (window.__host?.delayMs ?? 0) + 20)));
     await this.flush();
     await this.flush();
+  }
+
+  /** What the webview kept with `setState` (the panel serializer's state after a reload). */
+  async savedState(): Promise<unknown> {
+    return this.page.evaluate(() => window.__state);
   }
 
   async setHost(over: Partial<FakeHostConfig>): Promise<void> {

@@ -1,11 +1,13 @@
 /**
  * The explorer's pure parts in plain Node (issue 27): the scroll mapping that lets 10 M rows
  * scroll end to end, the page cache (stale replies, bounded pages), filters built from the form,
- * sort cycling, the TSV of a selection, and the message guards in both directions.
+ * sort cycling, the TSV of a selection, the message guards in both directions (pinned rows, a
+ * panel's kept origin) and comparing queries.
  */
 import { strict as assert } from 'node:assert';
-import { EXPLORE_LIMITS } from '../../src/shared/explore';
-import { isExplorerHostToWebview, isExplorerWebviewToHost } from '../../src/shared/explorerGuards';
+import { EXPLORE_LIMITS, sameQuery } from '../../src/shared/explore';
+import { isExplorerHostToWebview, isExplorerPanelState, isExplorerWebviewToHost } from '../../src/shared/explorerGuards';
+import { MAX_PINNED_ROWS } from '../../src/shared/explorerProtocol';
 import { renderExplorerHtml } from '../../src/webview/explorer/explorerHtml';
 import { buildFilter, type FilterInput } from '../../src/webview/explorer/filterModel';
 import { nextSort } from '../../src/webview/explorer/gridHeader';
@@ -132,6 +134,33 @@ describe('explorer units', () => {
       assert.equal(isExplorerWebviewToHost({ type: 'persist', query: q, pinned: ['a'], widths: { a: 120 } }), true);
       assert.equal(isExplorerWebviewToHost({ type: 'ready', protocol: 1 }), true);
       assert.equal(isExplorerWebviewToHost({ type: 'webviewError', message: 'TypeError: x' }), true);
+    });
+
+    it('check pinned rows and a panel\'s kept origin (what the serializer reads back after a reload)', () => {
+      const q = { sort: [{ column: 'a', desc: true }], filters: [] };
+      assert.equal(isExplorerWebviewToHost({ type: 'persist', query: q, pinned: [], widths: {}, pinnedRows: [3, 0] }), true);
+      assert.equal(isExplorerWebviewToHost({ type: 'persist', query: q, pinned: [], widths: {}, pinnedRows: [-1] }), false);
+      assert.equal(isExplorerWebviewToHost({ type: 'persist', query: q, pinned: [], widths: {}, pinnedRows: Array.from({ length: MAX_PINNED_ROWS + 1 }, (_, i) => i) }), false);
+      assert.equal(isExplorerHostToWebview({ type: 'pinnedRows', query: q, rows: [{ index: 4, values: ['x', 1, null, true] }] }), true);
+      assert.equal(isExplorerHostToWebview({ type: 'pinnedRows', query: q, rows: [{ index: 4, values: [{ html: 'x' }] }] }), false);
+      assert.equal(isExplorerHostToWebview({ type: 'pinnedRows', rows: [] }), false, 'rows without their query');
+      const table = { v: 1, origin: { kind: 'table', path: '/g/answer-files/ab.csv', name: 'by region.csv' } };
+      const source = { v: 1, origin: { kind: 'source', datasourceId: 'ds1', datasetId: 'd1', name: 'orders.csv' } };
+      for (const state of [table, source]) {
+        assert.equal(isExplorerPanelState(state), true);
+        assert.equal(isExplorerHostToWebview({ type: 'panelState', state }), true);
+      }
+      for (const bad of [undefined, null, 'x', { v: 2, origin: table.origin }, { v: 1, origin: { kind: 'file', path: '/etc/passwd', name: 'x' } }, { v: 1, origin: { kind: 'table', path: 7, name: 'x' } },
+        { v: 1, origin: { kind: 'source', datasourceId: 'ds1', name: 'x' } }, { v: 1, origin: { kind: 'table', path: `/${'a'.repeat(5000)}`, name: 'x' } }]) {
+        assert.equal(isExplorerPanelState(bad), false, JSON.stringify(bad)?.slice(0, 100));
+      }
+    });
+
+    it('compares queries whatever their key order', () => {
+      assert.equal(sameQuery({ sort: [{ column: 'a', desc: false }], filters: [] }, { filters: [], sort: [{ desc: false, column: 'a' }] }), true);
+      assert.equal(sameQuery({ sort: [], filters: [{ column: 'a', op: 'contains', text: 'x', negate: undefined }] }, { sort: [], filters: [{ column: 'a', op: 'contains', text: 'x' }] }), true);
+      assert.equal(sameQuery({ sort: [{ column: 'a', desc: false }], filters: [] }, { sort: [{ column: 'a', desc: true }], filters: [] }), false);
+      assert.equal(sameQuery({ sort: [{ column: 'a', desc: false }, { column: 'b', desc: false }], filters: [] }, { sort: [{ column: 'b', desc: false }, { column: 'a', desc: false }], filters: [] }), false);
     });
   });
 

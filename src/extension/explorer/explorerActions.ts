@@ -28,6 +28,8 @@ export interface AskViewResult {
 
 const SESSIONS_KEY = 'teamData.explorerSessions';
 const PROGRESS_POLL_MS = 400;
+/** How many times a cancel is asked for while the export has not reached the service yet (every PROGRESS_POLL_MS). */
+const CANCEL_TRIES = 25;
 
 export async function runExplorerAction(s: Services, x: ExplorerSession, action: ExplorerAction, query: ExploreQuery): Promise<unknown> {
   try {
@@ -65,7 +67,11 @@ function defaultTarget(x: ExplorerSession, file: string): vscode.Uri | undefined
   return folder ? vscode.Uri.joinPath(folder, file) : undefined;
 }
 
-export async function exportView(s: Services, x: ExplorerSession, query: ExploreQuery, format: 'csv' | 'parquet'): Promise<{ rows: number; path: string } | undefined> {
+/**
+ * Exports the view where the save dialog says, with progress; the progress's Cancel (or `cancel`,
+ * another token that means the same, for callers without a notification to click) stops it.
+ */
+export async function exportView(s: Services, x: ExplorerSession, query: ExploreQuery, format: 'csv' | 'parquet', cancel?: vscode.CancellationToken): Promise<{ rows: number; path: string } | undefined> {
   const view = x.viewId;
   if (view === undefined) return undefined;
   const suggested = `${stem(x.name)}${x.current?.sheet ? `-${x.current.sheet}` : ''}${query.filters.length > 0 ? '-filtered' : ''}.${format}`;
@@ -86,10 +92,22 @@ export async function exportView(s: Services, x: ExplorerSession, query: Explore
     { location: vscode.ProgressLocation.Notification, title: `Exporting ${x.name} to ${basename(target.fsPath)}`, cancellable: true },
     async (progress, token) => {
       let cancelled = false;
-      const cancel = token.onCancellationRequested(() => {
+      let settled = false;
+      const stop = (): void => {
+        if (cancelled) return;
         cancelled = true;
-        void c.cancelExport(view).catch(() => undefined);
-      });
+        // A cancel that reaches the service before the export has started there finds nothing to
+        // stop: ask again while the export is still on its way.
+        void (async () => {
+          for (let i = 0; i < CANCEL_TRIES && !settled; i++) {
+            if (await c.cancelExport(view).catch(() => false)) return;
+            await new Promise((r) => setTimeout(r, PROGRESS_POLL_MS));
+          }
+        })();
+      };
+      const tokens = [token, ...(cancel ? [cancel] : [])];
+      const subs = tokens.map((t) => t.onCancellationRequested(stop));
+      if (tokens.some((t) => t.isCancellationRequested)) stop();
       let shown = 0;
       const timer = setInterval(() => {
         void c.status(view).then((st) => {
@@ -110,8 +128,9 @@ export async function exportView(s: Services, x: ExplorerSession, query: Explore
         }
         throw err;
       } finally {
+        settled = true;
         clearInterval(timer);
-        cancel.dispose();
+        for (const d of subs) d.dispose();
       }
     },
   );

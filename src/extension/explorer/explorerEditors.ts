@@ -5,13 +5,24 @@
  * {@link ExplorerSession}; the webview gets scripts, resources from `dist/` only, a fresh nonce and
  * the explorer's strict CSP, and is not kept alive while hidden (its state comes back in `init`).
  *
+ * After a window reload VS Code restores the custom editor by its file's URI (resolveCustomEditor
+ * again: the tab's query, pins and widths come back from the workspace state), and the panels
+ * through the serializer registered here: each panel's webview keeps its origin (`panelState`,
+ * checked with the protocol's guards when it comes back; an answer table only under the host's
+ * answer-file cache). A table whose copy is gone, or a data source the service no longer has,
+ * says so in the tab (explorerSession.ts).
+ *
  * Answer tables: the host's cached copy of the CSV lives in the extension's answer-file cache,
  * which is not a workspace folder, and the service reads files in place only under the folders a
  * window's lease registered. The first "Explore" of an answer table adds that cache folder (the
  * host's own downloads, nothing else) to this window's read roots, remembered from then on; a
  * service that cannot read it yet restarts once no job runs (supervisor.ts), and the tab waits.
  */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import * as vscode from 'vscode';
+import { isExplorerPanelState } from '../../shared/explorerGuards';
+import { escapeHtml } from '../../shared/html';
+import { answerFilesRoot } from '../panel/fileCache';
 import { bundleHtml } from '../ui/webviewHtml';
 import { renderExplorerHtml } from '../../webview/explorer/explorerHtml';
 import type { Services } from '../services';
@@ -20,7 +31,7 @@ import { ExplorerSession } from './explorerSession';
 import { originName, type ExplorerOrigin } from './explorerTypes';
 
 export const EXPLORER_VIEW_TYPE = 'teamData.explorer';
-/** The panels for data sources and answer tables (not restored after a reload: they reopen from where they came). */
+/** The panels for data sources and answer tables (restored after a window reload by {@link ExplorerEditors.restorePanel}). */
 export const EXPLORER_PANEL_TYPE = 'teamData.explorerPanel';
 /** globalState: answer tables were explored, so the answer-file cache is one of the read roots. */
 export const ANSWER_TABLES_READABLE = 'teamData.answerTablesReadable';
@@ -46,10 +57,35 @@ export class ExplorerEditors implements vscode.CustomReadonlyEditorProvider<Expl
   }
 
   register(): vscode.Disposable {
-    return vscode.window.registerCustomEditorProvider(EXPLORER_VIEW_TYPE, this, {
-      webviewOptions: { retainContextWhenHidden: false, enableFindWidget: false },
-      supportsMultipleEditorsPerDocument: true,
-    });
+    return vscode.Disposable.from(
+      vscode.window.registerCustomEditorProvider(EXPLORER_VIEW_TYPE, this, {
+        webviewOptions: { retainContextWhenHidden: false, enableFindWidget: false },
+        supportsMultipleEditorsPerDocument: true,
+      }),
+      vscode.window.registerWebviewPanelSerializer(EXPLORER_PANEL_TYPE, {
+        deserializeWebviewPanel: async (panel, state: unknown) => {
+          await this.restorePanel(panel, state);
+        },
+      }),
+    );
+  }
+
+  /**
+   * Brings a panel tab back after a window reload from the state its webview kept. A state that
+   * does not pass the guards (or names a table outside the answer-file cache) opens nothing: the
+   * tab says it cannot be restored.
+   */
+  async restorePanel(panel: vscode.WebviewPanel, state: unknown): Promise<ExplorerSession | undefined> {
+    const origin = isExplorerPanelState(state) ? state.origin : undefined;
+    const cache = answerFilesRoot(this.s.context.globalStorageUri.fsPath);
+    if (origin === undefined || (origin.kind === 'table' && !inside(cache, origin.path))) {
+      this.s.log.warn('Team Data Explorer: a tab could not be restored after the window reload: what it showed was not saved with it, or not in a form this version reads');
+      panel.webview.options = { enableScripts: false, localResourceRoots: [] };
+      panel.webview.html = messageHtml('This Team Data Explorer tab could not be restored after the window reload: what it showed was not saved with it. Close it, and open the data source or the answer table again.');
+      return undefined;
+    }
+    if (origin.kind === 'table') await this.tablesReadable(cache);
+    return this.adopt(panel, origin);
   }
 
   /** The open tabs (for the tests and for closing them). */
@@ -81,13 +117,18 @@ export class ExplorerEditors implements vscode.CustomReadonlyEditorProvider<Expl
 
   /** Opens an answer table's cached CSV in an explorer tab, first making the cache readable to the service. */
   async openTable(path: string, name: string, cacheRoot: string): Promise<ExplorerSession> {
+    await this.tablesReadable(cacheRoot);
+    return this.openPanel({ kind: 'table', path, name });
+  }
+
+  /** Makes the answer-file cache one of the window's read roots (remembered from then on). */
+  private async tablesReadable(cacheRoot: string): Promise<void> {
     if (this.s.context.globalState.get<boolean>(ANSWER_TABLES_READABLE) !== true || !this.s.supervisor.readRoots.includes(cacheRoot)) {
       await this.s.context.globalState.update(ANSWER_TABLES_READABLE, true);
       if (this.s.supervisor.endpoint !== undefined && this.s.supervisor.readRootsChanged()) {
         await this.s.supervisor.updateReadRoots().catch((err: unknown) => this.s.log.warn(`telling the local service about the answer-file folder failed: ${String(err)}`));
       }
     }
-    return this.openPanel({ kind: 'table', path, name });
   }
 
   private openPanel(origin: ExplorerOrigin): ExplorerSession {
@@ -133,4 +174,26 @@ export class ExplorerEditors implements vscode.CustomReadonlyEditorProvider<Expl
     this.open.clear();
     this.opened.dispose();
   }
+}
+
+/** Whether `path` is an absolute path strictly inside `root`. */
+function inside(root: string, path: string): boolean {
+  if (!isAbsolute(path)) return false;
+  const rel = relative(resolve(root), resolve(path));
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/** A tab's plain message, without scripts or resources. */
+function messageHtml(text: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none';">
+<title>Team Data Explorer</title>
+</head>
+<body>
+<p role="alert">${escapeHtml(text)}</p>
+</body>
+</html>`;
 }

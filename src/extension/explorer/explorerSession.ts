@@ -7,15 +7,18 @@
  * an answer to a request the webview has since replaced (another query) is dropped here, and the
  * webview drops its own stale ids too.
  */
+import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { ExploreCallError, type ExploreClient } from '../../api/exploreClient';
 import type { ExploreOpened, ExploreQuery, ExploreStatus } from '../../shared/explore';
+import { sameQuery } from '../../shared/explore';
 import { EXPLORER_PROTOCOL_VERSION, type ExplorerHostToWebview, type ExplorerWebviewToHost } from '../../shared/explorerProtocol';
 import { isExplorerWebviewToHost } from '../../shared/explorerGuards';
 import { themeKind } from '../panel/panelTurns';
 import type { Services } from '../services';
 import { runExplorerAction } from './explorerActions';
 import type { ExplorerMemory } from './explorerMemory';
+import { fetchPinnedRows } from './explorerPins';
 import { exploreClient, originKey, runningExploreClient, originName, targetOf, type ExplorerOrigin } from './explorerTypes';
 
 const READING_POLL_MS = 500;
@@ -36,10 +39,14 @@ export class ExplorerSession implements vscode.Disposable {
   private latestQuery = '';
   private latestCount = -1;
   private latestSummary = -1;
+  /** The webview's grid (re)started without its pinned rows: send them once the view is ready. */
+  private pinsWanted = false;
   private readonly inFlight = new Set<AbortController>();
   private readonly disposables: vscode.Disposable[] = [];
   /** What the host posted (for the tests); the newest POSTED_KEPT. */
   readonly posted: ExplorerHostToWebview[] = [];
+  /** The types of the messages the webview posted (for the tests' diagnostics); the newest POSTED_KEPT. */
+  readonly received: string[] = [];
   /** The last view-level failure shown (for the tests). */
   lastError: string | undefined;
   private readonly closed = new vscode.EventEmitter<void>();
@@ -80,6 +87,8 @@ export class ExplorerSession implements vscode.Disposable {
       return;
     }
     const m: ExplorerWebviewToHost = raw;
+    this.received.push(m.type === 'fetchRows' ? `fetchRows ${m.offset}+${m.limit}` : m.type);
+    if (this.received.length > POSTED_KEPT) this.received.splice(0, this.received.length - POSTED_KEPT);
     switch (m.type) {
       case 'ready':
         if (m.protocol !== EXPLORER_PROTOCOL_VERSION) this.s.log.warn(`Team Data Explorer: the webview speaks protocol ${m.protocol}, the host ${EXPLORER_PROTOCOL_VERSION}`);
@@ -105,7 +114,13 @@ export class ExplorerSession implements vscode.Disposable {
         if (this.opened) await runExplorerAction(this.s, this, m.action, m.query);
         return;
       case 'persist':
-        await this.memory.set(originKey(this.origin), { query: m.query, pinned: m.pinned, widths: m.widths, ...(this.sheet !== undefined ? { sheet: this.sheet } : {}) });
+        await this.memory.set(originKey(this.origin), {
+          query: m.query,
+          pinned: m.pinned,
+          widths: m.widths,
+          ...(this.sheet !== undefined ? { sheet: this.sheet } : {}),
+          pinnedRows: { query: m.query, rows: m.pinnedRows ?? [] },
+        });
         return;
       case 'webviewError':
         this.s.log.warn(`Team Data Explorer webview (${this.name}): ${m.message}`);
@@ -128,7 +143,14 @@ export class ExplorerSession implements vscode.Disposable {
 
   /** The webview is ready: open the view (or reuse it after a webview reload) and send `init`. */
   private async start(): Promise<void> {
+    // A panel's origin goes into the webview's own state first, so that even a tab that fails
+    // to open comes back after a window reload (and says why again).
+    if (this.origin.kind !== 'file') this.post({ type: 'panelState', state: { v: 1, origin: this.origin } });
     try {
+      if (this.origin.kind === 'table' && !existsSync(this.origin.path)) {
+        this.fail(`The answer table “${this.name}” is no longer available: the copy kept with its answer was removed. Open the answer again and choose Explore on its table.`);
+        return;
+      }
       if (this.opened === undefined) this.opened = await this.openView();
       if (this.disposed) return;
       this.ready = true;
@@ -143,9 +165,46 @@ export class ExplorerSession implements vscode.Disposable {
         ...(saved?.widths ? { widths: saved.widths } : {}),
       };
       this.post(init);
+      this.wantPins();
       this.schedule(true);
     } catch (err) {
-      this.fail(`Could not open ${this.name}: ${messageOf(err)}`);
+      if (this.origin.kind === 'source' && err instanceof ExploreCallError && err.status === 404) {
+        this.fail(`The data source “${this.name}” is no longer in the local service: it was deleted, or the service now uses another data folder. Open a data source again from the Datasets view.`);
+      } else this.fail(`Could not open ${this.name}: ${messageOf(err)}`);
+    }
+  }
+
+  /** The grid started over without pinned rows (init, reloaded): bring back the saved ones. */
+  private wantPins(): void {
+    this.pinsWanted = true;
+    void this.restorePins();
+  }
+
+  /**
+   * Sends the saved pinned rows, fetched again by index under their query, once the view is
+   * ready (sorting and filtering wait for the whole file); indices past the end are dropped,
+   * from the memory too.
+   */
+  private async restorePins(): Promise<void> {
+    const view = this.opened;
+    if (!this.pinsWanted || this.disposed || view === undefined || view.state !== 'ready') return;
+    this.pinsWanted = false;
+    const key = originKey(this.origin);
+    const pins = this.memory.get(key)?.pinnedRows;
+    if (pins === undefined || pins.rows.length === 0) return;
+    try {
+      const rows = await fetchPinnedRows(await exploreClient(this.s), view.viewId, pins.query, pins.rows);
+      if (this.disposed || this.opened?.viewId !== view.viewId) return;
+      if (rows.length > 0) this.post({ type: 'pinnedRows', query: pins.query, rows });
+      if (rows.length < pins.rows.length) {
+        const gone = pins.rows.filter((i) => !rows.some((r) => r.index === i));
+        const now = this.memory.get(key);
+        if (now?.pinnedRows && sameQuery(now.pinnedRows.query, pins.query)) {
+          await this.memory.set(key, { ...now, pinnedRows: { query: pins.query, rows: now.pinnedRows.rows.filter((i) => !gone.includes(i)) } });
+        }
+      }
+    } catch (err) {
+      this.s.log.warn(`Team Data Explorer: the pinned rows of ${this.name} could not be fetched again: ${messageOf(err)}`);
     }
   }
 
@@ -177,6 +236,7 @@ export class ExplorerSession implements vscode.Disposable {
       this.sheet = sheet;
       this.version = 0;
       const saved = this.memory.get(originKey(this.origin));
+      // Pinned rows were rows of the other sheet: they are not kept.
       await this.memory.set(originKey(this.origin), { query: saved?.query ?? { sort: [], filters: [] }, pinned: saved?.pinned ?? [], widths: saved?.widths ?? {}, sheet });
       this.post({ type: 'reloaded', opened: next });
       if (old) void c.close(old.viewId).catch(() => undefined);
@@ -199,7 +259,9 @@ export class ExplorerSession implements vscode.Disposable {
     try {
       const c = await exploreClient(this.s);
       const reply = await ask(c, view.viewId, ac.signal);
-      if (current() && this.opened === view) this.post(reply);
+      // The same view (by id: each status poll while the file is read replaces the object); an
+      // older frame's page the webview drops by its request id.
+      if (current() && this.opened?.viewId === view.viewId) this.post(reply);
     } catch (err) {
       if (this.disposed || ac.signal.aborted) return;
       if (err instanceof ExploreCallError && err.status === 404) {
@@ -221,6 +283,7 @@ export class ExplorerSession implements vscode.Disposable {
       this.opened = next;
       this.version = 0;
       this.post({ type: 'reloaded', opened: next });
+      this.wantPins();
       this.schedule(true);
     } catch (err) {
       this.fail(`Could not open ${this.name} again: ${messageOf(err)}`);
@@ -274,12 +337,15 @@ export class ExplorerSession implements vscode.Disposable {
       this.opened = next;
       this.lastError = undefined;
       this.post({ type: 'reloaded', opened: next });
+      this.wantPins();
       return;
     }
     if (view.state === 'reading' || status.state !== view.state || status.rowCount !== view.rowCount) {
       this.opened = { ...view, state: status.state, ...(status.rowCount !== undefined ? { rowCount: status.rowCount } : {}) };
       const { version: _v, columns: _c, export: _e, ...plain } = status;
       this.post({ type: 'status', status: plain });
+      // The whole file is read now: pinned rows under a sort or filter can be fetched.
+      void this.restorePins();
     }
     if (this.lastError !== undefined) this.lastError = undefined;
   }

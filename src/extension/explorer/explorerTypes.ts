@@ -7,13 +7,11 @@
 import type * as vscode from 'vscode';
 import type { ExploreTarget } from '../../api/exploreClient';
 import { ExploreCallError, ExploreClient } from '../../api/exploreClient';
+import type { ExplorerPanelOrigin } from '../../shared/explorerProtocol';
 import type { Services } from '../services';
 
-export type ExplorerOrigin =
-  | { kind: 'file'; uri: vscode.Uri }
-  /** An answer table: `path` is the cached CSV (under the answer-file cache, a read root of the lease). */
-  | { kind: 'table'; path: string; name: string }
-  | { kind: 'source'; datasourceId: string; datasetId: string; name: string };
+/** A file, or what a panel shows (an answer table's cached CSV, a data source; explorerProtocol.ts). */
+export type ExplorerOrigin = { kind: 'file'; uri: vscode.Uri } | ExplorerPanelOrigin;
 
 export function originKey(o: ExplorerOrigin): string {
   return o.kind === 'file' ? o.uri.toString() : o.kind === 'table' ? `table:${o.path}` : `source:${o.datasourceId}`;

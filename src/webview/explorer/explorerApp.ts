@@ -2,10 +2,11 @@
  * The explorer webview's state and wiring: the view (file, columns, query, pins, widths), the
  * requests in flight (each with a fresh id; a reply to anything but the latest is dropped), and
  * the four parts it drives — toolbar, filter bar, grid and summary panel. Persisted state goes to
- * the host (`persist`) and comes back in `init`.
+ * the host (`persist`) and comes back in `init`; pinned rows are persisted by index under the
+ * query (a new query drops them) and come back in `pinnedRows`, fetched again by the host.
  */
-import { EXPLORE_LIMITS, type ExploreFilter, type ExploreOpened, type ExploreQuery, type ExploreStatus } from '../../shared/explore';
-import type { ExplorerAction, ExplorerHostToWebview, ExplorerWebviewToHost } from '../../shared/explorerProtocol';
+import { EXPLORE_LIMITS, sameQuery, type ExploreFilter, type ExploreOpened, type ExploreQuery, type ExploreStatus } from '../../shared/explore';
+import { MAX_PINNED_ROWS, type ExplorerAction, type ExplorerHostToWebview, type ExplorerPanelState, type ExplorerWebviewToHost } from '../../shared/explorerProtocol';
 import { announce, h } from '../dom';
 import { FilterBar } from './filterBar';
 import { Grid } from './grid';
@@ -17,9 +18,9 @@ import { Toolbar } from './toolbar';
 
 export interface ExplorerHost {
   post(m: ExplorerWebviewToHost): void;
+  /** Keeps a panel's origin in the webview's state (`setState`), for the panel serializer. */
+  saveState(state: ExplorerPanelState): void;
 }
-
-const MAX_PINNED_ROWS = 50;
 const nf = new Intl.NumberFormat('en-US');
 
 export class ExplorerApp {
@@ -108,6 +109,12 @@ export class ExplorerApp {
       case 'theme':
         this.setTheme(m.theme);
         return;
+      case 'pinnedRows':
+        this.restorePinnedRows(m.query, m.rows);
+        return;
+      case 'panelState':
+        this.host.saveState(m.state);
+        return;
     }
   }
 
@@ -147,13 +154,31 @@ export class ExplorerApp {
     this.filters.setEnabled(this.ready);
     if (this.ready && !wasReady) {
       announce('The whole file is read: sort, filters and summary are available');
+      // A restored sort or filter waited for this: its rows and count are asked for now.
+      if (this.hasQuery) {
+        this.restart();
+        return;
+      }
       if (this.summary.open) this.fetchSummary();
     }
     this.refresh();
   }
 
+  private get hasQuery(): boolean {
+    return this.query.sort.length > 0 || this.query.filters.length > 0;
+  }
+
+  /**
+   * A query restored from `init` on a file still being read: the service sorts and filters only
+   * the whole file, so nothing is asked for until it is read (it would be refused).
+   */
+  private get waiting(): boolean {
+    return !this.ready && this.hasQuery;
+  }
+
   /** Rows in the view: the count matching the filters, else the file's, else what is known so far. */
   private total(): number {
+    if (this.waiting) return 0;
     const known = this.query.filters.length > 0 ? this.matching : this.status.rowCount ?? this.opened?.rowCount;
     if (known !== undefined) return known;
     return this.cache.endSeen ?? this.knownRows + PAGE_ROWS;
@@ -181,6 +206,8 @@ export class ExplorerApp {
     const all = this.status.rowCount ?? this.opened?.rowCount;
     const count = this.failed
       ? 'The view could not be read'
+      : this.waiting
+      ? 'Sorting and filtering once the whole file is read…'
       : filtered
       ? this.countReq !== undefined ? 'Counting matching rows…' : `${nf.format(total)} of ${all !== undefined ? nf.format(all) : '?'} rows match`
       : all !== undefined ? `${nf.format(all)} rows` : `${nf.format(this.knownRows)}+ rows so far`;
@@ -197,7 +224,7 @@ export class ExplorerApp {
   }
 
   private want(first: number, count: number): void {
-    if (this.failed) return;
+    if (this.failed || this.waiting) return;
     for (const r of this.cache.want(first, count, this.total())) {
       this.host.post({ type: 'fetchRows', requestId: r.requestId, offset: r.offset, limit: r.limit, query: this.query });
     }
@@ -211,7 +238,7 @@ export class ExplorerApp {
     this.countReq = undefined;
     this.failed = false;
     this.filters.clearErrors();
-    if (this.query.filters.length > 0) {
+    if (this.query.filters.length > 0 && !this.waiting) {
       this.countReq = ++this.lastId;
       this.host.post({ type: 'fetchCount', requestId: this.countReq, query: this.query });
     }
@@ -222,12 +249,27 @@ export class ExplorerApp {
   }
 
   private persist(): void {
-    this.host.post({ type: 'persist', query: this.query, pinned: this.pinned, widths: this.widths });
+    this.host.post({ type: 'persist', query: this.query, pinned: this.pinned, widths: this.widths, pinnedRows: this.pinnedRows.map((p) => p.index) });
+  }
+
+  /** A new query: pinned rows were indices under the old one, so they go. */
+  private setQuery(query: ExploreQuery): void {
+    if (!sameQuery(query, this.query)) this.pinnedRows = [];
+    this.query = query;
+  }
+
+  /** The rows pinned before, fetched again by the host: shown while the query is still theirs. */
+  private restorePinnedRows(query: ExploreQuery, rows: Array<{ index: number; values: Cell[] }>): void {
+    if (this.opened === undefined || !sameQuery(query, this.query)) return;
+    const fresh = rows.filter((r) => !this.pinnedRows.some((p) => p.index === r.index));
+    this.pinnedRows = [...this.pinnedRows, ...fresh].slice(0, MAX_PINNED_ROWS);
+    if (fresh.length > 0) announce(`${fresh.length} pinned ${fresh.length === 1 ? 'row' : 'rows'} restored at the top`);
+    this.refresh();
   }
 
   private sortBy(column: string, additive: boolean): void {
     if (!this.ready) return;
-    this.query = { ...this.query, sort: nextSort(this.query.sort, column, additive, EXPLORE_LIMITS.sort) };
+    this.setQuery({ ...this.query, sort: nextSort(this.query.sort, column, additive, EXPLORE_LIMITS.sort) });
     const s = this.query.sort;
     announce(s.length === 0 ? 'Sort removed' : `Sorted by ${s.map((x) => `${x.column} ${x.desc ? 'descending' : 'ascending'}`).join(', then ')}`);
     this.restart();
@@ -236,7 +278,7 @@ export class ExplorerApp {
 
   private setFilters(filters: ExploreFilter[], touched: number): void {
     this.touchedFilter = touched;
-    this.query = { ...this.query, filters };
+    this.setQuery({ ...this.query, filters });
     this.restart();
     this.persist();
   }
@@ -266,6 +308,7 @@ export class ExplorerApp {
     else this.pinnedRows = [...this.pinnedRows, ...rows.filter((x) => !this.pinnedRows.some((p) => p.index === x.index))].slice(0, MAX_PINNED_ROWS);
     announce(allPinned ? `${rows.length} rows unpinned` : `${rows.length} rows pinned at the top`);
     this.refresh();
+    this.persist();
   }
 
   private copy(): string | undefined {

@@ -1,14 +1,16 @@
 /**
  * Explorer webview entry: connects to the host, validates every incoming message (anything that
  * is not an ExplorerHostToWebview is dropped) and performs the ready handshake — the host posts
- * nothing before it sees `ready`.
+ * nothing before it sees `ready`. A panel's origin (`panelState`) goes into the webview's state,
+ * where the panel serializer finds it after a window reload.
  */
-import { EXPLORER_PROTOCOL_VERSION, type ExplorerWebviewToHost } from '../../shared/explorerProtocol';
+import { EXPLORER_PROTOCOL_VERSION, type ExplorerPanelState, type ExplorerWebviewToHost } from '../../shared/explorerProtocol';
 import { isExplorerHostToWebview } from '../../shared/explorerGuards';
 import { ExplorerApp } from './explorerApp';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
+  setState(state: unknown): void;
 }
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -21,7 +23,10 @@ function start(): void {
   const root = document.getElementById('app');
   if (!root || typeof acquireVsCodeApi !== 'function') return;
   const api = acquireVsCodeApi();
-  const host = { post: (m: ExplorerWebviewToHost): void => api.postMessage(m) };
+  const host = {
+    post: (m: ExplorerWebviewToHost): void => api.postMessage(m),
+    saveState: (state: ExplorerPanelState): void => api.setState(state),
+  };
   const report = (err: unknown): void => host.post({ type: 'webviewError', message: describe(err) });
   window.addEventListener('error', (e) => report(e.error ?? e.message));
   window.addEventListener('unhandledrejection', (e) => report(e.reason));

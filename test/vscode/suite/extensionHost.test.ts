@@ -62,6 +62,13 @@ const REQUIRED = [
   'Team Data Explorer (issue 27) opens a data source of the Datasets tree in the explorer',
   'Team Data Explorer (issue 27) Export CSV writes the filtered view where the save dialog says, and nothing else',
   'Team Data Explorer (issue 27) bad input gives a plain message while the service stays up a 500 MB file on a single line',
+  'Team Data Explorer (issue 27) answers every page asked for while a large CSV is still read (a status poll no longer drops the reply in flight)',
+  'Team Data Explorer: kept across closing and reloading (issue 27) pinned rows come back when the tab is reopened, fetched again by index under the saved query, with its sort, filters and pins',
+  'Team Data Explorer: kept across closing and reloading (issue 27) an explorer panel comes back after a window reload: the serializer opens it again from the state its webview kept',
+  'Team Data Explorer: kept across closing and reloading (issue 27) a restored panel whose table copy or data source is gone says so in the tab; a state that is not valid opens nothing',
+  'Team Data Explorer: exports and the hosted service (issue 27) Export Parquet writes a valid Parquet file with the filtered view\'s rows, in the view\'s order',
+  'Team Data Explorer: exports and the hosted service (issue 27) cancelling an export stops it and leaves no file, not even a partial one',
+  'Team Data Explorer: exports and the hosted service (issue 27) connected to the hosted service says plainly that the explorer needs the local service, from the command and in an editor opened with Open With',
 ];
 
 describe('extension in a real VS Code (extension-host suite)', function () {

@@ -9,9 +9,7 @@
  * are what is checked.
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import * as vscode from 'vscode';
@@ -20,9 +18,9 @@ import { askAboutView, copySql, exportView } from '../../../../src/extension/exp
 import type { ExplorerSession } from '../../../../src/extension/explorer/explorerSession';
 import { handleAction } from '../../../../src/extension/panel/panelActions';
 import type { Answer } from '../../../../src/shared/domain';
-import type { ExplorerHostToWebview } from '../../../../src/shared/explorerProtocol';
 import { fileKeyOf } from '../../../../src/shared/protocol';
-import { api, assertHumane, extension, useScriptedPrompts, waitFor, workspaceFile } from './helpers';
+import { duck, firstPage, openFile, postedOf, sql, write } from './explorerHelpers';
+import { api, assertHumane, useScriptedPrompts, waitFor, workspaceFile } from './helpers';
 
 const REGIONS = ['north', 'south', 'east', 'west'];
 const ROWS = 120;
@@ -30,36 +28,7 @@ const rows = Array.from({ length: ROWS }, (_, i) => ({ region: REGIONS[i % 4] as
 const csv = (sep: string): string => `region${sep}amount${sep}day\n${rows.map((r) => [r.region, r.amount, r.day].join(sep)).join('\n')}\n`;
 const northTotal = rows.filter((r) => r.region === 'north').reduce((s, r) => s + r.amount, 0);
 
-/** Runs SQL in DuckDB with the binding the extension ships, in the editor's Node. */
-function duck(sql: string): void {
-  const binding = join(extension().extensionPath, 'node_modules', '@duckdb', 'node-api');
-  const script = `const { DuckDBInstance } = require(${JSON.stringify(binding)});
-    (async () => { const i = await DuckDBInstance.create(':memory:'); const c = await i.connect(); await c.run(process.argv[1]); c.disconnectSync(); i.closeSync(); })()
-      .catch((e) => { console.error(String(e)); process.exit(1); });`;
-  const r = spawnSync(process.execPath, ['-e', script, sql], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, encoding: 'utf8' });
-  assert.equal(r.status, 0, `DuckDB failed: ${r.stderr}`);
-}
-
-const write = (name: string, data: string | Uint8Array): Thenable<void> => vscode.workspace.fs.writeFile(workspaceFile(name), typeof data === 'string' ? Buffer.from(data) : data);
-const sql = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 const stepsOf = (a: Answer | undefined): string[] => (a?.groups ?? []).filter((g) => g.stage === 'Analyze').map((g) => g.name);
-
-function postedOf<T extends ExplorerHostToWebview['type']>(x: ExplorerSession, type: T): Array<Extract<ExplorerHostToWebview, { type: T }>> {
-  return x.posted.filter((m): m is Extract<ExplorerHostToWebview, { type: T }> => m.type === type);
-}
-
-async function openFile(name: string): Promise<ExplorerSession> {
-  const x = (await vscode.commands.executeCommand('teamData.openInExplorer', workspaceFile(name))) as ExplorerSession | undefined;
-  assert.ok(x, `no explorer tab for ${name}`);
-  return x;
-}
-
-/** The real webview asked for its first page, and the host answered it. */
-async function firstPage(x: ExplorerSession, what: string): Promise<{ init: Extract<ExplorerHostToWebview, { type: 'init' }>; rows: unknown[][] }> {
-  const init = await waitFor(`init for ${what}`, () => postedOf(x, 'init')[0] ?? (x.lastError !== undefined ? Promise.reject(new Error(x.lastError)) : undefined), 60_000);
-  const page = await waitFor(`a page for ${what}`, () => postedOf(x, 'page').find((p) => p.page.offset === 0), 60_000);
-  return { init, rows: page.page.rows };
-}
 
 async function failure(name: string): Promise<string> {
   const x = await openFile(name);
@@ -130,6 +99,33 @@ describe('Team Data Explorer (issue 27)', function () {
     const err = postedOf(x, 'error').find((e) => e.requestId === 9003);
     assert.ok(err, 'a bad regex is an error for that request');
     assertHumane(err.message);
+  });
+
+  it('answers every page asked for while a large CSV is still read (a status poll no longer drops the reply in flight)', async () => {
+    const path = workspaceFile('explore-reading.csv').fsPath;
+    duck(`COPY (SELECT i AS id, i % 97 AS bucket, 'name ' || i AS name FROM range(6000000) t(i)) TO ${sql(path)} (FORMAT csv, HEADER true)`);
+    try {
+      const x = await openFile('explore-reading.csv');
+      const init = await waitFor('init', () => postedOf(x, 'init')[0], 60_000);
+      assert.equal(init.opened.state, 'reading');
+      // One request after the other while the file is read: one is in flight each time the
+      // status poll (every 500 ms) hears of the read's progress. Each is answered before
+      // `receive` returns, or never.
+      const missing: number[] = [];
+      let asked = 0;
+      const started = Date.now();
+      while (x.current?.state === 'reading' && asked < 2000) {
+        const requestId = 1_000_000 + asked++;
+        await x.receive({ type: 'fetchRows', requestId, offset: (asked % 20) * 50, limit: 50, query: { sort: [], filters: [] } });
+        if (!x.posted.slice(-20).some((m) => (m.type === 'page' || m.type === 'error') && m.requestId === requestId)) missing.push(requestId);
+      }
+      const lasted = Date.now() - started;
+      assert.ok(lasted > 1200, `the read must outlast a few status polls to show anything: it lasted ${lasted} ms`);
+      assert.deepEqual(missing, [], `of ${asked} requests over ${lasted} ms, these got no reply`);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      rmSync(path, { force: true });
+    }
   });
 
   it('Explore on an answer table opens the table\'s CSV in the explorer', async () => {

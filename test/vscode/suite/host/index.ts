@@ -41,6 +41,8 @@ function loadSuites(): void {
   // Last: its first Explore of an answer table lets the service read the answer-file cache, which
   // restarts a service started without it.
   require('./explorer.suite');
+  require('./explorerPersist.suite');
+  require('./explorerExport.suite');
 }
 
 function runMocha(mocha: Mocha): Promise<void> {
