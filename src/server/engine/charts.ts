@@ -129,6 +129,11 @@ function viewFor({ vega, compile }: Charting, spec: TopLevelSpec & { data: unkno
   return hit;
 }
 
+/** Loads Vega and draws one small bar chart, so that the next chart is drawn at full speed. Never rejects. */
+export async function warmCharting(): Promise<void> {
+  await renderChart({ kind: 'bar', title: 'warm', x: 'group', y: 'value', xType: 'nominal', rows: [{ group: 'a', value: 1 }] }).catch(() => undefined);
+}
+
 /** Renders a chart to SVG text. */
 export async function renderChart(req: ChartRequest): Promise<string> {
   const spec = chartSpec(req) as TopLevelSpec & { data: { values: unknown[] } };

@@ -22,8 +22,8 @@
 import type { QueryResult } from '../duckdb/duckDbStore';
 import { LISTED_VALUES } from '../duckdb/scanStats';
 import type { Decision } from './reader';
-import { isIdLike } from './shape';
-import type { ColRef, Filter, Plan, TableMeta } from './types';
+import { ingestRole, isIdLike } from './shape';
+import type { ColRef, ColumnMeta, Filter, Plan, TableMeta } from './types';
 
 /** The text column's every value is known (listed by the statistics, none cut). */
 const listedText = (c: ColRef): boolean => c.column.kind === 'text' && c.column.values !== undefined;
@@ -77,20 +77,23 @@ function planKey(plan: Plan): string {
 }
 
 /**
- * The tables with every column whose distinct values the statistics do not list set to each end of
- * what it may have: as many as its values (each row its own, unique when none is missing), or
- * barely more than the listed ones (for numbers, two: a column of codes).
+ * The tables with every column whose distinct values the statistics do not list set to each of
+ * what it may have: as many as its values (each row its own, unique when none is missing), some
+ * dozens (codes of things, `store` 1..45), or barely more than the listed ones (for numbers, two).
+ * The role the index would give each column with that count goes with it ("codes are never added").
  */
-function openEnds(tables: readonly TableMeta[]): [TableMeta[], TableMeta[]] {
-  const at = (many: boolean): TableMeta[] => tables.map((t) => ({
+function openEnds(tables: readonly TableMeta[]): TableMeta[][] {
+  const at = (count: (c: ColumnMeta) => number): TableMeta[] => tables.map((t) => ({
     ...t,
     columns: t.columns.map((c) => {
       if (c.values !== undefined) return c;
-      if (many) return { ...c, distinct: c.nonNull, unique: c.nonNull === t.rowCount && c.nonNull > 0 };
-      return { ...c, distinct: Math.min(c.nonNull, c.kind === 'numeric' ? 2 : LISTED_VALUES + 1), unique: false };
+      const distinct = Math.min(c.nonNull, count(c));
+      const open: ColumnMeta = { ...c, distinct, unique: distinct === t.rowCount && distinct > 0 };
+      const role = ingestRole(open);
+      return role === undefined ? open : { ...open, role };
     }),
   }));
-  return [at(true), at(false)];
+  return [at((c) => c.nonNull), at((c) => (c.kind === 'numeric' ? 45 : LISTED_VALUES * 4)), at((c) => (c.kind === 'numeric' ? 2 : LISTED_VALUES + 1))];
 }
 
 /**

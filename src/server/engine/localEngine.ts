@@ -22,6 +22,7 @@ import { crossCheck, engineWrote, modelCanPlan, type Verdict } from '../model/cr
 import { runOverview } from './overviewRunner';
 import { runStatsOverview } from './statsOverview';
 import { runPlan } from './planRunner';
+import { warmCharting } from './charts';
 import { memoScope, readsTheSame, ResultMemo } from './fileFirst';
 import { RetrievalIndex } from './retrieval';
 import { answerFromDocuments } from './retrievalAnswer';
@@ -155,7 +156,18 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     if (d.kind !== 'answer' || d.rivals.length > 0 || d.reading.plan.kind !== 'overview') return false;
     const plan = d.reading.plan;
     const o = await runStatsOverview(plan.tables, writer);
-    writer.respond(`${readingSentence(plan)}:\n\n${o.message}`, suggestQuestions(plan.tables), sourcesOf(plan.tables));
+    const next = suggestQuestions(plan.tables);
+    writer.respond(`${readingSentence(plan)}:\n\n${o.message}`, next, sourcesOf(plan.tables));
+    // A first question's reading and chart cost about 0.4 s more than later ones (the reader's paths
+    // run for the first time, Vega loads): paid now, while the overview is read.
+    setImmediate(() => {
+      try {
+        for (const q of next) readQuestion(q, [], quick, ctx.glossary ?? []);
+      } catch {
+        // Only a warm-up: the question itself reports any failure.
+      }
+      void warmCharting();
+    });
     // The next question needs the full index (values, number formats); it is built meanwhile.
     void this.indexed(ctx.sources, ctx.signal).catch(() => undefined);
     return true;
