@@ -2,9 +2,12 @@
  * Invented orders for the in-place cache tests (inPlaceCache*.test.ts): a CSV whose totals by region
  * are known, and the copies a data folder holds.
  */
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Answer } from '../../src/api/index';
 import { CACHE_DIR } from '../../src/server/duckdb/inPlaceCache';
+import { answerTotals } from './answerTotals';
 
 export const REGIONS = ['north', 'south', 'east', 'west'];
 
@@ -29,3 +32,19 @@ export function totalsOf(csv: string): Map<string, number> {
 
 export const parquetIn = async (dataDir: string): Promise<string[]> => (await readdir(join(dataDir, CACHE_DIR)).catch(() => [] as string[])).filter((n) => n.endsWith('.parquet'));
 
+/**
+ * The folders of an in-place cache test file, made before its tests and removed after: `root`, which
+ * the service may read files in, and `outside`, where answers' tables are downloaded; and an answer's
+ * totals by region, downloaded there.
+ */
+export function cacheFolders(): { root: string; outside: string; totals: (answer: Answer) => Promise<Map<string, number>> } {
+  const f = { root: '', outside: '', totals: (answer: Answer) => answerTotals(answer, f.outside) };
+  before(async () => {
+    f.root = await mkdtemp(join(tmpdir(), 'team-data-cache-root-'));
+    f.outside = await mkdtemp(join(tmpdir(), 'team-data-cache-out-'));
+  });
+  after(async () => {
+    for (const d of [f.root, f.outside]) if (d) await rm(d, { recursive: true, force: true });
+  });
+  return f;
+}

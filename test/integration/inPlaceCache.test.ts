@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TeamDataClient, TeamDataError, type Answer } from '../../src/api/index';
+import { TeamDataClient, TeamDataError } from '../../src/api/index';
 import { DuckDbStore } from '../../src/server/duckdb/duckDbStore';
 import { LocalAnalysisEngine, QUICK_OVERVIEW_ROWS } from '../../src/server/engine/localEngine';
 import { CACHE_DIR } from '../../src/server/duckdb/inPlaceCache';
@@ -22,31 +22,22 @@ import { v1Codec } from '../../src/shared/codecV1';
 import { v2Codec } from '../../src/shared/codecV2';
 import type { DataSource } from '../../src/shared/domain';
 import { cacheDetail, cacheText } from '../../src/shared/sourceActivity';
-import { answerTotals } from '../helpers/answerTotals';
 import { eventually, startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
-import { ordersCsv, parquetIn, REGIONS, totalsOf } from '../helpers/ordersCsv';
+import { cacheFolders, ordersCsv, parquetIn, REGIONS, totalsOf } from '../helpers/ordersCsv';
 
 describe('the columnar cache of CSVs read in place (issue 27)', function () {
   this.timeout(300_000);
-  let root: string;
-  let outside: string;
-  before(async () => {
-    root = await mkdtemp(join(tmpdir(), 'team-data-cache-root-'));
-    outside = await mkdtemp(join(tmpdir(), 'team-data-cache-out-'));
-  });
-  after(async () => {
-    for (const d of [root, outside]) if (d) await rm(d, { recursive: true, force: true });
-  });
+  const f = cacheFolders();
 
   async function service(dataDir?: string): Promise<{ h: Harness; client: TeamDataClient; datasetId: string; sessionId: string }> {
-    const h = await startHarness({ readRoots: [root], duckdb: { minCacheBytes: 0 } }, dataDir);
+    const h = await startHarness({ readRoots: [f.root], duckdb: { minCacheBytes: 0 } }, dataDir);
     const client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
     const datasetId = (await client.datasets.create({ name: 'cache', description: '' })).id;
     const sessionId = (await client.sessions.create({ title: 'cache' })).id;
     return { h, client, datasetId, sessionId };
   }
 
-  const totals = (answer: Answer): Promise<Map<string, number>> => answerTotals(answer, outside);
+  const totals = f.totals;
 
   describe('through the service', () => {
     let s: Awaited<ReturnType<typeof service>>;
@@ -63,7 +54,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
       totals(await s.client.jobs.run({ sessionId: s.sessionId, datasetId: s.datasetId, datasourceIdList: [id], question: 'total amount by region' }));
 
     it('answers from a copy under 25% of the file, with the file\'s numbers, and reports its size', async () => {
-      const path = join(root, 'orders.csv');
+      const path = join(f.root, 'orders.csv');
       const csv = ordersCsv(200_000);
       await writeFile(path, csv);
       // A whole second, so the same modification time can be set again after an edit.
@@ -100,7 +91,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
     });
 
     it('an edited file is answered with its new numbers, never the copy\'s: a new copy replaces the old one', async () => {
-      const path = join(root, 'edited.csv');
+      const path = join(f.root, 'edited.csv');
       const first = ordersCsv(50_000);
       await writeFile(path, first);
       const ds = await add(path, 'edited.csv');
@@ -120,7 +111,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
     });
 
     it('a file that does not compress under 25% keeps no copy, and is read in place as before', async () => {
-      const path = join(root, 'random.csv');
+      const path = join(f.root, 'random.csv');
       const lines = ['region,amount,token'];
       const expected = new Map<string, number>();
       for (let i = 0; i < 20_000; i++) {
@@ -140,7 +131,7 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
     });
 
     it('a deleted file gives a clear reason, and its copy goes with it', async () => {
-      const path = join(root, 'gone.csv');
+      const path = join(f.root, 'gone.csv');
       await writeFile(path, ordersCsv(20_000));
       const before = new Set(await parquetIn(s.h.dataDir));
       const ds = await add(path, 'gone.csv');
@@ -161,12 +152,12 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
   });
 
   it('a copy that cannot be written (no room in the data folder) leaves the file read in place, with the same answers', async () => {
-    // As root no folder is read-only, so the cache folder is made impossible: a file stands in its place.
+    // As f.root no folder is read-only, so the cache folder is made impossible: a file stands in its place.
     const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-full-'));
     await writeFile(join(dataDir, CACHE_DIR), 'not a folder');
     const s = await service(dataDir);
     try {
-      const path = join(root, 'nowhere.csv');
+      const path = join(f.root, 'nowhere.csv');
       const csv = ordersCsv(30_000);
       await writeFile(path, csv);
       const created = await s.client.dataSources.create(s.datasetId, { fileName: 'nowhere.csv', path });
@@ -184,9 +175,9 @@ describe('the columnar cache of CSVs read in place (issue 27)', function () {
   it('a large cached source has its question index built as soon as it is read, once, and a question shares it', async () => {
     for (const cached of [true, false]) {
       const dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-prepare-'));
-      const store = await DuckDbStore.open(dataDir, { readableDirs: [root], minCacheBytes: 0, inPlaceCache: cached });
+      const store = await DuckDbStore.open(dataDir, { readableDirs: [f.root], minCacheBytes: 0, inPlaceCache: cached });
       try {
-        const path = join(root, `prepare-${String(cached)}.csv`);
+        const path = join(f.root, `prepare-${String(cached)}.csv`);
         await writeFile(path, ordersCsv(QUICK_OVERVIEW_ROWS + 10_000));
         const source: DataSource = { id: `prepare-${String(cached)}`, datasetId: 'd', name: 'orders.csv', fileName: 'orders.csv', type: 'FILE', status: 'synched', size: (await stat(path)).size };
         const read = await store.ingest(source, path, new AbortController().signal, { inPlace: true });

@@ -16,23 +16,14 @@ import { CACHE_DIR } from '../../src/server/duckdb/inPlaceCache';
 import { tableNameFor } from '../../src/server/duckdb/sqlText';
 import { answerBlocks } from '../../src/shared/answerFold';
 import type { DataSource } from '../../src/shared/domain';
-import { answerTotals } from '../helpers/answerTotals';
 import { eventually, startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
-import { ordersCsv, parquetIn, totalsOf } from '../helpers/ordersCsv';
+import { cacheFolders, ordersCsv, parquetIn, totalsOf } from '../helpers/ordersCsv';
 
 describe('the columnar copy of a CSV read in place, written after the read (issue 27)', function () {
   this.timeout(300_000);
-  let root: string;
-  let outside: string;
-  before(async () => {
-    root = await mkdtemp(join(tmpdir(), 'team-data-cache-root-'));
-    outside = await mkdtemp(join(tmpdir(), 'team-data-cache-out-'));
-  });
-  after(async () => {
-    for (const d of [root, outside]) if (d) await rm(d, { recursive: true, force: true });
-  });
+  const f = cacheFolders();
 
-  const totals = (answer: Answer): Promise<Map<string, number>> => answerTotals(answer, outside);
+  const totals = f.totals;
 
   describe('the copy is written after the read, in the background', () => {
     let h: Harness;
@@ -49,7 +40,7 @@ describe('the columnar copy of a CSV read in place, written after the read (issu
     };
     before(async () => {
       dataDir = await mkdtemp(join(tmpdir(), 'team-data-cache-after-'));
-      store = await DuckDbStore.open(dataDir, { readableDirs: [join(dataDir, 'sources'), root], minCacheBytes: 0 });
+      store = await DuckDbStore.open(dataDir, { readableDirs: [join(dataDir, 'sources'), f.root], minCacheBytes: 0 });
       // The swap runs under the source's lock; the test holds it back there (a private seam).
       const deps = (store as unknown as { copies: { d: { underLock: <T>(id: string, fn: () => Promise<T>) => Promise<T> } } }).copies.d;
       const underLock = deps.underLock;
@@ -57,7 +48,7 @@ describe('the columnar copy of a CSV read in place, written after the read (issu
         await held;
         return underLock(id, fn);
       };
-      h = await startHarness({ readRoots: [root], store }, dataDir);
+      h = await startHarness({ readRoots: [f.root], store }, dataDir);
       client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER });
       datasetId = (await client.datasets.create({ name: 'after', description: '' })).id;
       sessionId = (await client.sessions.create({ title: 'after' })).id;
@@ -74,7 +65,7 @@ describe('the columnar copy of a CSV read in place, written after the read (issu
     /** Streamed, so the answer keeps the steps that have no blocks. */
     const streamed = (id: string, question: string): Promise<Answer> => client.jobs.stream({ sessionId, datasetId, datasourceIdList: [id], question }).done;
     const add = async (name: string, csv: string): Promise<{ path: string; ds: DataSource }> => {
-      const path = join(root, name);
+      const path = join(f.root, name);
       await writeFile(path, csv);
       const created = await client.dataSources.create(datasetId, { fileName: name, path });
       return { path, ds: await client.dataSources.waitUntilSynched(datasetId, created.id, { intervalMs: 50 }) };

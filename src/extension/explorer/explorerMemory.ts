@@ -6,7 +6,7 @@
  * source), in the workspace's state. Checked with the protocol's guards when read back: state
  * written by another version must not reach the webview unchecked. Bounded, oldest first out.
  */
-import type * as vscode from 'vscode';
+import type { StateStore } from '../panel/followUpLinks';
 import type { ExploreQuery } from '../../shared/explore';
 import { isExploreQuery, isPinnedRowIndices } from '../../shared/explorerGuards';
 import { arrayOf, int, isPlainObject, recordOf, str } from '../../shared/guardKit';
@@ -34,7 +34,7 @@ const isWidths = recordOf(int(16, 4000), 20_000, 1000);
 const isSheet = str(1000);
 
 /** What the explorer memory needs of a `vscode.Memento` (the node tests pass a plain one). */
-export type StateStore = Pick<vscode.Memento, 'get' | 'update'>;
+export type { StateStore };
 
 function pinnedRowsOf(v: unknown): PinnedRowsSaved | undefined {
   if (!isPlainObject(v) || !isExploreQuery(v['query']) || !isPinnedRowIndices(v['rows'])) return undefined;

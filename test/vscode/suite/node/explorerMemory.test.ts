@@ -5,21 +5,12 @@
  * the pinned rows' values are fetched again by index (in runs, past-the-end indices dropped).
  */
 import { strict as assert } from 'node:assert';
-import { EXPLORER_STATE_KEY, ExplorerMemory, MAX_ENTRIES, type StateStore } from '../../../../src/extension/explorer/explorerMemory';
+import { EXPLORER_STATE_KEY, ExplorerMemory, MAX_ENTRIES } from '../../../../src/extension/explorer/explorerMemory';
 import { fetchPinnedRows, indexRuns } from '../../../../src/extension/explorer/explorerPins';
 import type { ExplorePage, ExploreQuery } from '../../../../src/shared/explore';
 import { MAX_PINNED_ROWS } from '../../../../src/shared/explorerProtocol';
+import { memento } from './memento';
 
-function memento(): StateStore & { data: Map<string, unknown> } {
-  const data = new Map<string, unknown>();
-  return {
-    data,
-    get: <T>(key: string) => data.get(key) as T | undefined,
-    update: async (key: string, value: unknown) => {
-      data.set(key, JSON.parse(JSON.stringify(value)));
-    },
-  } as StateStore & { data: Map<string, unknown> };
-}
 
 const sorted: ExploreQuery = { sort: [{ column: 'amount', desc: true }], filters: [{ column: 'region', op: 'in', values: ['north'] }] };
 

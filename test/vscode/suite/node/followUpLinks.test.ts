@@ -3,19 +3,10 @@
  * stored extension-side, keyed by the follow-up's job id, and put back on restored turns.
  */
 import { strict as assert } from 'node:assert';
-import { FOLLOW_UPS_KEY, FollowUpLinks, MAX_FOLLOW_UPS, type StateStore } from '../../../../src/extension/panel/followUpLinks';
+import { FOLLOW_UPS_KEY, FollowUpLinks, MAX_FOLLOW_UPS } from '../../../../src/extension/panel/followUpLinks';
 import type { Turn } from '../../../../src/shared/protocol';
+import { memento } from './memento';
 
-function memento(): StateStore & { data: Map<string, unknown> } {
-  const data = new Map<string, unknown>();
-  return {
-    data,
-    get: <T>(key: string) => data.get(key) as T | undefined,
-    update: async (key: string, value: unknown) => {
-      data.set(key, JSON.parse(JSON.stringify(value)));
-    },
-  };
-}
 
 const turn = (jobId: string, question = `q ${jobId}`): Turn => ({ id: `h:${jobId}`, question, answer: { jobId, state: 'done', groups: [], triggers: [] }, fromHistory: true });
 
