@@ -78,6 +78,23 @@ describe('Data Explorer routes (issue 27)', function () {
     assert.deepEqual(past.rows, []);
   });
 
+  it('cuts long text and list cells in a page to 2,000 characters, marked with …, sorted or not', async () => {
+    const long = 'x'.repeat(5000);
+    await writeFile(join(dir, 'long.jsonl'), [{ n: 2, t: long, l: Array.from({ length: 3000 }, (_, i) => i) }, { n: 1, t: 'short', l: [1, 2] }].map((r) => JSON.stringify(r)).join('\n'));
+    const v = await open('long.jsonl');
+    await ready(v.viewId);
+    for (const query of [undefined, { sort: [{ column: 'n', desc: false }], filters: [] }]) {
+      const page = await ok<ExplorePage>('POST', `/explore/${v.viewId}/rows`, { offset: 0, limit: 10, ...(query ? { query } : {}) });
+      const row = page.rows.find((r) => r[0] === 2) as unknown[];
+      const short = page.rows.find((r) => r[0] === 1) as unknown[];
+      assert.equal(typeof row[1], 'string');
+      assert.equal((row[1] as string).length <= 2001, true, `text cell of ${(row[1] as string).length}`);
+      assert.ok((row[1] as string).startsWith('x'.repeat(1999)) && (row[1] as string).endsWith('…'));
+      assert.ok(String(row[2]).length <= 2001 && String(row[2]).endsWith('…'), `list cell of ${String(row[2]).length}`);
+      assert.deepEqual([short[1], short[2]], ['short', '1, 2']);
+    }
+  });
+
   it('sorts on several columns, missing values last', async () => {
     const v = await open('sales.csv');
     await ready(v.viewId);

@@ -60,17 +60,25 @@ describe('explorer units', () => {
       assert.ok(far.length > 0, 'pages far from the view were evicted and are asked for again');
     });
 
-    it('asks for the margins only once every page in view is here (they would compete with them)', () => {
+    it('asks for a view across two pages in one request, and for the margins only once the view is here', () => {
       let id = 0;
       const c = new RowCache(() => ++id);
-      const rows = Array.from({ length: PAGE_ROWS }, (_, i) => [i]);
-      const view = (): number[] => c.want(5 * PAGE_ROWS + 190, 30, 10_000).map((r) => r.offset);
+      const view = (): Array<[number, number]> => c.want(5 * PAGE_ROWS + 190, 30, 10_000).map((r) => [r.offset, r.limit]);
       const asked = c.want(5 * PAGE_ROWS + 190, 30, 10_000);
-      assert.deepEqual(asked.map((r) => r.offset), [5 * PAGE_ROWS, 6 * PAGE_ROWS], 'the two pages in view');
-      c.accept(asked[0]?.requestId ?? -1, 5 * PAGE_ROWS, rows);
-      assert.deepEqual(view(), [], 'no margin while a page in view is missing');
-      c.accept(asked[1]?.requestId ?? -1, 6 * PAGE_ROWS, rows);
-      assert.deepEqual(view(), [4 * PAGE_ROWS, 7 * PAGE_ROWS], 'then the margins');
+      assert.deepEqual(asked.map((r) => [r.offset, r.limit]), [[5 * PAGE_ROWS, 2 * PAGE_ROWS]], 'the two pages in view, as one request');
+      assert.deepEqual(view(), [], 'nothing more while it is asked for');
+      const rows = Array.from({ length: 2 * PAGE_ROWS }, (_, i) => [5 * PAGE_ROWS + i]);
+      assert.equal(c.accept(asked[0]?.requestId ?? -1, 5 * PAGE_ROWS, rows), true);
+      assert.deepEqual(c.row(6 * PAGE_ROWS + 3), [6 * PAGE_ROWS + 3], 'the second page is kept from the same reply');
+      assert.deepEqual(view(), [[4 * PAGE_ROWS, PAGE_ROWS], [7 * PAGE_ROWS, PAGE_ROWS]], 'then the margins');
+      // A short reply ends the view where it ends.
+      const end = new RowCache(() => ++id);
+      const last = end.want(9_990, 30, 10_400);
+      assert.deepEqual(last.map((r) => [r.offset, r.limit]), [[9_800, 2 * PAGE_ROWS]]);
+      end.accept(last[0]?.requestId ?? -1, 9_800, Array.from({ length: 250 }, (_, i) => [9_800 + i]));
+      assert.equal(end.endSeen, 10_050);
+      assert.deepEqual(end.row(10_049), [10_049]);
+      assert.equal(end.row(10_050), undefined);
     });
   });
 

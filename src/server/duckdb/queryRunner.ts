@@ -26,6 +26,12 @@ export interface QueryOptions {
   maxBytes?: number;
   /** A cell longer than this (as text) is cut to it and ends with `…` (default: no cap). */
   maxCellBytes?: number;
+  /**
+   * The statement already cuts its text, blob and list cells to `maxCellBytes` + 1 (its caller knows
+   * the columns' types), so it is not wrapped and prepared a second time to learn them; the cells
+   * are still marked as cut here.
+   */
+  presized?: boolean;
 }
 
 export interface QueryResult {
@@ -211,7 +217,7 @@ export async function runQuery(
     for (let i = 0; i < extracted.count - 1; i++) await (await extracted.prepare(i)).run();
     let last = await extracted.prepare(extracted.count - 1);
     if (params !== undefined && params.length > 0) last.bind(params as DuckDBValue[]);
-    else if (extracted.count === 1 && Number.isFinite(maxCellBytes)) {
+    else if (extracted.count === 1 && Number.isFinite(maxCellBytes) && options.presized !== true) {
       const capped = withCellsCut(await statementBody(conn, sql), last, maxCellBytes);
       // Run uncut it must not: its rows could be gigabytes before the first reached us.
       if (capped !== undefined) last = await conn.prepare(capped).catch((err: unknown) => {

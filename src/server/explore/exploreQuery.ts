@@ -186,3 +186,20 @@ export function orderSql(q: ExploreQuery, tiebreak: string | undefined): string 
 export function selectList(columns: readonly ExploreColumn[]): string {
   return columns.map((c) => quoteIdent(c.name)).join(', ');
 }
+
+/**
+ * `sql` (whose columns are `columns`, in order) with its text, blob and list cells cut to `chars` + 1
+ * in the query itself, as the query runner would after preparing it once more to learn the types
+ * (the runner marks the cells it finds longer than `chars`).
+ */
+export function cutCells(sql: string, columns: readonly ExploreColumn[], chars: number): string {
+  const n = Math.floor(chars) + 1;
+  const list = columns.map((c) => {
+    const q = quoteIdent(c.name);
+    const t = c.type.toUpperCase();
+    if (t === 'VARCHAR' || t === 'JSON') return `left(${q}, ${n}) AS ${q}`;
+    if (t === 'BLOB' || /\[\d*\]$/.test(t)) return `${q}[1:${n}] AS ${q}`;
+    return q;
+  });
+  return `SELECT ${list.join(', ')} FROM (\n${sql}\n)`;
+}

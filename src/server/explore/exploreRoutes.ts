@@ -23,7 +23,7 @@ import { leaseOf } from '../routes/routeKit';
 import type { ServiceDeps } from '../serviceDeps';
 import { exportRows } from './exploreExport';
 import { formatOf } from './exploreFile';
-import { badRequest, orderSql, parseQuery, regexesOf, selectList, whereSql } from './exploreQuery';
+import { badRequest, cutCells, orderSql, parseQuery, regexesOf, selectList, whereSql } from './exploreQuery';
 import { pageRows } from './explorePage';
 import { summarize } from './exploreSummary';
 import { stillReading, type ExploreView, type ViewOrigin } from './exploreView';
@@ -73,7 +73,7 @@ export function registerExploreRoutes(router: Router, deps: ServiceDeps): Explor
   const inPlaceRoots = deps.inPlaceRoots;
   const views = new ExploreViews(store, (lease) => inPlaceRoots === undefined || inPlaceRoots(lease) !== undefined);
   const run = async (sql: string, signal: AbortSignal, maxRows: number = EXPLORE_LIMITS.pageRows, cells = false): Promise<unknown[][]> =>
-    (await store.query(sql, [], { signal, timeoutMs: QUERY_TIMEOUT_MS, maxRows, ...(cells ? { maxCellBytes: CELL_CHARS } : {}) })).rows;
+    (await store.query(sql, [], { signal, timeoutMs: QUERY_TIMEOUT_MS, maxRows, ...(cells ? { maxCellBytes: CELL_CHARS, presized: true } : {}) })).rows;
 
   /** The view, fresh (an edited file read again), and the query checked against its columns. */
   const prepare = async (ctx: RequestContext, raw: unknown, needWhole: boolean): Promise<{ view: ExploreView; q: ExploreQuery; signal: AbortSignal }> => {
@@ -145,7 +145,8 @@ export function registerExploreRoutes(router: Router, deps: ServiceDeps): Explor
     const offset = int(b['offset'] ?? 0, 'offset', 0, Number.MAX_SAFE_INTEGER);
     const limit = int(b['limit'] ?? 200, 'limit', 1, EXPLORE_LIMITS.pageRows);
     try {
-      const page: ExplorePage = { offset, rows: await pageRows((sql, cells) => run(sql, signal, limit, cells), view, q, offset, limit) };
+      // Cells cut in the page's own SQL: the runner need not prepare it twice (4 ms of a 8 ms page).
+      const page: ExplorePage = { offset, rows: await pageRows((sql, cells) => run(cells ? cutCells(sql, view.columns, CELL_CHARS) : sql, signal, limit, cells), view, q, offset, limit) };
       if (q.filters.length === 0 && view.rowCount !== undefined) page.matching = view.rowCount;
       return { data: asJson(page) };
     } catch (err) {
