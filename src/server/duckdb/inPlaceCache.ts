@@ -105,8 +105,16 @@ export async function writeCache(conn: DuckDBConnection, view: string, columns: 
     if (m.includes(resolve(req.dir)) || /no space left|disk (is )?full|could not write|read-only file system|out of memory/i.test(m)) throw new CacheWriteError(m);
     throw err;
   }
-  const bytes = (await stat(path)).size;
-  const back = await conn.runAndReadAll(`${cacheSelect(path)} LIMIT 0`);
+  let bytes: number;
+  let back: Awaited<ReturnType<DuckDBConnection['runAndReadAll']>>;
+  try {
+    bytes = (await stat(path)).size;
+    back = await conn.runAndReadAll(`${cacheSelect(path)} LIMIT 0`);
+  } catch (err) {
+    // Stopped (a re-read, a delete) or failed after the copy was written: it goes too.
+    await rm(path, { force: true }).catch(() => undefined);
+    throw err;
+  }
   const sameRows = back.columnCount === columns.length && columns.every((c, i) => back.columnName(i) === c.name && back.columnType(i).toString() === c.type);
   const keep = sameRows && bytes < before.size * (req.maxShare ?? MAX_CACHE_SHARE);
   return { cache: { path, bytes, file: req.file, fileBytes: before.size, fileMtimeMs: before.mtimeMs }, keep };
