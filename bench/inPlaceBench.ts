@@ -9,9 +9,9 @@
  *   Target: < 5%.
  * - the service's peak resident memory over the whole run (the kernel's high-water mark). Target: < 1 GB.
  * And issue 27's big-file questions ("average revenue by region", asked twice after the overview):
- * - the first question asked right after the overview. A plain question is answered from the file
- *   while the columnar copy waits (engine/fileFirst.ts); others wait for the copy and the question
- *   index built from it. Target: <= 2 s. Against bare DuckDB running the same question on the file.
+ * - the first question asked right after the overview, which waits for the columnar copy written
+ *   after the read and the question index built from it. Target: <= 2 s. Against bare DuckDB
+ *   running the same question on the file.
  * - the same question again. Target: <= 0.5 s. Against the same bare query.
  * - the first question asked 5 s after the overview (a user reading it), on the same file added
  *   again as a second source. Target: <= 2 s.
@@ -113,7 +113,7 @@ export async function runInPlaceBench(): Promise<BenchResult[]> {
     const t2 = performance.now();
     const again = await ask('average revenue by region');
     const againS = (performance.now() - t2) / 1000;
-    // Questions answered from the file hold the copy; it is written once they are done.
+    // The copy's size, once it is written.
     const copyWait = performance.now();
     while ((await client.dataSources.get(dataset.id, ready.id)).cacheBytes === undefined && performance.now() - copyWait < 300_000) await new Promise((r) => setTimeout(r, 250));
     const copyS = (performance.now() - copyWait) / 1000;

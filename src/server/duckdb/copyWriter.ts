@@ -8,9 +8,6 @@
  * One copy runs per source. Its promise is what the question index waits for (a question asked
  * meanwhile must not scan the CSV beside the copy on the same 2 cores); it always resolves, with the
  * entry as it now is, or undefined when no copy was kept (failed, too large, stopped, stale). A
- * question that can be answered from the file at once holds the copy ({@link CopyWriter.hold}):
- * the copy being written is stopped, its partial file removed, and it is written again from the
- * start once released; its promise stays pending meanwhile, so the index still waits for it. A
  * re-read or a drop of the source stops the copy and waits for it to settle ({@link CopyWriter.forget}),
  * so a stale copy is never swapped in and none is left behind.
  */
@@ -47,26 +44,9 @@ export interface CopyOptions {
   stamp?: { size: number; mtimeMs: number };
 }
 
-/** A copy being written: `abort` ends it for good; `attempt` is the write under way, stopped by a hold. */
-interface Running {
-  abort: AbortController;
-  done: Promise<IngestResult | undefined>;
-  held: number;
-  /** Writes a hold stopped: past {@link MAX_RESTARTS}, questions wait for the copy instead. */
-  restarts: number;
-  attempt?: AbortController;
-  wake?: () => void;
-}
-
-/**
- * Times a hold may stop one copy's write (it then starts over): questions asked one after another
- * without a pause (an agent's) would otherwise keep the copy from ever being made, each reading the file.
- */
-export const MAX_RESTARTS = 3;
-
 export class CopyWriter {
   private readonly plans = new Map<string, CopyPlan>();
-  private readonly running = new Map<string, Running>();
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<IngestResult | undefined> }>();
 
   constructor(private readonly d: CopyWriterDeps) {}
 
@@ -93,33 +73,6 @@ export class CopyWriter {
   /** Whether a copy of the source is being written. */
   pending(sourceId: string): boolean {
     return this.running.has(sourceId);
-  }
-
-  /**
-   * Stops the copies of these sources being written until the returned release is called (each is
-   * then written again from the start): a question answered from the file meanwhile gets the cores.
-   * Undefined, and nothing held, when that would stop a write that was already started over
-   * {@link MAX_RESTARTS} times.
-   */
-  hold(sourceIds: readonly string[]): (() => void) | undefined {
-    const held = sourceIds.flatMap((id) => {
-      const r = this.running.get(id);
-      return r === undefined ? [] : [r];
-    });
-    if (held.some((r) => r.attempt !== undefined && r.restarts >= MAX_RESTARTS)) return undefined;
-    for (const r of held) {
-      r.held++;
-      if (r.attempt === undefined) continue;
-      r.restarts++;
-      r.attempt.abort();
-      r.attempt = undefined;
-    }
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      for (const r of held) if (--r.held === 0) r.wake?.();
-    };
   }
 
   /** Resolves when no copy of these sources is being written (or when `signal` aborts). */
@@ -153,64 +106,27 @@ export class CopyWriter {
     const stop = (): void => abort.abort();
     o.signal?.addEventListener('abort', stop, { once: true });
     if (o.signal?.aborted === true) abort.abort();
-    const entry: Running = { abort, done: Promise.resolve(undefined), held: 0, restarts: 0 };
-    const done: Promise<IngestResult | undefined> = this.run(sourceId, plan, entry, o.stamp).catch(() => undefined).finally(() => {
+    const done: Promise<IngestResult | undefined> = this.run(sourceId, plan, abort.signal, o.stamp).catch(() => undefined).finally(() => {
       o.signal?.removeEventListener('abort', stop);
       if (this.running.get(sourceId)?.done === done) this.running.delete(sourceId);
     });
-    entry.done = done;
-    this.running.set(sourceId, entry);
+    this.running.set(sourceId, { abort, done });
     return done;
   }
 
-  /** Resolves once nothing holds the copy (or it is stopped for good). */
-  private async unheld(entry: Running): Promise<void> {
-    while (entry.held > 0 && !entry.abort.signal.aborted) {
-      const signal = entry.abort.signal;
-      let stop = (): void => undefined;
-      await new Promise<void>((resolve) => {
-        entry.wake = resolve;
-        stop = (): void => resolve();
-        signal.addEventListener('abort', stop, { once: true });
-      });
-      signal.removeEventListener('abort', stop);
-      entry.wake = undefined;
-    }
-  }
-
-  /** Writes the copy; a hold stops the write under way, and it is written again once released. */
-  private async writeOnce(plan: CopyPlan, entry: Running, stamp: CopyOptions['stamp']): Promise<Awaited<ReturnType<typeof writeCache>> | undefined> {
-    for (;;) {
-      await this.unheld(entry);
-      if (entry.abort.signal.aborted) return undefined;
-      const attempt = new AbortController();
-      const stop = (): void => attempt.abort();
-      entry.abort.signal.addEventListener('abort', stop, { once: true });
-      entry.attempt = attempt;
-      const made = await this.d.onConnection(async (conn) => {
-        const guard = armInterrupts(conn, attempt.signal, undefined);
-        try {
-          // Any failure (no room, out of memory, interrupted) just means no copy.
-          return await writeCache(conn, plan.table, plan.columns, { dir: this.d.dir, file: plan.file, ...(this.d.maxShare !== undefined ? { maxShare: this.d.maxShare } : {}), ...(this.d.minBytes !== undefined ? { minBytes: this.d.minBytes } : {}) }, plan.table, stamp);
-        } catch {
-          return undefined;
-        } finally {
-          guard.dispose();
-        }
-      }).catch(() => undefined);
-      entry.abort.signal.removeEventListener('abort', stop);
-      entry.attempt = undefined;
-      // Stopped by a hold (not for good): written again once released. A write that was done when
-      // the hold came is whole, and kept.
-      if (made === undefined && attempt.signal.aborted && !entry.abort.signal.aborted) continue;
-      return made;
-    }
-  }
-
-  private async run(sourceId: string, plan: CopyPlan, entry: Running, stamp: CopyOptions['stamp']): Promise<IngestResult | undefined> {
-    const signal = entry.abort.signal;
+  private async run(sourceId: string, plan: CopyPlan, signal: AbortSignal, stamp: CopyOptions['stamp']): Promise<IngestResult | undefined> {
     if (signal.aborted) return undefined;
-    const made = await this.writeOnce(plan, entry, stamp);
+    const made = await this.d.onConnection(async (conn) => {
+      const guard = armInterrupts(conn, signal, undefined);
+      try {
+        // Any failure (no room, out of memory, interrupted) just means no copy.
+        return await writeCache(conn, plan.table, plan.columns, { dir: this.d.dir, file: plan.file, ...(this.d.maxShare !== undefined ? { maxShare: this.d.maxShare } : {}), ...(this.d.minBytes !== undefined ? { minBytes: this.d.minBytes } : {}) }, plan.table, stamp);
+      } catch {
+        return undefined;
+      } finally {
+        guard.dispose();
+      }
+    }).catch(() => undefined);
     if (made === undefined) return undefined;
     const cache = { ...made.cache, fileSelect: plan.select };
     let result: IngestResult | undefined;

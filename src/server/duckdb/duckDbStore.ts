@@ -262,11 +262,6 @@ export class DuckDbStore implements DataStore {
     return this.copies.write(sourceId, o);
   }
 
-  /** Copies being written: whether a source has one, and a hold that stops them for a question. */
-  get copiesBeingWritten(): Pick<CopyWriter, 'pending' | 'hold'> {
-    return this.copies;
-  }
-
   /** Resolves when none of these sources has a copy being written (or when `signal` aborts). */
   copiesSettled(sourceIds: readonly string[], signal?: AbortSignal): Promise<void> {
     return this.copies.settled(sourceIds, signal);

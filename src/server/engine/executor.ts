@@ -5,7 +5,6 @@
  * collected for the CODE block.
  */
 import type { DuckDbStore, QueryResult } from '../duckdb/duckDbStore';
-import type { ResultMemo } from './fileFirst';
 import { executedCte, shownCte } from './recipe';
 import { composeSql, type Statement } from './sqlBuilder';
 import { guardSql, type SerializeSql } from './sqlGuard';
@@ -59,8 +58,6 @@ export class Executor {
     /** Internal names of the session's tables: the only tables any statement may read. */
     private readonly allowed: readonly string[],
     private readonly signal: AbortSignal,
-    /** Results kept for these tables' read (fileFirst.ts): a statement run before is not run again. */
-    private readonly memo?: { results: ResultMemo; scope: string },
   ) {
     this.serialize = storeSerializer(store, signal);
   }
@@ -82,12 +79,7 @@ export class Executor {
     const executed = composeSql(tables.map((t) => executedCte(t, st.columns)), st);
     await this.guard(executed);
     this.signal.throwIfAborted();
-    const m = this.memo;
-    let result = m?.results.get(m.scope, `${maxRows}\u0001${executed}`);
-    if (result === undefined) {
-      result = await this.store.query(executed, [], { signal: this.signal, timeoutMs: STATEMENT_TIMEOUT_MS, maxRows, ...CAPS });
-      m?.results.set(m.scope, `${maxRows}\u0001${executed}`, result);
-    }
+    const result = await this.store.query(executed, [], { signal: this.signal, timeoutMs: STATEMENT_TIMEOUT_MS, maxRows, ...CAPS });
     this.ran.push({ comment: st.comment, executed, shown: composeSql(tables.map((t) => shownCte(t, st.columns)), st), result });
     return result;
   }

@@ -23,7 +23,6 @@ import { runOverview } from './overviewRunner';
 import { runStatsOverview } from './statsOverview';
 import { runPlan } from './planRunner';
 import { warmCharting } from './charts';
-import { memoScope, readsTheSame, ResultMemo } from './fileFirst';
 import { RetrievalIndex } from './retrieval';
 import { answerFromDocuments } from './retrievalAnswer';
 import { SchemaIndex } from './schemaIndex';
@@ -71,8 +70,6 @@ export class LocalAnalysisEngine implements AnalysisEngine {
   private readonly schema: SchemaIndex;
   private readonly retrieval = new RetrievalIndex();
   private readonly llm: LlmConfig | undefined;
-  /** Results of answers read from files whose copy is being written (fileFirst.ts). */
-  private readonly memo = new ResultMemo();
 
   constructor(private readonly store: DuckDbStore, options: LocalEngineOptions = {}) {
     this.schema = new SchemaIndex(async (sql, signal) => (await store.query(sql, [], { signal, timeoutMs: 60_000, maxRows: 100_000 })).rows);
@@ -173,44 +170,13 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     return true;
   }
 
-  /**
-   * A plain question on large files read in place whose columnar copy is still being written: read
-   * against the read's statistics and, when they suffice, answered from the files at once with the
-   * copies held meanwhile (fileFirst.ts). Undefined otherwise (the question waits for the index).
-   */
-  private fromFiles(ctx: AnswerContext, tablesOnly: boolean): { tables: TableMeta[]; release: () => void; scope: string } | undefined {
-    if (!tablesOnly || (ctx.model ?? this.llm) !== undefined) return undefined;
-    const ids = ctx.sources.map((s) => s.source.id);
-    if (!ids.some((id) => this.store.copiesBeingWritten.pending(id))) return undefined;
-    const quick = this.schema.quickTables(ctx.sources);
-    if (quick === undefined) return undefined;
-    const history = ctx.history.map((h) => h.question);
-    if (!readsTheSame((tables) => readQuestion(ctx.question, history, tables, ctx.glossary ?? []), quick)) return undefined;
-    const release = this.store.copiesBeingWritten.hold(ids);
-    return release === undefined ? undefined : { tables: quick, release, scope: memoScope(quick) };
-  }
-
   private async analyze(ctx: AnswerContext, writer: AnswerWriter, mayRetrieve: boolean): Promise<void> {
     const tabular = ctx.sources.filter((s) => s.ingest.kind === 'tables');
-    const tablesOnly = tabular.length === ctx.sources.length;
-    if (await this.quickOverview(ctx, writer, tablesOnly)) return;
-    const early = this.fromFiles(ctx, tablesOnly);
-    if (early === undefined) {
-      await this.answerFrom(ctx, writer, mayRetrieve, await this.indexed(tabular.map((s) => ({ source: s.source, ingest: s.ingest })), ctx.signal));
-      return;
-    }
-    try {
-      writer.step('Read the file itself: its columnar copy, which later questions read, is still being written').done();
-      await this.answerFrom(ctx, writer, mayRetrieve, early.tables, { results: this.memo, scope: early.scope });
-    } finally {
-      early.release();
-    }
-  }
-
-  private async answerFrom(ctx: AnswerContext, writer: AnswerWriter, mayRetrieve: boolean, tables: TableMeta[], memo?: { results: ResultMemo; scope: string }): Promise<void> {
-    const labels = ctx.sources.filter((s) => s.ingest.kind === 'tables').map((s) => s.source.fileName).join(', ');
+    const labels = tabular.map((s) => s.source.fileName).join(', ');
+    if (await this.quickOverview(ctx, writer, tabular.length === ctx.sources.length)) return;
+    const tables = await this.indexed(tabular.map((s) => ({ source: s.source, ingest: s.ingest })), ctx.signal);
     const allowed = tables.map((t) => t.table);
-    const ex = new Executor(this.store, allowed, ctx.signal, memo);
+    const ex = new Executor(this.store, allowed, ctx.signal);
     const history = ctx.history.map((h) => h.question);
     let glossary: readonly GlossaryEntry[] = ctx.glossary ?? [];
     let d: Decision = readQuestion(ctx.question, history, tables, glossary);

@@ -9,7 +9,7 @@
 export const PAGE_ROWS = 200;
 export const MAX_PAGES = 12;
 /** Rows one request may ask for (neighbouring pages asked together). */
-const MAX_REQUEST_ROWS = 4 * PAGE_ROWS;
+const MAX_REQUEST_ROWS = 2 * PAGE_ROWS;
 /** Pages kept on each side of the view's pages (one is enough to scroll a screen without a gap). */
 const MARGIN_PAGES = 1;
 
