@@ -156,15 +156,16 @@ export class LocalAnalysisEngine implements AnalysisEngine {
     const next = suggestQuestions(plan.tables);
     writer.respond(`${readingSentence(plan)}:\n\n${o.message}`, next, sourcesOf(plan.tables));
     // A first question's reading and chart cost about 0.4 s more than later ones (the reader's paths
-    // run for the first time, Vega loads): paid now, while the overview is read.
-    setImmediate(() => {
+    // run for the first time, Vega loads): paid while the overview is read, once it has gone out
+    // (run at once, it held the overview's own answer back).
+    setTimeout(() => {
       try {
         for (const q of next) readQuestion(q, [], quick, ctx.glossary ?? []);
       } catch {
         // Only a warm-up: the question itself reports any failure.
       }
       void warmCharting();
-    });
+    }, 250).unref();
     // The next question needs the full index (values, number formats); it is built meanwhile.
     void this.indexed(ctx.sources, ctx.signal).catch(() => undefined);
     return true;
