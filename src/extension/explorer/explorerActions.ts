@@ -19,6 +19,7 @@ import { openUntitled } from '../panel/panelActions';
 import type { Services } from '../services';
 import type { ExplorerSession } from './explorerSession';
 import { exploreClient, originKey } from './explorerTypes';
+import { putRecent } from '../recentState';
 
 export interface AskViewResult {
   sessionId: string;
@@ -180,11 +181,7 @@ async function sessionFor(s: Services, x: ExplorerSession, scope: { datasetId: s
   }
   const id = await createSession(s, client, `Explore ${x.name}`);
   s.sessions.refresh();
-  const all = { ...(s.context.workspaceState.get<Record<string, string>>(SESSIONS_KEY) ?? {}) };
-  delete all[key];
-  all[key] = id;
-  const keys = Object.keys(all);
-  for (const k of keys.slice(0, Math.max(0, keys.length - 200))) delete all[k];
-  await s.context.workspaceState.update(SESSIONS_KEY, all);
+  const state = s.context.workspaceState;
+  await putRecent(state, SESSIONS_KEY, state.get<Record<string, string>>(SESSIONS_KEY) ?? {}, key, id, 200);
   return id;
 }

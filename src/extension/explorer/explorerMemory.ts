@@ -6,7 +6,7 @@
  * source), in the workspace's state. Checked with the protocol's guards when read back: state
  * written by another version must not reach the webview unchecked. Bounded, oldest first out.
  */
-import type { StateStore } from '../panel/followUpLinks';
+import { putRecent, type StateStore } from '../recentState';
 import type { ExploreQuery } from '../../shared/explore';
 import { isExploreQuery, isPinnedRowIndices } from '../../shared/explorerGuards';
 import { arrayOf, int, isPlainObject, recordOf, str } from '../../shared/guardKit';
@@ -33,8 +33,6 @@ const isPinned = arrayOf(str(1000), 20_000);
 const isWidths = recordOf(int(16, 4000), 20_000, 1000);
 const isSheet = str(1000);
 
-/** What the explorer memory needs of a `vscode.Memento` (the node tests pass a plain one). */
-export type { StateStore };
 
 function pinnedRowsOf(v: unknown): PinnedRowsSaved | undefined {
   if (!isPlainObject(v) || !isExploreQuery(v['query']) || !isPinnedRowIndices(v['rows'])) return undefined;
@@ -54,13 +52,9 @@ export class ExplorerMemory {
   }
 
   async set(key: string, saved: ExplorerSaved): Promise<void> {
-    const all = { ...(this.state.get<Record<string, unknown>>(EXPLORER_STATE_KEY) ?? {}) };
-    delete all[key];
     const { pinnedRows, ...rest } = saved;
     // No pinned rows, nothing kept for them: an empty list would only take room.
-    all[key] = pinnedRows && pinnedRows.rows.length > 0 ? { ...rest, pinnedRows } : rest;
-    const keys = Object.keys(all);
-    for (const k of keys.slice(0, Math.max(0, keys.length - MAX_ENTRIES))) delete all[k];
-    await this.state.update(EXPLORER_STATE_KEY, all);
+    const entry = pinnedRows && pinnedRows.rows.length > 0 ? { ...rest, pinnedRows } : rest;
+    await putRecent<unknown>(this.state, EXPLORER_STATE_KEY, this.state.get<Record<string, unknown>>(EXPLORER_STATE_KEY) ?? {}, key, entry, MAX_ENTRIES);
   }
 }

@@ -15,6 +15,7 @@ import { createSession } from './sessionHelpers';
 import { offerConversion } from './csvConversion';
 import { addFilesToDataset, reportOutcomes, supportedFiles, SUPPORTED_FILTER } from './upload';
 import { DEFAULT_QUESTION, isShippedSample, SAMPLE_DATASET } from '../../shared/analyzeDefaults';
+import { putRecent } from '../recentState';
 
 export { DEFAULT_QUESTION };
 
@@ -85,13 +86,8 @@ function filesKey(s: Services, datasetId: string, ids: readonly string[]): strin
 }
 
 async function rememberSessionFor(s: Services, key: string, sessionId: string): Promise<void> {
-  const map = { ...(s.context.workspaceState.get<Record<string, string>>(SESSION_FOR_FILES) ?? {}) };
-  delete map[key];
-  map[key] = sessionId;
-  // Bounded: the oldest entries go first.
-  const keys = Object.keys(map);
-  for (const k of keys.slice(0, Math.max(0, keys.length - 300))) delete map[k];
-  await s.context.workspaceState.update(SESSION_FOR_FILES, map);
+  const state = s.context.workspaceState;
+  await putRecent(state, SESSION_FOR_FILES, state.get<Record<string, string>>(SESSION_FOR_FILES) ?? {}, key, sessionId, 300);
 }
 
 /** The title a session analyzing these files gets: what is in it, cut at a word. */

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type * as vscode from 'vscode';
+import { putRecent } from '../recentState';
 
 export interface FileFingerprint {
   size: number;
@@ -66,13 +67,7 @@ export class FileReuseCache {
   }
 
   async remember(scope: string, datasetId: string, path: string, fp: FileFingerprint, dataSourceId: string): Promise<void> {
-    const all = this.all();
-    const key = FileReuseCache.key(scope, datasetId, path);
-    delete all[key];
-    all[key] = { ...fp, dataSourceId };
-    const keys = Object.keys(all);
-    for (const k of keys.slice(0, Math.max(0, keys.length - MAX_ENTRIES))) delete all[k];
-    await this.memento.update(STATE_KEY, all);
+    await putRecent(this.memento, STATE_KEY, this.all(), FileReuseCache.key(scope, datasetId, path), { ...fp, dataSourceId }, MAX_ENTRIES);
   }
 
   async forget(scope: string, datasetId: string, path: string): Promise<void> {

@@ -5,12 +5,8 @@
  * No vscode here: a Memento is all it needs.
  */
 import type { Turn } from '../../shared/protocol';
+import { putRecent, type StateStore } from '../recentState';
 
-/** The part of a `vscode.Memento` used here. */
-export interface StateStore {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
 
 /** What a follow-up job refines: the earlier job and its question. */
 export interface FollowUpLink {
@@ -45,13 +41,7 @@ export class FollowUpLinks {
   /** Remembers that job `jobId` refines `link` (nothing for a job without an id: it has no history). */
   async remember(jobId: string, link: FollowUpLink): Promise<void> {
     if (jobId === '' || link.sourceJobId === '') return;
-    const all = { ...this.all() };
-    const key = this.key(jobId);
-    delete all[key];
-    all[key] = link;
-    const keys = Object.keys(all);
-    for (const k of keys.slice(0, Math.max(0, keys.length - MAX_FOLLOW_UPS))) delete all[k];
-    await this.state.update(FOLLOW_UPS_KEY, all);
+    await putRecent(this.state, FOLLOW_UPS_KEY, this.all(), this.key(jobId), link, MAX_FOLLOW_UPS);
   }
 
   /** Restored turns with the turn each one refines, where it is known. */

@@ -12,6 +12,7 @@ import type { Services } from '../services';
 import { ANSWER_VIEW_TYPE, AnswerPanel, type JobScope } from './answerPanel';
 import { AnswerFileCache, answerFilesRoot } from './fileCache';
 import { FollowUpLinks } from './followUpLinks';
+import { putRecent } from '../recentState';
 
 const SCOPES_KEY = 'teamData.sessionScopes';
 /** Bounded so the workspace state never grows without limit; the oldest entries go first. */
@@ -110,13 +111,8 @@ export class PanelManager implements vscode.Disposable {
   }
 
   private async rememberScope(sessionId: string, scope: JobScope): Promise<void> {
-    const all = { ...(this.s.context.workspaceState.get<Record<string, JobScope>>(SCOPES_KEY) ?? {}) };
-    const key = this.scopeKey(sessionId);
-    delete all[key];
-    all[key] = scope;
-    const keys = Object.keys(all);
-    for (const k of keys.slice(0, Math.max(0, keys.length - MAX_SCOPES))) delete all[k];
-    await this.s.context.workspaceState.update(SCOPES_KEY, all);
+    const state = this.s.context.workspaceState;
+    await putRecent(state, SCOPES_KEY, state.get<Record<string, JobScope>>(SCOPES_KEY) ?? {}, this.scopeKey(sessionId), scope, MAX_SCOPES);
   }
 
   private html(webview: vscode.Webview, title: string): string {

@@ -1,5 +1,5 @@
 /** An in-memory stand-in for VS Code's Memento (workspaceState): values kept as JSON, as VS Code keeps them. */
-import type { StateStore } from '../../../../src/extension/panel/followUpLinks';
+import type { StateStore } from '../../../../src/extension/recentState';
 
 export function memento(): StateStore & { data: Map<string, unknown> } {
   const data = new Map<string, unknown>();
