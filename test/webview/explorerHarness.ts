@@ -15,7 +15,7 @@ import type { ColumnSummary, ExploreColumn, ExploreOpened } from '../../src/shar
 import type { ExplorerHostToWebview, ExplorerInit, ExplorerWebviewToHost } from '../../src/shared/explorerProtocol';
 import { renderExplorerHtml } from '../../src/webview/explorer/explorerHtml';
 import { THEMES, type ThemeName } from './fixtures/themes';
-import { buildWebBundle, launchChromium, requireChromium, WebviewPage } from './harness';
+import { buildWebBundle, useBrowserWith, WebviewPage } from './harness';
 import { vscodeDefaultStyles } from './vscodeDefaultStyles';
 
 
@@ -243,27 +243,7 @@ export function checkedAfterEach(current: () => ExplorerPage | undefined, reset:
   });
 }
 
-/** The server and Chromium for the enclosing suite, started in `before` and stopped in `after`. */
+/** The explorer's page server and Chromium for the enclosing suite (see {@link useBrowserWith}). */
 export function useExplorerBrowser(): { readonly server: ExplorerServer; readonly browser: Browser } {
-  let server: ExplorerServer | undefined;
-  let browser: Browser | undefined;
-  before(async () => {
-    requireChromium();
-    server = await startExplorerServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  return {
-    get server(): ExplorerServer {
-      if (!server) throw new Error('not started yet');
-      return server;
-    },
-    get browser(): Browser {
-      if (!browser) throw new Error('not launched yet');
-      return browser;
-    },
-  };
+  return useBrowserWith(startExplorerServer);
 }

@@ -276,15 +276,15 @@ export async function allPagesRendered(panel: PanelPage): Promise<void> {
 }
 
 /**
- * The panel server and Chromium for the enclosing suite: started in its `before`, stopped in its
- * `after`. Read them through the returned object once the suite runs.
+ * A page server (started by `start`) and Chromium for the enclosing suite: started in its `before`,
+ * stopped in its `after`. Read them through the returned object once the suite runs.
  */
-export function usePanelBrowser(): { readonly server: PanelServer; readonly browser: Browser } {
-  let server: PanelServer | undefined;
+export function useBrowserWith<S extends { close(): Promise<void> }>(start: () => Promise<S>): { readonly server: S; readonly browser: Browser } {
+  let server: S | undefined;
   let browser: Browser | undefined;
   before(async () => {
     requireChromium();
-    server = await startPanelServer();
+    server = await start();
     browser = await launchChromium();
   });
   after(async () => {
@@ -292,8 +292,8 @@ export function usePanelBrowser(): { readonly server: PanelServer; readonly brow
     await server?.close();
   });
   return {
-    get server(): PanelServer {
-      if (!server) throw new Error('the panel server is not started yet (use it inside tests and hooks)');
+    get server(): S {
+      if (!server) throw new Error('the page server is not started yet (use it inside tests and hooks)');
       return server;
     },
     get browser(): Browser {
@@ -301,6 +301,11 @@ export function usePanelBrowser(): { readonly server: PanelServer; readonly brow
       return browser;
     },
   };
+}
+
+/** The panel server and Chromium for the enclosing suite (see {@link useBrowserWith}). */
+export function usePanelBrowser(): { readonly server: PanelServer; readonly browser: Browser } {
+  return useBrowserWith(startPanelServer);
 }
 
 /** After a test: the page raised no error, loaded nothing remote, broke no CSP rule and reported no webview error; then closes it. */

@@ -7,7 +7,7 @@ describe('putRecent (bounded records in the extension\'s state)', () => {
   it('adds an entry as the newest, moves a key written again to the end, and drops the oldest past the bound', async () => {
     const state = memento();
     const read = (): Record<string, number> => state.get<Record<string, number>>('k') ?? {};
-    for (const [key, v] of [['a', 1], ['b', 2], ['c', 3]] as const) await putRecent(state, 'k', read(), key, v, 3);
+    for (const [key, v] of [['a', 1], ['b', 2], ['c', 3]] as const) await putRecent<number>(state, 'k', read(), key, v, 3);
     assert.deepEqual(Object.entries(read()), [['a', 1], ['b', 2], ['c', 3]]);
     await putRecent(state, 'k', read(), 'a', 10, 3);
     assert.deepEqual(Object.entries(read()), [['b', 2], ['c', 3], ['a', 10]], 'written again: newest');
