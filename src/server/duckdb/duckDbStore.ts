@@ -19,10 +19,10 @@ import { DEFAULT_MAX_INFLATED_BYTES } from './gzipScan';
 import { CACHE_DIR } from './inPlaceCache';
 import { ingestJson } from './jsonIngest';
 import { ingestParquet } from './parquetIngest';
-import { RowGauge } from './rowGauge';
+import { RowGauge, watchProgress } from './rowGauge';
 import { abortError, armInterrupts, runQuery, type QueryOptions, type QueryParam, type QueryResult } from './queryRunner';
 import { isInside, lockDown, readablePath, type StoreLimits } from './sandbox';
-import { tablePrefixFor } from './sqlText';
+import { mentionsSource } from './sqlText';
 import { ingestText } from './textIngest';
 import { ingestSpreadsheet } from './xlsxIngest';
 
@@ -40,8 +40,6 @@ const WORK_DIR = 'ingest-tmp';
 /** Where DuckDB spills what does not fit its memory limit, inside the data directory. */
 const SPILL_DIR = 'duckdb-spill';
 
-/** How often a running ingest's progress is read from DuckDB. */
-const PROGRESS_EVERY_MS = 250;
 /**
  * Connections kept for ingests. DuckDB tracks a statement's progress only on connections that
  * enabled it, a per-connection setting the locked configuration (sandbox.ts) no longer lets a new
@@ -49,34 +47,6 @@ const PROGRESS_EVERY_MS = 250;
  * files at a time; an ingest beyond the pool runs on a plain connection, without progress.
  */
 const INGEST_CONNECTIONS = 4;
-
-/**
- * Reports the share of the file DuckDB's running statement has read (DuckDB tracks it per
- * connection; -1 until a statement has run for a moment). Each statement of an ingest starts again
- * from 0, so the share reported never goes back: a later check pass does not undo the first read.
- */
-function watchProgress(conn: DuckDBConnection, report: IngestOptions['onProgress'], gauge: RowGauge): ReturnType<typeof setInterval> | undefined {
-  if (report === undefined) return undefined;
-  let best = 0;
-  let rows = 0;
-  const timer = setInterval(() => {
-    const p = conn.progress;
-    const share = p.percentage / 100;
-    if (Number.isFinite(share) && share > best) {
-      best = Math.min(1, share);
-      rows = Math.max(rows, gauge.rowsAt(best, Number(p.rows_processed)) ?? 0);
-      report(best, rows > 0 ? rows : undefined);
-    }
-  }, PROGRESS_EVERY_MS);
-  timer.unref();
-  return timer;
-}
-
-/** Matches SQL naming one of the source's tables (its prefix, alone or before `__`). */
-function mentionsSource(sourceId: string): RegExp {
-  const prefix = tablePrefixFor(sourceId).replace(/[^A-Za-z0-9_]/g, (c) => `\\${c}`);
-  return new RegExp(`(^|[^A-Za-z0-9_])${prefix}(__|[^A-Za-z0-9_]|$)`);
-}
 
 /**
  * Database files open in this process. DuckDB's file lock only stops other processes; two instances

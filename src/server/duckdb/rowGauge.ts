@@ -6,6 +6,8 @@
  * reads the file anyway (the line-length check, the gzip scan); the wording says "about".
  */
 import { stat } from 'node:fs/promises';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { IngestOptions } from '../engine';
 
 /** Every how many chunks one is counted: a sample across the whole file at a small cost. */
 const SAMPLE_EVERY = 4;
@@ -75,4 +77,28 @@ export class RowGauge {
     const rows = this.estimate?.(fraction, processed);
     return rows !== undefined && Number.isFinite(rows) ? rows : undefined;
   }
+}
+
+/** How often a running ingest's progress is read from DuckDB. */
+const PROGRESS_EVERY_MS = 250;
+/**
+ * Reports the share of the file DuckDB's running statement has read (DuckDB tracks it per
+ * connection; -1 until a statement has run for a moment). Each statement of an ingest starts again
+ * from 0, so the share reported never goes back: a later check pass does not undo the first read.
+ */
+export function watchProgress(conn: DuckDBConnection, report: IngestOptions['onProgress'], gauge: RowGauge): ReturnType<typeof setInterval> | undefined {
+  if (report === undefined) return undefined;
+  let best = 0;
+  let rows = 0;
+  const timer = setInterval(() => {
+    const p = conn.progress;
+    const share = p.percentage / 100;
+    if (Number.isFinite(share) && share > best) {
+      best = Math.min(1, share);
+      rows = Math.max(rows, gauge.rowsAt(best, Number(p.rows_processed)) ?? 0);
+      report(best, rows > 0 ? rows : undefined);
+    }
+  }, PROGRESS_EVERY_MS);
+  timer.unref();
+  return timer;
 }

@@ -63,3 +63,9 @@ export function tableNameFor(sourceId: string, sheet?: { index: number; name: st
 export function belongsToPrefix(table: string, prefix: string): boolean {
   return table === prefix || table.startsWith(`${prefix}__`);
 }
+
+/** Matches SQL naming one of the source's tables (its prefix, alone or before `__`). */
+export function mentionsSource(sourceId: string): RegExp {
+  const prefix = tablePrefixFor(sourceId).replace(/[^A-Za-z0-9_]/g, (c) => `\\${c}`);
+  return new RegExp(`(^|[^A-Za-z0-9_])${prefix}(__|[^A-Za-z0-9_]|$)`);
+}
