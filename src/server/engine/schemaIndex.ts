@@ -7,21 +7,20 @@
 import type { DataSource } from '../../shared/domain';
 import { fileExtension } from '../../shared/fileNames';
 import type { IngestedTable } from '../engine';
-import type { TableStats } from '../duckdb/scanStats';
 import { quoteIdent, slug, relationSql } from '../duckdb/sqlText';
 import { num } from '../profile/cellValues';
-import { classifyType } from '../profile/profileSql';
 import { yearRuns, codeLikeAggregate, dateFromParts, dateTimeFromParts, marginFromPriceAndCost, filledTextAggregate, holdsQuarters, numberStyleAggregates, quarterTextSql, numberTextSql, pickNumberStyle, QUALIFIER, textDateFormats, textDateSql, type RunSql } from './columnTypes';
 import { NULL_MARKER_SQL } from './missingMarkers';
 import { markEntityAttributes, markMissingCodes } from './numberShapes';
-import { identifierWords, singular } from '../language/words';
 import type { ColumnKind, ColumnMeta, TableMeta } from './types';
 import { ingestRole } from './shape';
 import { markTotalRows } from './totalRows';
 import { markPlaceGroups } from './placeGroups';
-import { groupedBatch, indexValues, MAX_INDEXED_VALUES } from './valueIndex';
+import { groupedBatch, indexValues } from './valueIndex';
 import { groupedStats, type ColumnStats } from './groupedStats';
 import { longColumns, longSelect, longShape, withoutEmptyYears } from './wideTables';
+import { columnsFromStats } from './statsColumns';
+import { kindOf, nameTokens, RESERVED } from './columnNaming';
 import { keyedMeasures } from './keyedMeasures';
 import { spanDuration } from './spans';
 
@@ -36,32 +35,7 @@ const emptyStats = (): ColumnStats => ({ nonNull: 0, distinct: 0, styles: { plai
 /** Beyond this many columns distinct counts are taken by {@link distinctCounts}. */
 const WIDE_TABLE = 40;
 
-const RESERVED = new Set([
-  'all', 'analyse', 'analyze', 'and', 'any', 'array', 'as', 'asc', 'both', 'case', 'cast', 'check', 'collate', 'column',
-  'constraint', 'create', 'default', 'desc', 'distinct', 'do', 'else', 'end', 'except', 'false', 'fetch', 'for',
-  'foreign', 'from', 'grant', 'group', 'having', 'in', 'initially', 'intersect', 'into', 'lateral', 'leading', 'limit',
-  'not', 'null', 'offset', 'on', 'only', 'or', 'order', 'placing', 'primary', 'references', 'returning', 'select',
-  'some', 'symmetric', 'table', 'then', 'to', 'trailing', 'true', 'union', 'unique', 'user', 'using', 'variadic',
-  'when', 'where', 'window', 'with', 'pivot', 'unpivot', 'qualify', 'describe', 'show', 'summarize', 'values',
-]);
-
-/** An identifier as SQL: bare when it is a plain lower-case word, quoted otherwise. */
-export function sqlName(name: string): string {
-  return /^[a-z_][a-z0-9_]*$/.test(name) && !RESERVED.has(name) ? name : quoteIdent(name);
-}
-
-/** The singular words of an identifier (`unitPrices` -> unit, price). */
-export function nameTokens(name: string): string[] {
-  return identifierWords(name).map(singular);
-}
-
-function kindOf(type: string): ColumnKind {
-  if (/^BOOL/i.test(type)) return 'boolean';
-  // A UUID (JSON and Parquet readers type ids so) takes no text functions: an identifier, never read as words.
-  if (/^UUID$/i.test(type.trim())) return 'other';
-  const cls = classifyType(type);
-  return cls === 'numeric' ? 'numeric' : cls === 'temporal' ? 'temporal' : cls === 'text' ? 'text' : 'other';
-}
+export { nameTokens, sqlName } from './columnNaming';
 
 /** Label users know a table by. */
 export function tableLabel(source: DataSource, t: IngestedTable): string {
@@ -76,7 +50,6 @@ function baseAlias(source: DataSource, t: IngestedTable): string {
   if (RESERVED.has(a)) a = `${a}_data`;
   return a;
 }
-
 
 /**
  * Distinct counts the ingest scan of a file read in place already knows exactly: text columns whose
@@ -106,7 +79,6 @@ function statsSql(table: string, columns: IngestedTable['columns'], rowCount: nu
   });
   return { sql: `SELECT ${parts.join(', ')} FROM ${t}`, width: 10 };
 }
-
 
 /**
  * How the text columns of a large table are written (numbers in which style, how many non-empty),
@@ -310,33 +282,6 @@ function layout(sources: ReadonlyArray<{ source: DataSource; ingest: { kind: str
     }
   }
   return out;
-}
-
-/**
- * Column metadata from scan statistics. Distinct counts are known only for text columns listed
- * completely; the others count as many (never unique: that needs an exact count).
- */
-function columnsFromStats(t: IngestedTable, stats: TableStats): ColumnMeta[] {
-  return t.columns.map((c) => {
-    const s = stats.columns.find((x) => x.name === c.name);
-    const kind = kindOf(c.type);
-    const nonNull = s?.nonNull ?? 0;
-    const listed = s?.complete === true ? s.values : undefined;
-    // Cut values are for showing: a question naming one is read by the full index instead.
-    const matchable = listed !== undefined && s?.cut !== true;
-    const meta: ColumnMeta = {
-      name: c.name, type: c.type, kind, expr: quoteIdent(c.name), converted: false, tokens: nameTokens(c.name), nonNull,
-      distinct: listed !== undefined ? listed.length : Math.max(nonNull, MAX_INDEXED_VALUES + 1), unique: false,
-    };
-    if (listed !== undefined && matchable && kind === 'text') meta.values = [...listed].sort();
-    const lo = s?.min ?? null;
-    const hi = s?.max ?? null;
-    if (lo !== null && hi !== null) {
-      meta.min = kind === 'numeric' ? Number(lo) : lo;
-      meta.max = kind === 'numeric' ? Number(hi) : hi;
-    }
-    return meta;
-  });
 }
 
 /** Runs SQL for a job: `signal` is the job's, so a cancelled job stops its statement too. */
