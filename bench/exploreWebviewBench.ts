@@ -26,9 +26,9 @@
  *   the extension runs as a child process (`cli.js serve --shared`), and the reply back the same
  *   way. Here: webview page → CDP binding → this Node process → the same ExploreClient HTTP calls
  *   → the service in this same Node process → CDP `Runtime.evaluate` → `window.postMessage`. One
- *   CDP hop each way stands for VS Code's IPC hops, and the service shares its event loop with the
- *   relay and Playwright (DuckDB itself works on its own threads). BENCH_EXPLORE_SERVICE=process
- *   runs it instead as a child process, `dist/cli.js serve --read-root` (built by `npm run bench`;
+ *   CDP hop each way, a JSON string as VS Code's IPC carries, stands for VS Code's IPC hops, and
+ *   the service shares its event loop with the relay and Playwright (DuckDB itself works on its own
+ *   threads). BENCH_EXPLORE_SERVICE=process runs it instead as a child process, as the extension does, `dist/cli.js serve --read-root` (built by `npm run bench`;
  *   not `--shared`, which the extension uses and which only adds the lease bookkeeping).
  * - Headless Chromium from Debian, not Electron's; no workbench UI shares the renderer; no
  *   iframe nesting; the webview's getState/setState are no-ops (nothing is persisted).
