@@ -187,6 +187,18 @@ export function selectList(columns: readonly ExploreColumn[]): string {
   return columns.map((c) => quoteIdent(c.name)).join(', ');
 }
 
+/** Longest text of one cell sent to the grid (a cell is for looking at, not for reading a document). */
+export const CELL_CHARS = 2000;
+/** Shortest a cell is cut to, however wide the table: more than a grid column shows. */
+const MIN_CELL_CHARS = 24;
+/** Text a page's cut cells may add up to: of a wide table of long text, 200 rows of 2,000 columns at 2,000 characters would be 800 MB. */
+const PAGE_TEXT_CHARS = 16 * 1024 * 1024;
+
+/** The length cells are cut to in a page of `rows` rows of `columns` columns (see {@link PAGE_TEXT_CHARS}). */
+export function cellChars(columns: number, rows: number): number {
+  return Math.max(MIN_CELL_CHARS, Math.min(CELL_CHARS, Math.floor(PAGE_TEXT_CHARS / Math.max(1, columns * rows))));
+}
+
 /**
  * `sql` (whose columns are `columns`, in order) with its text, blob and list cells cut to `chars` + 1
  * in the query itself, as the query runner would after preparing it once more to learn the types

@@ -23,7 +23,7 @@ import { leaseOf } from '../routes/routeKit';
 import type { ServiceDeps } from '../serviceDeps';
 import { exportRows } from './exploreExport';
 import { formatOf } from './exploreFile';
-import { badRequest, cutCells, orderSql, parseQuery, regexesOf, selectList, whereSql } from './exploreQuery';
+import { badRequest, cellChars, cutCells, orderSql, parseQuery, regexesOf, selectList, whereSql } from './exploreQuery';
 import { pageRows } from './explorePage';
 import { summarize } from './exploreSummary';
 import { stillReading, type ExploreView, type ViewOrigin } from './exploreView';
@@ -31,8 +31,6 @@ import { ExploreViews } from './exploreViews';
 
 export const EXPLORE_PREFIX = `${LOCAL_PREFIX}/explore`;
 const QUERY_TIMEOUT_MS = 60_000;
-/** Longest text of one cell sent to the grid (a cell is for looking at, not for reading a document). */
-const CELL_CHARS = 2000;
 const MAX_QUERY_PARAM = 200_000;
 
 const asJson = <T>(v: T): Json => v as unknown as Json;
@@ -72,8 +70,18 @@ export function registerExploreRoutes(router: Router, deps: ServiceDeps): Explor
   if (!(store instanceof DuckDbStore)) return undefined;
   const inPlaceRoots = deps.inPlaceRoots;
   const views = new ExploreViews(store, (lease) => inPlaceRoots === undefined || inPlaceRoots(lease) !== undefined);
-  const run = async (sql: string, signal: AbortSignal, maxRows: number = EXPLORE_LIMITS.pageRows, cells = false): Promise<unknown[][]> =>
-    (await store.query(sql, [], { signal, timeoutMs: QUERY_TIMEOUT_MS, maxRows, ...(cells ? { maxCellBytes: CELL_CHARS, presized: true } : {}) })).rows;
+  const run = async (sql: string, signal: AbortSignal, maxRows: number = EXPLORE_LIMITS.pageRows): Promise<unknown[][]> =>
+    (await store.query(sql, [], { signal, timeoutMs: QUERY_TIMEOUT_MS, maxRows })).rows;
+  /**
+   * A page's statement with its cells cut to `chars` ({@link cellChars} keeps a page well under the
+   * runner's byte cap). Should the cap still cut a page short, it is refused rather than sent: the
+   * grid takes a short page for the end of the view and would stop there.
+   */
+  const runPage = async (sql: string, view: ExploreView, signal: AbortSignal, maxRows: number, chars: number, from: number): Promise<unknown[][]> => {
+    const r = await store.query(cutCells(sql, view.columns, chars), [], { signal, timeoutMs: QUERY_TIMEOUT_MS, maxRows, maxCellBytes: chars, presized: true });
+    if (r.truncatedBy === 'bytes') throw new ApiError(ErrorCode.INVALID_PARAMS, `the rows of ${view.fileName} from row ${(from + r.rows.length + 1).toLocaleString('en-US')} are too large to show here (over 64 MB a page); Copy as SQL reads them in DuckDB`);
+    return r.rows;
+  };
 
   /** The view, fresh (an edited file read again), and the query checked against its columns. */
   const prepare = async (ctx: RequestContext, raw: unknown, needWhole: boolean): Promise<{ view: ExploreView; q: ExploreQuery; signal: AbortSignal }> => {
@@ -146,7 +154,8 @@ export function registerExploreRoutes(router: Router, deps: ServiceDeps): Explor
     const limit = int(b['limit'] ?? 200, 'limit', 1, EXPLORE_LIMITS.pageRows);
     try {
       // Cells cut in the page's own SQL: the runner need not prepare it twice (4 ms of a 8 ms page).
-      const page: ExplorePage = { offset, rows: await pageRows((sql, cells) => run(cells ? cutCells(sql, view.columns, CELL_CHARS) : sql, signal, limit, cells), view, q, offset, limit) };
+      const chars = cellChars(view.columns.length, limit);
+      const page: ExplorePage = { offset, rows: await pageRows((sql, cells) => (cells ? runPage(sql, view, signal, limit, chars, offset) : run(sql, signal, limit)), view, q, offset, limit) };
       if (q.filters.length === 0 && view.rowCount !== undefined) page.matching = view.rowCount;
       return { data: asJson(page) };
     } catch (err) {
