@@ -24,7 +24,7 @@ export async function startServiceProcess(dataDir: string, apiKey: string, extra
     stderr += c.toString();
   });
   const lines = createInterface({ input: child.stdout! });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
+  const url = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start: ${stderr}`)), 30_000);
     lines.on('line', (line) => {
       const m = /^TEAM_DATA_BASE_URL=(.+)$/.exec(line);
@@ -34,6 +34,11 @@ export async function startServiceProcess(dataDir: string, apiKey: string, extra
       }
     });
     child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${stderr}`)));
+  });
+  // A service that never says where it listens is stopped, not left running behind the bench.
+  const baseUrl = await url.catch((err: unknown) => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    throw err;
   });
   return {
     baseUrl,
