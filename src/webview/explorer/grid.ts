@@ -95,6 +95,8 @@ export class Grid {
     const rowsH = this.rowsHeight();
     const f = frameAt(this.scroller.scrollTop, rowsH, m.total, ROW_HEIGHT);
     this.frame = f;
+    // The rows in view are asked for before the DOM is drawn: the request is on its way meanwhile.
+    this.ev.view(f.firstRow, f.rowsInView);
     const contentW = m.columns.reduce((w, c) => w + c.width, 0);
     const viewW = this.scroller.clientWidth;
     const viewH = this.scroller.clientHeight;
@@ -114,7 +116,6 @@ export class Grid {
     this.fillRows(this.body, indexes, (i) => m.row(indexes[i] ?? -1), cols, r, -f.shift, false);
     this.pinBand.style.height = `${m.pinnedRows.length * ROW_HEIGHT}px`;
     this.updateActive();
-    this.ev.view(f.firstRow, f.rowsInView);
   }
 
   /** Pinned columns always; others only where they overlap the view (plus their x on screen). */
