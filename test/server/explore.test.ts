@@ -345,6 +345,15 @@ describe('Data Explorer routes (issue 27)', function () {
     assert.deepEqual(await ids(v.viewId, { sort: [{ column: 'amount', desc: true }], filters: [{ column: 'name', op: 'contains', text: 'e' }] }), [4, 1, 5]);
     // Pages are read from the inflated copy lazily, so it stays while the view is open, and goes with it.
     assert.equal((await copies('.parquet')).length, before.length + 1);
+    // An edited file is read again, as a plain one is: a new copy replaces the old.
+    await writeFile(join(dir, 'sales.csv'), CSV + '6,Frank,1,2024-04-01,false\n');
+    await bareDuck(dir, `COPY (SELECT * FROM read_csv('${join(dir, 'sales.csv')}')) TO '${join(dir, 'plain.parquet')}' (FORMAT parquet)`);
+    await writeFile(join(dir, 'sales.csv'), CSV);
+    await writeFile(join(dir, 'sales.parquet.gz'), gzipSync(await readFile(join(dir, 'plain.parquet'))));
+    const edited = await ready(v.viewId);
+    assert.equal(edited.version, 1);
+    assert.equal(edited.rowCount, 6);
+    assert.equal((await copies('.parquet')).length, before.length + 1);
     await ok('DELETE', `/explore/${v.viewId}`);
     assert.deepEqual(await copies('.parquet'), before);
 
@@ -356,5 +365,21 @@ describe('Data Explorer routes (issue 27)', function () {
     assert.deepEqual((await ok<ExplorePage>('POST', `/explore/${second.viewId}/rows`, { offset: 0, limit: 10 })).rows, [['x', 10], ['y', 20], ['z', 30]]);
     // A sheet is copied into the view's table, so the workbook's copy is gone once it is open.
     assert.deepEqual(await copies('.xlsx'), []);
+  });
+
+  it('refuses a truncated .parquet.gz and a file that is not gzip, naming it, and leaves no copy in scratch', async () => {
+    const gz = gzipSync(await readFile(join(dir, 'plain.parquet')));
+    await writeFile(join(dir, 'cut.parquet.gz'), gz.subarray(0, Math.floor(gz.length / 2)));
+    await writeFile(join(dir, 'raw.xlsx.gz'), 'not gzip at all');
+    for (const [name, reason] of [['cut.parquet.gz', /cut\.parquet\.gz is cut short/], ['raw.xlsx.gz', /raw\.xlsx\.gz is damaged: its gzip data cannot be decompressed/]] as const) {
+      const r = await call('POST', '/explore/open', { path: join(dir, name) });
+      assert.equal(r.status, 400, r.text);
+      assert.match(r.json?.msg ?? '', reason);
+    }
+    assert.deepEqual((await readdir(join(h.dataDir, 'ingest-tmp'))).filter((f) => /\.(parquet|xlsx)$/.test(f)), []);
+    // The service goes on answering, and reads the same file whole.
+    await writeFile(join(dir, 'whole.parquet.gz'), gz);
+    const v = await open('whole.parquet.gz');
+    assert.equal((await ready(v.viewId)).rowCount, (await bareDuck(dir, `SELECT * FROM '${join(dir, 'plain.parquet')}'`)).length);
   });
 });

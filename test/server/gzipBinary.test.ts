@@ -100,6 +100,7 @@ describe('gzip-compressed Parquet and XLSX (issue 27)', function () {
     XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['k', 'v'], ['x', 10], ['y', 20], ['z', 30]]), 'Second');
     const tables = tablesOf(await ingest('book.xlsx.gz', gzipSync(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer)));
     assert.deepEqual(tables.map((t) => t.sheet), ['First', 'Second']);
+    assert.equal(tables[1]?.origin?.reader, 'read_xlsx', 'shown SQL reads the workbook, not a CSV');
     assert.deepEqual(await rows(tables[0]?.table ?? '', 'id'), [[1, 'a'], [2, 'b']]);
     assert.deepEqual(await rows(tables[1]?.table ?? '', 'k'), [['x', 10], ['y', 20], ['z', 30]]);
     assert.deepEqual(await scratch(), []);
