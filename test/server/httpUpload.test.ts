@@ -57,7 +57,7 @@ describe('local service: uploads and data sources over HTTP', function () {
 
   async function upload(name: string, contents: string | Buffer, path = '/v1/team/file/upload-datasource'): Promise<{ code: number; msg: string | null; data: Rec | null }> {
     const form = new FormData();
-    form.append('file', new Blob([contents]), name);
+    form.append('file', new Blob([typeof contents === 'string' ? contents : new Uint8Array(contents)]), name);
     const res = await fetch(`${h.baseUrl}${path}?userId=${USER}`, { method: 'POST', headers: { 'x-pd-api-key': TEST_KEY }, body: form });
     assert.ok(res.headers.get('x-pd-trace-id'));
     return (await res.json()) as { code: number; msg: string | null; data: Rec | null };
