@@ -30,6 +30,7 @@ export const HOSTED_EXTENSIONS = [
  */
 export const LOCAL_ONLY_EXTENSIONS = [
   '.parquet', '.jsonl', '.ndjson', '.csv.gz', '.tsv.gz', '.json.gz', '.jsonl.gz', '.ndjson.gz',
+  '.parquet.gz', '.xlsx.gz',
 ] as const;
 
 /** Everything the extension, the CLI and the local service accept. */
@@ -41,7 +42,7 @@ export function isLocalOnlyExtension(ext: string): boolean {
 }
 
 /** Files the local service reads where they are (no upload, no copy) when they lie in a workspace folder. */
-export const IN_PLACE_EXTENSIONS = ['.csv', '.tsv', '.parquet', '.csv.gz', '.tsv.gz'] as const;
+export const IN_PLACE_EXTENSIONS = ['.csv', '.tsv', '.parquet', '.csv.gz', '.tsv.gz', '.parquet.gz'] as const;
 
 export const DEFAULT_AGENT_ID = 'DATA_ANALYSIS_AGENT';
 export const MAX_SESSIONS = 150;

@@ -28,7 +28,7 @@ function truncateUtf8(s: string, maxBytes: number): string {
  * Files the Team Data Explorer opens (issue 27): the local service's explore routes read these
  * (server/explore/exploreFile.ts formatOf); package.json's custom editor and menus name the same.
  */
-export const EXPLORE_FILE_PATTERN = /.\.(csv|tsv|parquet|jsonl|ndjson|xlsx|(csv|tsv|jsonl|ndjson)\.gz)$/i;
+export const EXPLORE_FILE_PATTERN = /.\.(csv|tsv|parquet|jsonl|ndjson|xlsx|(csv|tsv|parquet|jsonl|ndjson|xlsx)\.gz)$/i;
 
 /**
  * Lower-case extension with the dot ('.csv'), or '' when there is none. A compressed file keeps

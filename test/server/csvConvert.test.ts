@@ -10,6 +10,7 @@ import { copyFile, readdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/pro
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { IngestError } from '../../src/server/engine';
 import { convertToCsv } from '../../src/server/duckdb/csvConvert';
@@ -83,6 +84,17 @@ describe('conversion to CSV for hosted services', function () {
     const table = parseCsv(await readFile(out, 'utf8'));
     assert.deepEqual(table[0], ['id', 'region', 'amount']);
     assert.equal(table.length, 5001);
+  });
+
+  it('orders.parquet.gz: the rows of the Parquet inside, its inflated copy removed; an .xlsx.gz is only to be decompressed', async () => {
+    await writeFile(join(dir, 'orders.parquet.gz'), gzipSync(await readFile(join(dir, 'orders.parquet'))));
+    const out = join(dir, 'pq', 'orders.csv');
+    assert.equal((await convertToCsv(join(dir, 'orders.parquet.gz'), out)).rows, 5000);
+    const table = parseCsv(await readFile(out, 'utf8'));
+    assert.deepEqual(table[8], ['7', 'south', '10.5', 'c7', '1007']);
+    assert.deepEqual(await readdir(join(dir, 'pq')), ['orders.csv']);
+    await writeFile(join(dir, 'book.xlsx.gz'), gzipSync(Buffer.from('x')));
+    await assert.rejects(convertToCsv(join(dir, 'book.xlsx.gz'), join(dir, 'pq', 'book.csv')), /book\.xlsx\.gz needs no conversion to CSV: decompress it to book\.xlsx/);
   });
 
   it('refuses a gzip cut mid-stream and a Parquet file cut short with the local service\'s reasons, leaving no output', async () => {

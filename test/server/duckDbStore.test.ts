@@ -268,7 +268,7 @@ describe('DuckDbStore', function () {
       await ingestFails('old.doc', 'x', /save it as \.docx/);
       await ingestFails('old.ppt', 'x', /save it as \.pptx/);
       await ingestFails('data.avro', 'x', /\.avro files are not supported/);
-      await ingestFails('data.xlsx.gz', 'x', /\.xlsx\.gz files are not supported/);
+      await ingestFails('data.xls.gz', 'x', /\.xls\.gz files are not supported; use .*Parquet and XLSX also gzip-compressed/);
       await ingestFails('data.parquet', 'x', /data\.parquet is not a Parquet file/);
     });
   });

@@ -6,9 +6,13 @@
 import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as XLSX from '@e965/xlsx';
 import type { AddressInfo } from 'node:net';
+import { bareDuck } from '../helpers/bareDuck';
 import { eventually, multipart, startHarness, TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
 
 type Rec = Record<string, unknown>;
@@ -51,9 +55,9 @@ describe('local service: uploads and data sources over HTTP', function () {
     await new Promise((r) => files.close(r));
   });
 
-  async function upload(name: string, contents: string, path = '/v1/team/file/upload-datasource'): Promise<{ code: number; msg: string | null; data: Rec | null }> {
+  async function upload(name: string, contents: string | Buffer, path = '/v1/team/file/upload-datasource'): Promise<{ code: number; msg: string | null; data: Rec | null }> {
     const form = new FormData();
-    form.append('file', new Blob([contents]), name);
+    form.append('file', new Blob([typeof contents === 'string' ? contents : new Uint8Array(contents)]), name);
     const res = await fetch(`${h.baseUrl}${path}?userId=${USER}`, { method: 'POST', headers: { 'x-pd-api-key': TEST_KEY }, body: form });
     assert.ok(res.headers.get('x-pd-trace-id'));
     return (await res.json()) as { code: number; msg: string | null; data: Rec | null };
@@ -97,6 +101,35 @@ describe('local service: uploads and data sources over HTTP', function () {
     assert.ok((synched['records'] as Rec[]).some((r) => r['id'] === created['id']));
     const invalidOnly = (await h.call('GET', `/v1/team/datasets/${datasetId}/datasources?status=invalid`)).json?.data as Rec;
     assert.ok(!(invalidOnly['records'] as Rec[]).some((r) => r['id'] === created['id']));
+  });
+
+  it('uploads a .parquet.gz and an .xlsx.gz and reads them; a gzip bomb past the inflate cap (the upload limit) ends invalid with the reason', async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'up-gz-'));
+    try {
+      await bareDuck(tmp, `COPY (SELECT * FROM (VALUES ('north', 10), ('south', 20)) t(region, amount)) TO '${join(tmp, 'p.parquet')}' (FORMAT parquet)`);
+      const wb = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['k', 'v'], ['x', 1]]), 'One');
+      XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['k', 'v'], ['y', 2], ['z', 3]]), 'Two');
+      const files: Array<[string, Buffer]> = [
+        ['sales.parquet.gz', gzipSync(await readFile(join(tmp, 'p.parquet')))],
+        ['book.xlsx.gz', gzipSync(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer)],
+        ['bomb.parquet.gz', gzipSync(Buffer.alloc(10_000_000))],
+      ];
+      const done: Rec[] = [];
+      for (const [name, bytes] of files) {
+        const up = await upload(name, bytes);
+        assert.equal(up.code, 0, `${name}: ${up.msg ?? ''}`);
+        const created = await createSource({ fileName: name, fileKey: up.data?.['fileKey'] as string });
+        done.push(await settled(created['id'] as string));
+      }
+      assert.equal(done[0]?.['status'], 'synched', JSON.stringify(done[0]));
+      assert.equal(done[1]?.['status'], 'synched', JSON.stringify(done[1]));
+      assert.equal(done[2]?.['status'], 'invalid');
+      assert.match(String(done[2]?.['error']), /bomb\.parquet\.gz expands to more than .* when decompressed/);
+      assert.deepEqual((await readdir(join(h.dataDir, 'ingest-tmp'))).filter((f) => /\.(parquet|xlsx)$/.test(f)), []);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 
   it('accepts the prose upload paths too', async () => {

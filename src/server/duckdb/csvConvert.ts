@@ -1,8 +1,9 @@
 /**
  * Converts a Parquet, JSON Lines or gzip-compressed file to a plain CSV with DuckDB, for services
  * that accept only CSV-like uploads (the hosted service). It reads the file with the same readers
- * and checks as local ingestion (gzip inflated and checked first, nested columns flattened), so
- * the CSV holds the same table the local service would have analyzed.
+ * and checks as local ingestion (gzip inflated and checked first, nested columns flattened; a
+ * `.parquet.gz` inflated next to the output, as the store does in its scratch folder), so the CSV
+ * holds the same table the local service would have analyzed.
  *
  * DuckDB runs in memory, may touch only the input's and the output's folders, and writes to a
  * `.part` file renamed at the end: a cancelled or failed conversion leaves nothing behind.
@@ -13,6 +14,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { IngestError } from '../engine';
 import { isGlobLike } from './ingestInput';
 import { duckDbReason, fileFormatOf } from './fileKinds';
+import { inflateToScratch, type InflatedCopy } from './gzipCopy';
 import { DEFAULT_MAX_INFLATED_BYTES, scanGzip } from './gzipScan';
 import { jsonDepthGuard } from './jsonDepth';
 import { readJsonOptions } from './jsonIngest';
@@ -39,7 +41,8 @@ function readerCall(path: string, fileName: string): string {
   if (isGlobLike(path)) throw new IngestError(`${fileName} cannot be converted where it is: its path holds one of * ? [ ] { }, which DuckDB reads as a pattern; rename it and try again`);
   const { kind, gzip } = fileFormatOf(fileName);
   const lit = quoteLiteral(path);
-  if (kind === 'parquet' && !gzip) return `read_parquet(${lit})`;
+  // A `.parquet.gz` is read from its inflated copy (`path`), so the call is the same.
+  if (kind === 'parquet') return `read_parquet(${lit})`;
   if (kind === 'json') return `read_json_auto(${[lit, ...readJsonOptions(false, gzip)].join(', ')})`;
   if ((kind === 'csv' || kind === 'tsv') && gzip) return `read_csv(${[lit, ...readCsvOptions(kind === 'tsv', undefined, true)].join(', ')})`;
   throw new IngestError(`${fileName} needs no conversion to CSV (only Parquet, JSON Lines and compressed files do)`);
@@ -55,16 +58,33 @@ export async function convertToCsv(inputPath: string, outputPath: string, o: Con
   const output = resolve(outputPath);
   const fileName = basename(input);
   const { kind, gzip } = fileFormatOf(fileName);
-  const call = readerCall(input, fileName);
-  if (gzip) {
+  // The hosted service takes the workbook itself; only the compression is in the way.
+  if (kind === 'spreadsheet' && gzip) throw new IngestError(`${fileName} needs no conversion to CSV: decompress it to ${fileName.replace(/\.gz$/i, '')}, which the hosted service accepts, and add that instead`);
+  let call = readerCall(input, fileName);
+  if (gzip && kind !== 'parquet') {
     // DuckDB reads a gzip file cut short without complaint; check it whole first (gzipScan.ts).
     o.onProgress?.('checking', undefined);
     const onChunk = kind === 'json' ? jsonDepthGuard(fileName) : lineLengthGuard(fileName, kind === 'tsv' ? 'TSV' : 'CSV');
     await scanGzip(input, fileName, { maxBytes: o.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES, signal, onChunk });
   }
-  if (kind === 'parquet') await checkParquetEnds(input, fileName);
-  signal.throwIfAborted();
   await mkdir(dirname(output), { recursive: true });
+  let copy: InflatedCopy | undefined;
+  if (kind === 'parquet' && gzip) {
+    o.onProgress?.('checking', undefined);
+    copy = await inflateToScratch(input, fileName, { workDir: dirname(output), maxBytes: o.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES, signal, ext: '.parquet' });
+    call = readerCall(copy.path, fileName);
+  }
+  try {
+    if (kind === 'parquet') await checkParquetEnds(copy?.path ?? input, fileName);
+    signal.throwIfAborted();
+    return await convertWith(call, input, output, fileName, signal, o);
+  } finally {
+    await copy?.cleanup();
+  }
+}
+
+/** Runs the conversion of `call` (a reader over `input`, or over its inflated copy beside `output`). */
+async function convertWith(call: string, input: string, output: string, fileName: string, signal: AbortSignal, o: ConvertOptions): Promise<{ rows: number }> {
   const part = `${output}.part`;
   const spill = join(dirname(output), `.spill-${process.pid}`);
   const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });

@@ -15,8 +15,10 @@ import { CopyWriter, type CopyOptions } from './copyWriter';
 import { ingestDelimited, type InPlaceView } from './csvIngest';
 import { ingestDocument } from './documentIngest';
 import { fileFormatOf, type FileKind } from './fileKinds';
+import { ingestInflated } from './gzipCopy';
 import { DEFAULT_MAX_INFLATED_BYTES } from './gzipScan';
 import { CACHE_DIR } from './inPlaceCache';
+import { fileErrorReason } from './ingestInput';
 import { ingestJson } from './jsonIngest';
 import { ingestParquet } from './parquetIngest';
 import { RowGauge, watchProgress } from './rowGauge';
@@ -193,9 +195,9 @@ export class DuckDbStore implements DataStore {
           case 'json':
             return await ingestJson(text);
           case 'parquet':
-            return await ingestParquet({ ...base, inPlace });
           case 'spreadsheet':
-            return await ingestSpreadsheet(base);
+            if (gzip) return await ingestInflated(kind, base, { workDir: this.workDir, maxInflatedBytes: this.maxInflatedBytes });
+            return kind === 'parquet' ? await ingestParquet({ ...base, inPlace }) : await ingestSpreadsheet(base);
           case 'text':
             return await ingestText(base);
           case 'pdf':
@@ -205,12 +207,7 @@ export class DuckDbStore implements DataStore {
         }
       } catch (err) {
         if (signal.aborted) throw abortError(signal);
-        if (err instanceof IngestError) throw err;
-        const code = (err as NodeJS.ErrnoException | undefined)?.code;
-        if (code === 'ENOENT') throw new IngestError(inPlace ? `${filePath} is missing (was it moved or deleted?)` : `the uploaded file for ${fileName} is missing; upload it again`);
-        // Other file-system errors (EISDIR, EACCES, EIO...) are about the stored upload, not DuckDB.
-        if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new IngestError(inPlace ? `${filePath} could not be read (${code})` : `the uploaded file for ${fileName} could not be read (${code}); upload it again`);
-        throw err;
+        throw fileErrorReason(err, inPlace, filePath, fileName) ?? err;
       } finally {
         clearInterval(progress);
         guard.dispose();

@@ -36,13 +36,18 @@ export interface GzipScanOptions {
 }
 
 /** The user's reason for a zlib failure, or undefined when `err` is not one. */
-function zlibReason(err: unknown, fileName: string): string | undefined {
+export function zlibReason(err: unknown, fileName: string): string | undefined {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'Z_BUF_ERROR') return `${fileName} is cut short: its gzip data ends before the file does (was a download or copy interrupted?); get the complete file and add it again`;
   if (code === 'Z_DATA_ERROR' || code === 'Z_STREAM_ERROR' || code === 'Z_NEED_DICT') {
     return `${fileName} is damaged: its gzip data cannot be decompressed (${(err as Error).message}); get the file again and add it again`;
   }
   return undefined;
+}
+
+/** The reason given for a file that inflates beyond `maxBytes` (a "gzip bomb", or just too big). */
+export function inflatedTooLarge(fileName: string, maxBytes: number): IngestError {
+  return new IngestError(`${fileName} expands to more than ${formatBytes(maxBytes)} when decompressed, more than this service reads from one file; split it into smaller files`);
 }
 
 /**
@@ -58,7 +63,7 @@ export async function scanGzip(path: string, fileName: string, o: GzipScanOption
     write(chunk: Buffer, _enc, done): void {
       bytes += chunk.length;
       if (bytes > o.maxBytes) {
-        done(new IngestError(`${fileName} expands to more than ${formatBytes(o.maxBytes)} when decompressed, more than this service reads from one file; split it into smaller files`));
+        done(inflatedTooLarge(fileName, o.maxBytes));
         return;
       }
       if (headBytes < HEAD_BYTES) {

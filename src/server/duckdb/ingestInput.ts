@@ -123,3 +123,16 @@ export function isEncodingError(err: unknown): boolean {
   const m = err instanceof Error ? err.message : String(err);
   return /invalid unicode|not utf-8 encoded|invalid utf-?8|byte sequence mismatch/i.test(m);
 }
+
+/**
+ * An ingest's failure as the user's reason: an {@link IngestError} as it is, a file-system error
+ * (ENOENT, EISDIR, EACCES, EIO...) as one about the user's file or the stored upload, not DuckDB;
+ * undefined for anything else.
+ */
+export function fileErrorReason(err: unknown, inPlace: boolean, filePath: string, fileName: string): IngestError | undefined {
+  if (err instanceof IngestError) return err;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return new IngestError(inPlace ? `${filePath} is missing (was it moved or deleted?)` : `the uploaded file for ${fileName} is missing; upload it again`);
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return new IngestError(inPlace ? `${filePath} could not be read (${code})` : `the uploaded file for ${fileName} could not be read (${code}); upload it again`);
+  return undefined;
+}

@@ -9,11 +9,11 @@ import * as XLSX from '@e965/xlsx';
 import { IngestError } from '../engine';
 import { magicKind } from './fileSniff';
 import { gridToTable, type CellValue, type DateCell } from './sheetGrid';
+// Defined beside the worker's other limits, where the service reads it without loading SheetJS.
+import { MAX_SPREADSHEET_BYTES } from './sheetWorkerClient';
 import { inflatedSize, summarizeZip, ZipLimitError } from './zipGuard';
 import { formatBytes } from '../../shared/byteSize';
 
-/** SheetJS holds the whole workbook in memory; beyond this a CSV export is the better route. */
-export const MAX_SPREADSHEET_BYTES = 100 * 1024 * 1024;
 /**
  * Bytes an XLSX may inflate to, counted as they come out (ZIP bombs declare small sizes). SheetJS
  * needs several times this in memory, which the worker's heap limit allows.

@@ -18,6 +18,12 @@ export type SheetWorkerReply =
   | { ok: true; sheets: ReadSheet[] }
   | { ok: false; reason: string | undefined; detail: string };
 
+/**
+ * SheetJS holds the whole workbook in memory; beyond this a CSV export is the better route. Also the
+ * cap on an `.xlsx.gz` inflated to scratch (gzipCopy.ts): nothing larger would be read anyway.
+ */
+export const MAX_SPREADSHEET_BYTES = 100 * 1024 * 1024;
+
 /** Heap of one sheet worker; SheetJS needs several bytes per byte of sheet XML. */
 export const SHEET_WORKER_HEAP_MB = 1536;
 /** Longest a workbook may take to read. */

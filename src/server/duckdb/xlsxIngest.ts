@@ -98,7 +98,8 @@ export async function ingestSpreadsheet(args: SpreadsheetArgs): Promise<IngestRe
   return replaceSource(conn, sourceId, signal, async () => {
     const made: Array<{ table: string; sheet: string; origin?: TableOrigin }> = [];
     // DuckDB's excel extension reads .xlsx (not .xls); SheetJS's header and type clean-up differ a little.
-    const xlsx = /\.xlsx$/i.test(fileName);
+    // An .xlsx.gz is shown as the workbook it holds (no reader of DuckDB's inflates one).
+    const xlsx = /\.xlsx(\.gz)?$/i.test(fileName);
     for (const s of sheets) {
       const table = tableNameFor(sourceId, { index: s.index, name: s.name });
       await writeSheetTable(conn, quoteIdent(table), s, signal);

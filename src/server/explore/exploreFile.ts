@@ -7,9 +7,10 @@
  *   straight from the file while the whole file is read into a table in the background, with the
  *   ingest's escalation (whole-file sample, then text) when a later value does not fit.
  * - Parquet: read where it is (columnar: a page or a count reads only what it needs); its row number
- *   keeps sorted pages stable.
+ *   keeps sorted pages stable. A `.parquet.gz` is inflated into the scratch folder (gzipCopy.ts) and
+ *   read there the same way, so the copy lives as long as the view reads it (see openParquet).
  * - JSON Lines and workbook sheets: read whole at open (a JSON value has to be flattened, a workbook
- *   parsed), then ready.
+ *   parsed), then ready. An `.xlsx.gz` is inflated to scratch for the parse and the copy removed.
  */
 import { open as openFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -26,8 +27,9 @@ import { checkJsonDepth, jsonDepthGuard } from '../duckdb/jsonDepth';
 import { readJsonCall, readJsonOptions } from '../duckdb/jsonIngest';
 import { jsonSelectList } from '../duckdb/jsonShape';
 import { lineLengthGuard, MAX_LINE_BYTES } from '../duckdb/lineLength';
+import { inflateToScratch, readInflated } from '../duckdb/gzipCopy';
 import { checkParquetEnds } from '../duckdb/parquetIngest';
-import { readSheetsOffThread } from '../duckdb/sheetWorkerClient';
+import { MAX_SPREADSHEET_BYTES, readSheetsOffThread } from '../duckdb/sheetWorkerClient';
 import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
 import { writeSheetTable } from '../duckdb/xlsxIngest';
 
@@ -73,8 +75,8 @@ export interface FileArgs {
 export function formatOf(fileName: string): { format: ExploreFormat; gzip: boolean } {
   const { kind, gzip } = fileFormatOf(fileName);
   if (kind === 'csv' || kind === 'tsv' || kind === 'parquet' || kind === 'json') return { format: kind, gzip };
-  if (kind === 'spreadsheet' && /\.xlsx$/i.test(fileName)) return { format: 'xlsx', gzip: false };
-  throw new IngestError(`the explorer opens .csv, .tsv, .parquet, .jsonl, .ndjson and .xlsx files (and .csv.gz, .tsv.gz, .jsonl.gz); not ${fileName}`);
+  if (kind === 'spreadsheet' && /\.xlsx(\.gz)?$/i.test(fileName)) return { format: 'xlsx', gzip };
+  throw new IngestError(`the explorer opens .csv, .tsv, .parquet, .jsonl, .ndjson and .xlsx files (and .csv.gz, .tsv.gz, .parquet.gz, .jsonl.gz, .ndjson.gz, .xlsx.gz); not ${fileName}`);
 }
 
 async function describe(conn: DuckDBConnection, select: string): Promise<ColumnInfo[]> {
@@ -181,8 +183,24 @@ async function flattened(conn: DuckDBConnection, from: string): Promise<string[]
   }
 }
 
-async function openParquet(a: FileArgs): Promise<OpenedFile> {
-  const { conn, path, fileName } = a;
+/**
+ * A `.parquet.gz` is inflated into scratch first. Its pages are read from the copy lazily, as a
+ * plain file's are, so the copy is kept as long as the view and removed by its `cleanup` (the view
+ * calls it when closed, and before reading an edited file again: the new file gets a new copy).
+ */
+async function openParquet(a: FileArgs, gzip: boolean): Promise<OpenedFile> {
+  if (!gzip) return openParquetAt(a, a.path, async () => undefined);
+  const copy = await inflateToScratch(a.path, a.fileName, { workDir: a.scratch, maxBytes: a.maxInflatedBytes, signal: a.signal, ext: '.parquet' });
+  try {
+    return await openParquetAt(a, copy.path, copy.cleanup);
+  } catch (err) {
+    await copy.cleanup();
+    throw err;
+  }
+}
+
+async function openParquetAt(a: FileArgs, path: string, cleanup: () => Promise<void>): Promise<OpenedFile> {
+  const { conn, fileName } = a;
   await checkParquetEnds(path, fileName);
   if (isGlobLike(path)) throw new IngestError(`${fileName} cannot be opened where it is: its path holds one of * ? [ ] { }, which DuckDB reads as a pattern; rename it`);
   const reader = `read_parquet(${quoteLiteral(path)})`;
@@ -203,7 +221,7 @@ async function openParquet(a: FileArgs): Promise<OpenedFile> {
     : `(SELECT ${flat?.join(', ') ?? '* EXCLUDE (file_row_number)'}, file_row_number AS ${quoteIdent(ROW)} FROM read_parquet(${quoteLiteral(path)}, file_row_number = true))`;
   return {
     format: 'parquet', columns, relation, ...(own ? {} : { tiebreak: quoteIdent(ROW) }), reading: false, shown, bytes: (await stat(path)).size,
-    cleanup: async () => undefined,
+    cleanup,
   };
 }
 
@@ -250,8 +268,10 @@ async function openJson(a: FileArgs, gzip: boolean): Promise<OpenedFile> {
   }
 }
 
-async function openWorkbook(a: FileArgs): Promise<OpenedFile> {
-  const sheets = await readSheetsOffThread(a.path, a.fileName, a.signal);
+async function openWorkbook(a: FileArgs, gzip: boolean): Promise<OpenedFile> {
+  // A compressed workbook's copy is needed only while SheetJS parses it: the sheet goes into a table.
+  const opts = { workDir: a.scratch, maxBytes: Math.min(a.maxInflatedBytes, MAX_SPREADSHEET_BYTES), signal: a.signal, ext: '.xlsx' };
+  const sheets = gzip ? await readInflated(a.path, a.fileName, opts, (path) => readSheetsOffThread(path, a.fileName, a.signal)) : await readSheetsOffThread(a.path, a.fileName, a.signal);
   if (sheets.length === 0) throw new IngestError(`${a.fileName} has no sheet with data`);
   const chosen = a.sheet === undefined ? sheets[0] : sheets.find((s) => s.name === a.sheet);
   if (chosen === undefined) throw new IngestError(`${a.fileName} has no sheet "${a.sheet ?? ''}"; its sheets: ${sheets.map((s) => s.name).join(', ')}`);
@@ -273,11 +293,11 @@ export async function openExploreFile(a: FileArgs): Promise<OpenedFile> {
     case 'tsv':
       return openDelimited(a, format === 'tsv', gzip);
     case 'parquet':
-      return openParquet(a);
+      return openParquet(a, gzip);
     case 'json':
       if (!/\.(jsonl|ndjson)(\.gz)?$/i.test(a.fileName)) throw new IngestError(`the explorer opens JSON Lines files (.jsonl, .ndjson); ${basename(a.fileName)} is plain JSON: ask about it, or save it as JSON Lines`);
       return openJson(a, gzip);
     case 'xlsx':
-      return openWorkbook(a);
+      return openWorkbook(a, gzip);
   }
 }

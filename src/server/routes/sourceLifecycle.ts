@@ -104,7 +104,7 @@ export async function createSource(
   if (inPlace !== undefined) {
     const format = formatOrUndefined(inPlace.real);
     if (format === undefined || !IN_PLACE_KINDS.includes(format.kind)) {
-      throw new ApiError(ErrorCode.INVALID_PARAMS, `path: only CSV, TSV and Parquet files (also .csv.gz, .tsv.gz) are read in place; upload ${fileName} instead`);
+      throw new ApiError(ErrorCode.INVALID_PARAMS, `path: only CSV, TSV and Parquet files (also .csv.gz, .tsv.gz, .parquet.gz) are read in place; upload ${fileName} instead`);
     }
     // The name decides how the file is read, so it must say what the path is.
     const named = formatOrUndefined(fileName);

@@ -69,7 +69,7 @@ describe('activation', () => {
     for (const w of manifest.contributes.viewsWelcome) assert.ok(!/\*\*|__|(^|[^\\])`/.test(w.contents), `${w.view}: ${w.contents}`);
   });
 
-  it('offers Analyze This File in the Explorer for all 21 file types (compressed ones by their full name), case-insensitively', () => {
+  it('offers Analyze This File in the Explorer for all 23 file types (compressed ones by their full name), case-insensitively', () => {
     const manifest = extension().packageJSON as Manifest;
     const entry = manifest.contributes.menus['explorer/context']?.find((m) => m.command === 'teamData.analyzeFile');
     assert.ok(entry?.when, 'no explorer/context entry');
@@ -78,11 +78,11 @@ describe('activation', () => {
     assert.ok(m?.[1], entry.when);
     const re = new RegExp(m[1], m[2]);
     const types = ['.csv', '.tsv', '.md', '.mdx', '.json', '.txt', '.pdf', '.pptx', '.ppt', '.doc', '.docx', '.xls', '.xlsx',
-      '.parquet', '.jsonl', '.ndjson', '.csv.gz', '.tsv.gz', '.json.gz', '.jsonl.gz', '.ndjson.gz'];
+      '.parquet', '.jsonl', '.ndjson', '.csv.gz', '.tsv.gz', '.json.gz', '.jsonl.gz', '.ndjson.gz', '.parquet.gz', '.xlsx.gz'];
     for (const ext of types) {
       assert.ok(re.test(`data${ext}`) && re.test(`DATA${ext.toUpperCase()}`), `data${ext} is not matched by ${re}`);
     }
-    for (const name of ['a.exe', 'a.csvx', 'a.js', 'a.gz', 'a.xlsx.gz', '.csv', 'csv']) assert.ok(!re.test(name), `${name} must not match`);
+    for (const name of ['a.exe', 'a.csvx', 'a.js', 'a.gz', 'a.xls.gz', '.csv', 'csv']) assert.ok(!re.test(name), `${name} must not match`);
   });
 
   it('shows the status bar item for the local service', async () => {
