@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import type { ColumnSummary, ExploreOpened, ExplorePage, ExploreStatus } from '../../src/shared/explore';
 import { bareDuck } from '../helpers/bareDuck';
@@ -359,6 +359,12 @@ describe('Data Explorer routes (issue 27)', function () {
     const page = await ok<ExplorePage>('POST', `/explore/${v.viewId}/rows`, { offset: 0, limit: 10 });
     assert.deepEqual(page.rows, [[1, 'Alice', 10.5, '2024-01-05', true], [2, 'bob', null, '2024-02-10', false], [3, 'Carol', 0, '2024-03-15', true], [4, 'dave', 20, null, false], [5, 'Eve', -4.5, '2024-01-31', true]]);
     assert.deepEqual(await ids(v.viewId, { sort: [{ column: 'amount', desc: true }], filters: [{ column: 'name', op: 'contains', text: 'e' }] }), [4, 1, 5]);
+    // Copy as SQL names the file gunzip makes, and says so; decompressed, it gives the same rows.
+    const { sql } = await ok<{ sql: string }>('GET', `/explore/${v.viewId}/sql`);
+    assert.match(sql, /gunzip -k sales\.parquet\.gz/);
+    assert.match(sql, /read_parquet\('sales\.parquet'\)/);
+    await writeFile(join(dir, 'sales.parquet'), gunzipSync(await readFile(join(dir, 'sales.parquet.gz'))));
+    assert.equal((await bareDuck(dir, sql)).length, 5);
     // Pages are read from the inflated copy lazily, so it stays while the view is open, and goes with it.
     assert.equal((await copies('.parquet')).length, before.length + 1);
     // An edited file is read again, as a plain one is: a new copy replaces the old.

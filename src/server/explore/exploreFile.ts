@@ -213,7 +213,8 @@ async function openParquetAt(a: FileArgs, path: string, cleanup: () => Promise<v
     throw new IngestError(`could not read ${fileName} as Parquet (is it damaged?): ${duckDbReason(err, path, fileName)}`);
   }
   if (columns.length > EXPLORE_LIMITS.columns) throw tooWide(fileName, columns.length);
-  const shownReader = `read_parquet(${quoteLiteral(fileName)})`;
+  // DuckDB reads Parquet only decompressed: shown SQL names the file gunzip makes of a .parquet.gz.
+  const shownReader = `read_parquet(${quoteLiteral(fileName.replace(/\.gz$/i, ''))})`;
   const shown = flat === undefined ? shownReader : `(SELECT ${flat.join(', ')} FROM ${shownReader})`;
   // The row number orders pages; a file with a column of that very name keeps DuckDB's order.
   const own = columns.some((c) => c.name === 'file_row_number' || c.name === ROW);
@@ -279,7 +280,7 @@ async function openWorkbook(a: FileArgs, gzip: boolean): Promise<OpenedFile> {
   await writeSheetTable(a.conn, a.target, chosen, a.signal);
   return {
     format: 'xlsx', columns: await describe(a.conn, `SELECT * FROM ${a.target}`), relation: a.target, tiebreak: 'rowid', reading: false,
-    shown: `read_xlsx(${[quoteLiteral(a.fileName), `sheet = ${quoteLiteral(chosen.name)}`, 'header = true'].join(', ')})`,
+    shown: `read_xlsx(${[quoteLiteral(a.fileName.replace(/\.gz$/i, '')), `sheet = ${quoteLiteral(chosen.name)}`, 'header = true'].join(', ')})`,
     bytes: (await stat(a.path)).size, sheets: sheets.map((s) => s.name), sheet: chosen.name,
     cleanup: async () => undefined,
   };

@@ -220,6 +220,7 @@ export function registerExploreRoutes(router: Router, deps: ServiceDeps): Explor
     const where = whereSql(q, view.columns);
     const order = orderSql(q, undefined);
     const notes = [`-- ${view.fileName}: runs in DuckDB from the folder that holds it`];
+    if (/\.(parquet|xlsx)\.gz$/i.test(view.fileName)) notes.push(`-- DuckDB reads it decompressed: run gunzip -k ${view.fileName} there first`);
     if (view.shown.startsWith('read_xlsx')) notes.push(`-- read_xlsx needs DuckDB's excel extension (INSTALL excel; LOAD excel;); the explorer's own reading of sheets may differ slightly`);
     const sql = [...notes, 'SELECT *', `FROM ${view.shown}`, where, order].filter((s) => s !== '').join('\n');
     return { data: { sql: `${sql};\n` } };
