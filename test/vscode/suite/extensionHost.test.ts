@@ -56,6 +56,8 @@ const REQUIRED = [
   'the answer panel through an OpenAI-compatible endpoint is chosen with its URL and model after consent, its key kept in SecretStorage; a question reaches it with the key and is answered',
   'Team Data Explorer (issue 27) opens explore-orders.parquet in the custom editor: the webview gets init and its first page',
   'Team Data Explorer (issue 27) opens an .xlsx workbook and switches sheets',
+  'Team Data Explorer (issue 27) opens explore-orders.parquet.gz in the custom editor: the webview gets init and its first page',
+  'Team Data Explorer (issue 27) opens a gzip workbook (.xlsx.gz) and switches sheets',
   'Team Data Explorer (issue 27) Explore on an answer table opens the table\'s CSV in the explorer',
   'Team Data Explorer (issue 27) Ask about this view: the answer\'s reading line states the view\'s filter',
   'Team Data Explorer (issue 27) a deleted file gives a plain message in the editor',

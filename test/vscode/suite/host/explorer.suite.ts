@@ -54,13 +54,15 @@ describe('Team Data Explorer (issue 27)', function () {
     XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['region', 'amount'], ...rows.slice(0, 10).map((r) => [r.region, r.amount])]), 'Orders');
     XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['city', 'stores'], ['Lyon', 3], ['Oslo', 5]]), 'Cities');
     await write('explore-book.xlsx', new Uint8Array(XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer));
+    await write('explore-orders.parquet.gz', gzipSync(readFileSync(workspaceFile('explore-orders.parquet').fsPath)));
+    await write('explore-book.xlsx.gz', gzipSync(readFileSync(workspaceFile('explore-book.xlsx').fsPath)));
   });
 
   afterEach(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  for (const name of ['explore-orders.csv', 'explore-orders.tsv', 'explore-orders.parquet', 'explore-orders.jsonl', 'explore-orders.csv.gz']) {
+  for (const name of ['explore-orders.csv', 'explore-orders.tsv', 'explore-orders.parquet', 'explore-orders.jsonl', 'explore-orders.csv.gz', 'explore-orders.parquet.gz']) {
     it(`opens ${name} in the custom editor: the webview gets init and its first page`, async () => {
       const x = await openFile(name);
       assert.equal(x.origin.kind, 'file');
@@ -74,8 +76,8 @@ describe('Team Data Explorer (issue 27)', function () {
     });
   }
 
-  it('opens an .xlsx workbook and switches sheets', async () => {
-    const x = await openFile('explore-book.xlsx');
+  for (const name of ['explore-book.xlsx', 'explore-book.xlsx.gz']) it(`opens ${name === 'explore-book.xlsx' ? 'an .xlsx workbook' : 'a gzip workbook (.xlsx.gz)'} and switches sheets`, async () => {
+    const x = await openFile(name);
     const { init, rows: page } = await firstPage(x, 'the workbook');
     assert.deepEqual(init.opened.sheets, ['Orders', 'Cities']);
     assert.equal(init.opened.sheet, 'Orders');
