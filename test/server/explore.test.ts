@@ -4,61 +4,39 @@
  * from the small fixture below.
  */
 import { strict as assert } from 'node:assert';
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import type { ColumnSummary, ExploreOpened, ExplorePage, ExploreStatus } from '../../src/shared/explore';
 import { bareDuck } from '../helpers/bareDuck';
-import { startHarness, type Harness, type WireResponse } from '../helpers/serverHarness';
+import type { Harness } from '../helpers/serverHarness';
+import { SALES_CSV, startExploreKit, type ExploreKit } from './exploreKit';
 
-const CSV = [
-  'id,name,amount,day,flag',
-  '1,Alice,10.5,2024-01-05,true',
-  '2,bob,,2024-02-10,false',
-  '3,Carol,0,2024-03-15,true',
-  '4,dave,20,,false',
-  '5,Eve,-4.5,2024-01-31,true',
-].join('\n') + '\n';
+const CSV = SALES_CSV;
 
 describe('Data Explorer routes (issue 27)', function () {
   this.timeout(120_000);
+  let kit: ExploreKit;
   let h: Harness;
   let dir: string;
   let outside: string;
-  let lease: string;
-
-  const call = (method: string, path: string, body?: unknown): Promise<WireResponse> => h.call(method, `/local/v1${path}`, body, { 'x-team-data-lease': lease });
-  const ok = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const r = await call(method, path, body);
-    assert.equal(r.status, 200, `${method} ${path}: ${r.text}`);
-    return r.json?.data as T;
-  };
-  const open = (name: string, extra: Record<string, unknown> = {}): Promise<ExploreOpened> => ok('POST', '/explore/open', { path: join(dir, name), ...extra });
-  const ready = async (id: string): Promise<ExploreStatus> => {
-    for (let i = 0; i < 600; i++) {
-      const s = await ok<ExploreStatus>('GET', `/explore/${id}/status`);
-      if (s.state !== 'reading') return s;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('never ready');
-  };
-  const ids = async (id: string, query: unknown): Promise<number[]> =>
-    (await ok<ExplorePage>('POST', `/explore/${id}/rows`, { offset: 0, limit: 100, query })).rows.map((r) => Number(r[0]));
+  let call: ExploreKit['call'];
+  let ok: ExploreKit['ok'];
+  let open: ExploreKit['open'];
+  let ready: ExploreKit['ready'];
+  let ids: ExploreKit['ids'];
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'explore-in-'));
+    kit = await startExploreKit('explore-in-');
+    ({ h, dir, call, ok, open, ready, ids } = kit);
     outside = await mkdtemp(join(tmpdir(), 'explore-out-'));
     await writeFile(join(dir, 'sales.csv'), CSV);
     await writeFile(join(outside, 'secret.csv'), CSV);
-    h = await startHarness({ readRoots: [dir], shared: { version: 'test', ttlMs: 60_000, idleMs: 600_000, onIdle: () => undefined } });
-    const r = await h.call('POST', '/local/v1/leases', { client: 'test', roots: [dir] });
-    lease = (r.json?.data as { id: string }).id;
   });
   after(async () => {
-    await h.stop();
-    await rm(dir, { recursive: true, force: true });
+    await kit.stop();
     await rm(outside, { recursive: true, force: true });
   });
 
@@ -340,68 +318,5 @@ describe('Data Explorer routes (issue 27)', function () {
     const missing = await call('POST', '/explore/open', { path: join(dir, 'book.xlsx'), sheet: 'Third' });
     assert.equal(missing.status, 400);
     assert.match(missing.json?.msg ?? '', /no sheet "Third"; its sheets: First, Second/);
-  });
-
-  it('opens gzip Parquet and each sheet of a gzip workbook, from a copy in scratch that closing the view removes', async () => {
-    await bareDuck(dir, `COPY (SELECT * FROM read_csv('${join(dir, 'sales.csv')}')) TO '${join(dir, 'plain.parquet')}' (FORMAT parquet)`);
-    await writeFile(join(dir, 'sales.parquet.gz'), gzipSync(await readFile(join(dir, 'plain.parquet'))));
-    const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['id', 'who'], [1, 'a'], [2, 'b']]), 'First');
-    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['k', 'v'], ['x', 10], ['y', 20], ['z', 30]]), 'Second');
-    await writeFile(join(dir, 'book.xlsx.gz'), gzipSync(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer));
-    const copies = async (ext: string): Promise<string[]> => (await readdir(join(h.dataDir, 'ingest-tmp'))).filter((f) => f.endsWith(ext));
-    const before = await copies('.parquet');
-
-    const v = await open('sales.parquet.gz');
-    const s = await ready(v.viewId);
-    assert.equal(s.rowCount, 5);
-    assert.deepEqual(v.columns.map((c) => c.name), ['id', 'name', 'amount', 'day', 'flag']);
-    const page = await ok<ExplorePage>('POST', `/explore/${v.viewId}/rows`, { offset: 0, limit: 10 });
-    assert.deepEqual(page.rows, [[1, 'Alice', 10.5, '2024-01-05', true], [2, 'bob', null, '2024-02-10', false], [3, 'Carol', 0, '2024-03-15', true], [4, 'dave', 20, null, false], [5, 'Eve', -4.5, '2024-01-31', true]]);
-    assert.deepEqual(await ids(v.viewId, { sort: [{ column: 'amount', desc: true }], filters: [{ column: 'name', op: 'contains', text: 'e' }] }), [4, 1, 5]);
-    // Copy as SQL names the file gunzip makes, and says so; decompressed, it gives the same rows.
-    const { sql } = await ok<{ sql: string }>('GET', `/explore/${v.viewId}/sql`);
-    assert.match(sql, /gunzip -k sales\.parquet\.gz/);
-    assert.match(sql, /read_parquet\('sales\.parquet'\)/);
-    await writeFile(join(dir, 'sales.parquet'), gunzipSync(await readFile(join(dir, 'sales.parquet.gz'))));
-    assert.equal((await bareDuck(dir, sql)).length, 5);
-    // Pages are read from the inflated copy lazily, so it stays while the view is open, and goes with it.
-    assert.equal((await copies('.parquet')).length, before.length + 1);
-    // An edited file is read again, as a plain one is: a new copy replaces the old.
-    await writeFile(join(dir, 'sales.csv'), CSV + '6,Frank,1,2024-04-01,false\n');
-    await bareDuck(dir, `COPY (SELECT * FROM read_csv('${join(dir, 'sales.csv')}')) TO '${join(dir, 'plain.parquet')}' (FORMAT parquet)`);
-    await writeFile(join(dir, 'sales.csv'), CSV);
-    await writeFile(join(dir, 'sales.parquet.gz'), gzipSync(await readFile(join(dir, 'plain.parquet'))));
-    const edited = await ready(v.viewId);
-    assert.equal(edited.version, 1);
-    assert.equal(edited.rowCount, 6);
-    assert.equal((await copies('.parquet')).length, before.length + 1);
-    await ok('DELETE', `/explore/${v.viewId}`);
-    assert.deepEqual(await copies('.parquet'), before);
-
-    const book = await open('book.xlsx.gz');
-    assert.deepEqual(book.sheets, ['First', 'Second']);
-    assert.equal(book.sheet, 'First');
-    assert.deepEqual((await ok<ExplorePage>('POST', `/explore/${book.viewId}/rows`, { offset: 0, limit: 10 })).rows, [[1, 'a'], [2, 'b']]);
-    const second = await open('book.xlsx.gz', { sheet: 'Second' });
-    assert.deepEqual((await ok<ExplorePage>('POST', `/explore/${second.viewId}/rows`, { offset: 0, limit: 10 })).rows, [['x', 10], ['y', 20], ['z', 30]]);
-    // A sheet is copied into the view's table, so the workbook's copy is gone once it is open.
-    assert.deepEqual(await copies('.xlsx'), []);
-  });
-
-  it('refuses a truncated .parquet.gz and a file that is not gzip, naming it, and leaves no copy in scratch', async () => {
-    const gz = gzipSync(await readFile(join(dir, 'plain.parquet')));
-    await writeFile(join(dir, 'cut.parquet.gz'), gz.subarray(0, Math.floor(gz.length / 2)));
-    await writeFile(join(dir, 'raw.xlsx.gz'), 'not gzip at all');
-    for (const [name, reason] of [['cut.parquet.gz', /cut\.parquet\.gz is cut short/], ['raw.xlsx.gz', /raw\.xlsx\.gz is damaged: its gzip data cannot be decompressed/]] as const) {
-      const r = await call('POST', '/explore/open', { path: join(dir, name) });
-      assert.equal(r.status, 400, r.text);
-      assert.match(r.json?.msg ?? '', reason);
-    }
-    assert.deepEqual((await readdir(join(h.dataDir, 'ingest-tmp'))).filter((f) => /\.(parquet|xlsx)$/.test(f)), []);
-    // The service goes on answering, and reads the same file whole.
-    await writeFile(join(dir, 'whole.parquet.gz'), gz);
-    const v = await open('whole.parquet.gz');
-    assert.equal((await ready(v.viewId)).rowCount, (await bareDuck(dir, `SELECT * FROM '${join(dir, 'plain.parquet')}'`)).length);
   });
 });

@@ -46,6 +46,19 @@ const GZIP_INNER: ReadonlySet<string> = new Set(['.csv', '.tsv', '.json', '.json
 
 const SUPPORTED = '.csv, .tsv, .json, .jsonl, .ndjson, .parquet, .xlsx, .xls, .md, .mdx, .txt, .pdf, .docx or .pptx (CSV, TSV, JSON, Parquet and XLSX also gzip-compressed, as .csv.gz, .parquet.gz or .xlsx.gz)';
 
+/**
+ * The name DuckDB reads a file by in shown SQL: DuckDB cannot read a `.parquet.gz` or `.xlsx.gz`
+ * itself, so the SQL names the file `gunzip -k` makes of it (and says so, {@link needsGunzip}).
+ */
+export function duckDbFileName(fileName: string): string {
+  return needsGunzip(fileName) ? fileName.replace(/\.gz$/i, '') : fileName;
+}
+
+/** Whether DuckDB reads the file only once it is decompressed (Parquet and workbooks in gzip). */
+export function needsGunzip(fileName: string): boolean {
+  return /\.(parquet|xlsx)\.gz$/i.test(fileName);
+}
+
 /** The ingestion path for a file name; throws {@link IngestError} for anything it cannot process. */
 export function fileFormatOf(fileName: string): FileFormat {
   const ext = fileExtension(fileName);

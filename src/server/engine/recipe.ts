@@ -5,6 +5,7 @@
  */
 import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
 import { dateConversionExpr } from '../duckdb/dateColumns';
+import { duckDbFileName, needsGunzip } from '../duckdb/fileKinds';
 import { selectFrom } from '../duckdb/jsonShape';
 import { fileExtension } from '../../shared/fileNames';
 import type { TableOrigin } from '../engine';
@@ -44,7 +45,7 @@ export function shownCte(t: TableMeta, only?: readonly string[]): string {
     return `${sqlName(t.alias)} AS (\n  SELECT ${selectList(only)} FROM (\n    ${longSelect(`(\n  ${wide}\n    )`, long)}\n  )\n)`;
   }
   const o = originOf(t);
-  const reader = `${o.reader}(${[quoteLiteral(t.source.fileName), ...o.options].join(', ')})`;
+  const reader = `${o.reader}(${[quoteLiteral(duckDbFileName(t.source.fileName)), ...o.options].join(', ')})`;
   // A flattened JSON file: its select list first, then (as for any table) the date conversions.
   const call = o.select !== undefined ? `(\n  ${selectFrom(o.select, reader)}\n  )` : reader;
   if (o.dateColumns.length === 0) return `${sqlName(t.alias)} AS (\n  SELECT ${selectList(only)} FROM ${call}\n)`;
@@ -63,6 +64,7 @@ export function shownCte(t: TableMeta, only?: readonly string[]): string {
 export function shownPreamble(tables: readonly TableMeta[]): string[] {
   const files = [...new Set(tables.map((t) => t.source.fileName))];
   const lines = [`Runs in DuckDB from the folder that holds ${files.join(' and ')}`];
+  for (const f of files.filter(needsGunzip)) lines.push(`DuckDB reads ${f} decompressed: run gunzip -k ${f} there first`);
   for (const t of tables) {
     const o = originOf(t);
     if (o.reader === 'read_xlsx') lines.push(`${t.label}: read_xlsx needs DuckDB's excel extension (INSTALL excel; LOAD excel;); .xls files need saving as .xlsx or .csv first`);

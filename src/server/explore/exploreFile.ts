@@ -20,7 +20,7 @@ import { IngestError, type ColumnInfo } from '../engine';
 import { escalate, FIRST_ATTEMPT, lineCheckAlongside, missedHeader, readCsvCall, readCsvOptions, type CsvAttempt } from '../duckdb/csvIngest';
 import { monthFirstFormat } from '../duckdb/csvDateOrder';
 import { pinnedCsvSelect } from '../duckdb/csvPinned';
-import { duckDbReason, fileFormatOf } from '../duckdb/fileKinds';
+import { duckDbFileName, duckDbReason, fileFormatOf } from '../duckdb/fileKinds';
 import { scanGzip } from '../duckdb/gzipScan';
 import { isEncodingError, isGlobLike, prepareInput, transcodeLegacy, type PreparedInput } from '../duckdb/ingestInput';
 import { checkJsonDepth, jsonDepthGuard } from '../duckdb/jsonDepth';
@@ -55,6 +55,8 @@ export interface OpenedFile {
    * the columns as read (a later value may have turned a column into text) and the shown reader.
    */
   finish?: (conn: DuckDBConnection, target: string, signal: AbortSignal) => Promise<{ columns: ColumnInfo[]; shown: string }>;
+  /** The file DuckDB reads when it is not the user's (an inflated copy in scratch): named in no message. */
+  readPath?: string;
   /** Removes temporary copies (a transcoded file). */
   cleanup(): Promise<void>;
 }
@@ -192,7 +194,7 @@ async function openParquet(a: FileArgs, gzip: boolean): Promise<OpenedFile> {
   if (!gzip) return openParquetAt(a, a.path, async () => undefined);
   const copy = await inflateToScratch(a.path, a.fileName, { workDir: a.scratch, maxBytes: a.maxInflatedBytes, signal: a.signal, ext: '.parquet' });
   try {
-    return await openParquetAt(a, copy.path, copy.cleanup);
+    return { ...(await openParquetAt(a, copy.path, copy.cleanup)), readPath: copy.path };
   } catch (err) {
     await copy.cleanup();
     throw err;
@@ -214,7 +216,7 @@ async function openParquetAt(a: FileArgs, path: string, cleanup: () => Promise<v
   }
   if (columns.length > EXPLORE_LIMITS.columns) throw tooWide(fileName, columns.length);
   // DuckDB reads Parquet only decompressed: shown SQL names the file gunzip makes of a .parquet.gz.
-  const shownReader = `read_parquet(${quoteLiteral(fileName.replace(/\.gz$/i, ''))})`;
+  const shownReader = `read_parquet(${quoteLiteral(duckDbFileName(fileName))})`;
   const shown = flat === undefined ? shownReader : `(SELECT ${flat.join(', ')} FROM ${shownReader})`;
   // The row number orders pages; a file with a column of that very name keeps DuckDB's order.
   const own = columns.some((c) => c.name === 'file_row_number' || c.name === ROW);
@@ -280,7 +282,7 @@ async function openWorkbook(a: FileArgs, gzip: boolean): Promise<OpenedFile> {
   await writeSheetTable(a.conn, a.target, chosen, a.signal);
   return {
     format: 'xlsx', columns: await describe(a.conn, `SELECT * FROM ${a.target}`), relation: a.target, tiebreak: 'rowid', reading: false,
-    shown: `read_xlsx(${[quoteLiteral(a.fileName.replace(/\.gz$/i, '')), `sheet = ${quoteLiteral(chosen.name)}`, 'header = true'].join(', ')})`,
+    shown: `read_xlsx(${[quoteLiteral(duckDbFileName(a.fileName)), `sheet = ${quoteLiteral(chosen.name)}`, 'header = true'].join(', ')})`,
     bytes: (await stat(a.path)).size, sheets: sheets.map((s) => s.name), sheet: chosen.name,
     cleanup: async () => undefined,
   };

@@ -12,7 +12,7 @@ import type { Json } from '../../shared/json';
 import { IngestError } from '../engine';
 import { LOCAL_PREFIX } from '../daemon/leaseRoutes';
 import { DuckDbStore, QueryError, QueryTimeoutError } from '../duckdb/duckDbStore';
-import { duckDbReason } from '../duckdb/fileKinds';
+import { duckDbReason, needsGunzip } from '../duckdb/fileKinds';
 import { quoteLiteral } from '../duckdb/sqlText';
 import { ApiError } from '../http/envelope';
 import { readJsonBody } from '../http/requestBody';
@@ -61,7 +61,7 @@ function explained(err: unknown, view: ExploreView): unknown {
   if (err instanceof ApiError) return err;
   if (err instanceof IngestError) return new ApiError(ErrorCode.INVALID_PARAMS, err.message);
   if (err instanceof QueryTimeoutError) return new ApiError(ErrorCode.INTERNAL, `the query on ${view.fileName} took longer than ${Math.round(err.timeoutMs / 1000)} s and was stopped; narrow the filters`, 503);
-  if (err instanceof QueryError) return new ApiError(ErrorCode.INVALID_PARAMS, `could not run this view of ${view.fileName}: ${duckDbReason(err, '', view.fileName)}`);
+  if (err instanceof QueryError) return new ApiError(ErrorCode.INVALID_PARAMS, `could not run this view of ${view.fileName}: ${duckDbReason(err, view.readPath ?? '', view.fileName)}`);
   return err;
 }
 
@@ -86,7 +86,8 @@ export function registerExploreRoutes(router: Router, deps: ServiceDeps): Explor
   /** The view, fresh (an edited file read again), and the query checked against its columns. */
   const prepare = async (ctx: RequestContext, raw: unknown, needWhole: boolean): Promise<{ view: ExploreView; q: ExploreQuery; signal: AbortSignal }> => {
     const view = views.get(ctx.params['id'] ?? '');
-    await view.fresh();
+    // Held until the answer is sent: an edit read meanwhile keeps the data this request reads.
+    ctx.res.once('close', await view.freshHold());
     const q = parseQuery(raw, view.columns);
     if (view.state === 'reading' && (needWhole || q.sort.length > 0 || q.filters.length > 0)) throw stillReading(view);
     const signal = requestSignal(ctx);
@@ -220,7 +221,7 @@ export function registerExploreRoutes(router: Router, deps: ServiceDeps): Explor
     const where = whereSql(q, view.columns);
     const order = orderSql(q, undefined);
     const notes = [`-- ${view.fileName}: runs in DuckDB from the folder that holds it`];
-    if (/\.(parquet|xlsx)\.gz$/i.test(view.fileName)) notes.push(`-- DuckDB reads it decompressed: run gunzip -k ${view.fileName} there first`);
+    if (needsGunzip(view.fileName)) notes.push(`-- DuckDB reads it decompressed: run gunzip -k ${view.fileName} there first`);
     if (view.shown.startsWith('read_xlsx')) notes.push(`-- read_xlsx needs DuckDB's excel extension (INSTALL excel; LOAD excel;); the explorer's own reading of sheets may differ slightly`);
     const sql = [...notes, 'SELECT *', `FROM ${view.shown}`, where, order].filter((s) => s !== '').join('\n');
     return { data: { sql: `${sql};\n` } };

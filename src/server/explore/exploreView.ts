@@ -14,6 +14,7 @@ import type { ColumnInfo, TableOrigin } from '../engine';
 import { IngestError } from '../engine';
 import type { DuckDbStore } from '../duckdb/duckDbStore';
 import { dateConversionExpr } from '../duckdb/dateColumns';
+import { duckDbFileName } from '../duckdb/fileKinds';
 import { selectFrom } from '../duckdb/jsonShape';
 import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
 import { ApiError } from '../http/envelope';
@@ -55,7 +56,13 @@ export class ExploreView {
   private db: string | undefined;
   private opened: OpenedFile | undefined;
   private refreshing: Promise<void> | undefined;
+  /** Stops a read of an edited file when the view closes. */
+  private reopening: AbortController | undefined;
+  /** The requests reading the view's current data (its database, its copy), and what drops it once replaced. */
+  private generation: { holds: number; retire?: () => Promise<void> } = { holds: 0 };
   private closed = false;
+  /** The file DuckDB reads, when messages must not name it (an inflated copy). */
+  readPath: string | undefined;
   private columnsChanged = false;
 
   constructor(readonly id: string, readonly leaseId: string | undefined, readonly origin: ViewOrigin, private readonly store: DuckDbStore) {}
@@ -92,6 +99,7 @@ export class ExploreView {
       });
     }, { signal, timeoutMs: OPEN_TIMEOUT_MS });
     this.opened = opened;
+    this.readPath = opened.readPath;
     this.columns = exploreColumns(opened.columns);
     this.relation = opened.relation;
     this.tiebreak = opened.tiebreak;
@@ -172,14 +180,36 @@ export class ExploreView {
     if (this.state === 'failed') throw new ApiError(ErrorCode.INVALID_OPERATION, this.error ?? `could not read ${this.fileName}`, 410);
   }
 
+  /**
+   * {@link fresh}, then a hold on the data the request will read: an edit read meanwhile replaces
+   * the view's database and copy, and the old ones are dropped only once every hold on them is let
+   * go (a page already past this point would otherwise read a file just deleted). Call the returned
+   * function when the request is done; calling it twice is harmless.
+   */
+  async freshHold(): Promise<() => void> {
+    await this.fresh();
+    const g = this.generation;
+    g.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      g.holds--;
+      if (g.holds === 0 && g.retire !== undefined) void g.retire();
+    };
+  }
+
   private async reopen(): Promise<void> {
     await this.release();
     this.version++;
     this.state = 'reading';
     this.error = undefined;
     this.rowCount = undefined;
+    // Closing the view stops this read, and so does the deadline: an edited .parquet.gz is inflated
+    // again, which DuckDB's own deadline (in `open`) does not reach.
+    this.reopening = new AbortController();
     try {
-      await this.open(new AbortController().signal);
+      await this.open(AbortSignal.any([this.reopening.signal, AbortSignal.timeout(OPEN_TIMEOUT_MS)]));
     } catch (err) {
       this.state = 'failed';
       this.error = err instanceof IngestError ? err.message : `could not read ${this.fileName} again after it changed: ${err instanceof Error ? err.message.split('\n')[0] ?? '' : String(err)}`;
@@ -192,10 +222,21 @@ export class ExploreView {
     this.exporting?.abort.abort(new Error('the view was closed'));
     await this.background?.catch(() => undefined);
     this.background = undefined;
-    await this.opened?.cleanup().catch(() => undefined);
-    this.opened = undefined;
+    const opened = this.opened;
     const db = this.db;
+    this.opened = undefined;
     this.db = undefined;
+    this.readPath = undefined;
+    const g = this.generation;
+    this.generation = { holds: 0 };
+    let dropped: Promise<void> | undefined;
+    g.retire = () => (dropped ??= this.drop(opened, db));
+    if (g.holds === 0) await g.retire();
+  }
+
+  /** Drops a replaced or closed view's copy and database. */
+  private async drop(opened: OpenedFile | undefined, db: string | undefined): Promise<void> {
+    await opened?.cleanup().catch(() => undefined);
     if (db !== undefined) {
       await this.store.query(`DETACH DATABASE IF EXISTS ${quoteIdent(db)}`, [], { timeoutMs: 10_000 }).catch(() => undefined);
       await rm(join(this.store.scratchDir, `${db}.duckdb`), { force: true }).catch(() => undefined);
@@ -206,6 +247,7 @@ export class ExploreView {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.reopening?.abort(new Error('the view was closed'));
     await this.refreshing?.catch(() => undefined);
     await this.release();
   }
@@ -237,7 +279,7 @@ export class ExploreView {
 /** A source's reader over its file's own name, as the answers' shown SQL writes it (recipe.ts). */
 function shownOfOrigin(fileName: string, o: TableOrigin | undefined): string {
   if (o === undefined) return `read_csv(${quoteLiteral(fileName)})`;
-  const reader = `${o.reader}(${[quoteLiteral(fileName), ...o.options].join(', ')})`;
+  const reader = `${o.reader}(${[quoteLiteral(duckDbFileName(fileName)), ...o.options].join(', ')})`;
   const call = o.select !== undefined ? `(${selectFrom(o.select, reader)})` : reader;
   if (o.dateColumns.length === 0) return call;
   const replaced = o.dateColumns.map((d) => `${dateConversionExpr(quoteIdent(d.column), d.format, d.type)} AS ${quoteIdent(d.column)}`).join(', ');
