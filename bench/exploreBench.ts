@@ -96,10 +96,7 @@ export async function runExploreBench(): Promise<BenchResult[]> {
     out.push({ name: 'explore: sort on one column, first page, 10M-row Parquet, against a bare sort with a stable order (median)', ours: so, baseline: st, ratio: so / st, unit: 'ms', target: '≤ 1.5x', pass: so <= 1.5 * st });
     // The floor of a stable page: the service's own statements for it (explorePage.ts, over the
     // relation exploreFile.ts builds for a Parquet file), run on the bare connection, no HTTP.
-    const columns: ExploreColumn[] = [
-      { name: 'id', type: 'BIGINT', kind: 'number' }, { name: 'region', type: 'VARCHAR', kind: 'text' }, { name: 'amount', type: 'DOUBLE', kind: 'number' },
-      { name: 'day', type: 'DATE', kind: 'date' }, { name: 'note', type: 'VARCHAR', kind: 'text' },
-    ];
+    const columns: ExploreColumn[] = v.columns;
     const pageView = { columns, relation: `(SELECT * EXCLUDE (file_row_number), file_row_number AS "${ROW}" FROM read_parquet('${parquet}', file_row_number = true))`, tiebreak: `"${ROW}"` };
     const statements: number[] = [];
     for (let i = 0; i < RUNS; i++) statements.push((await timed(() => pageRows((sql, cells) => bareRows(cells ? cutCells(sql, columns, 2000) : sql), pageView, sortQ, 0, 200)))[0]);

@@ -26,7 +26,10 @@
  *   the extension runs as a child process (`cli.js serve --shared`), and the reply back the same
  *   way. Here: webview page → CDP binding → this Node process → the same ExploreClient HTTP calls
  *   → the service in this same Node process → CDP `Runtime.evaluate` → `window.postMessage`. One
- *   CDP hop each way, a JSON string as VS Code's IPC carries, stands for VS Code's IPC hops, and
+ *   CDP hop each way, a JSON string as VS Code's IPC carries, stands for VS Code's IPC hops (VS
+ *   Code has more of them: the webview's MessagePort to the workbench, then its RPC to the
+ *   extension host; and a reply is posted once more, from the host frame into the webview's own
+ *   frame, one more structured clone and task this relay does not make), and
  *   the service shares its event loop with the relay and Playwright (DuckDB itself works on its own
  *   threads). BENCH_EXPLORE_SERVICE=process runs it instead as a child process, as the extension does, `dist/cli.js serve --read-root` (built by `npm run bench`;
  *   not `--shared`, which the extension uses and which only adds the lease bookkeeping).

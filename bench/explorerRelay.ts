@@ -184,7 +184,9 @@ export class ExplorerRelay {
   private post(m: ExplorerHostToWebview): void {
     if (this.closed) return;
     // JSON is a JS expression; the page then posts it to itself (a task, structured clone).
-    this.cdp.send('Runtime.evaluate', { expression: `window.postMessage(${JSON.stringify(m)}, '*')` }).catch((err: unknown) => {
+    this.cdp.send('Runtime.evaluate', { expression: `window.postMessage(${JSON.stringify(m)}, '*')` }).then((r) => {
+      if (r.exceptionDetails !== undefined && !this.closed) this.stats.errors.push(`post: ${r.exceptionDetails.text}`);
+    }, (err: unknown) => {
       if (!this.closed) this.stats.errors.push(`post: ${err instanceof Error ? err.message : String(err)}`);
     });
   }
