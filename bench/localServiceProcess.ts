@@ -33,7 +33,10 @@ export async function startServiceProcess(dataDir: string, apiKey: string, extra
         resolve(m[1] as string);
       }
     });
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${stderr}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}: ${stderr}`));
+    });
   });
   // A service that never says where it listens is stopped, not left running behind the bench.
   const baseUrl = await url.catch((err: unknown) => {
