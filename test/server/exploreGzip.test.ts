@@ -13,36 +13,25 @@ import * as XLSX from '@e965/xlsx';
 import { TeamDataClient } from '../../src/api/index';
 import type { ExploreOpened, ExplorePage } from '../../src/shared/explore';
 import { bareDuck } from '../helpers/bareDuck';
-import { TEST_KEY, USER, type Harness } from '../helpers/serverHarness';
-import { SALES_CSV as CSV, startExploreKit, type ExploreKit } from './exploreKit';
+import { TEST_KEY, USER } from '../helpers/serverHarness';
+import { SALES_CSV as CSV, useExploreKit } from './exploreKit';
 
 describe('Data Explorer on .parquet.gz and .xlsx.gz (issue 27)', function () {
   this.timeout(120_000);
-  let kit: ExploreKit;
-  let h: Harness;
-  let dir: string;
-  let call: ExploreKit['call'];
-  let ok: ExploreKit['ok'];
-  let open: ExploreKit['open'];
-  let ready: ExploreKit['ready'];
-  let ids: ExploreKit['ids'];
-
-  before(async () => {
-    kit = await startExploreKit('explore-gz-');
-    ({ h, dir, call, ok, open, ready, ids } = kit);
-    await writeFile(join(dir, 'sales.csv'), CSV);
-    await bareDuck(dir, `COPY (SELECT * FROM read_csv('${join(dir, 'sales.csv')}')) TO '${join(dir, 'plain.parquet')}' (FORMAT parquet)`);
+  const kit = useExploreKit('explore-gz-', async (k) => {
+    await writeFile(join(k.dir, 'sales.csv'), CSV);
+    await bareDuck(k.dir, `COPY (SELECT * FROM read_csv('${join(k.dir, 'sales.csv')}')) TO '${join(k.dir, 'plain.parquet')}' (FORMAT parquet)`);
   });
-  after(() => kit.stop());
+  const { call, ok, open, ready, ids } = kit;
 
   it('opens gzip Parquet and each sheet of a gzip workbook, from a copy in scratch that closing the view removes', async () => {
-    await bareDuck(dir, `COPY (SELECT * FROM read_csv('${join(dir, 'sales.csv')}')) TO '${join(dir, 'plain.parquet')}' (FORMAT parquet)`);
-    await writeFile(join(dir, 'sales.parquet.gz'), gzipSync(await readFile(join(dir, 'plain.parquet'))));
+    await bareDuck(kit.dir, `COPY (SELECT * FROM read_csv('${join(kit.dir, 'sales.csv')}')) TO '${join(kit.dir, 'plain.parquet')}' (FORMAT parquet)`);
+    await writeFile(join(kit.dir, 'sales.parquet.gz'), gzipSync(await readFile(join(kit.dir, 'plain.parquet'))));
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['id', 'who'], [1, 'a'], [2, 'b']]), 'First');
     XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['k', 'v'], ['x', 10], ['y', 20], ['z', 30]]), 'Second');
-    await writeFile(join(dir, 'book.xlsx.gz'), gzipSync(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer));
-    const copies = async (ext: string): Promise<string[]> => (await readdir(join(h.dataDir, 'ingest-tmp'))).filter((f) => f.endsWith(ext));
+    await writeFile(join(kit.dir, 'book.xlsx.gz'), gzipSync(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer));
+    const copies = async (ext: string): Promise<string[]> => (await readdir(join(kit.h.dataDir, 'ingest-tmp'))).filter((f) => f.endsWith(ext));
     const before = await copies('.parquet');
 
     const v = await open('sales.parquet.gz');
@@ -56,15 +45,15 @@ describe('Data Explorer on .parquet.gz and .xlsx.gz (issue 27)', function () {
     const { sql } = await ok<{ sql: string }>('GET', `/explore/${v.viewId}/sql`);
     assert.match(sql, /gunzip -k sales\.parquet\.gz/);
     assert.match(sql, /read_parquet\('sales\.parquet'\)/);
-    await writeFile(join(dir, 'sales.parquet'), gunzipSync(await readFile(join(dir, 'sales.parquet.gz'))));
-    assert.equal((await bareDuck(dir, sql)).length, 5);
+    await writeFile(join(kit.dir, 'sales.parquet'), gunzipSync(await readFile(join(kit.dir, 'sales.parquet.gz'))));
+    assert.equal((await bareDuck(kit.dir, sql)).length, 5);
     // Pages are read from the inflated copy lazily, so it stays while the view is open, and goes with it.
     assert.equal((await copies('.parquet')).length, before.length + 1);
     // An edited file is read again, as a plain one is: a new copy replaces the old.
-    await writeFile(join(dir, 'sales.csv'), CSV + '6,Frank,1,2024-04-01,false\n');
-    await bareDuck(dir, `COPY (SELECT * FROM read_csv('${join(dir, 'sales.csv')}')) TO '${join(dir, 'plain.parquet')}' (FORMAT parquet)`);
-    await writeFile(join(dir, 'sales.csv'), CSV);
-    await writeFile(join(dir, 'sales.parquet.gz'), gzipSync(await readFile(join(dir, 'plain.parquet'))));
+    await writeFile(join(kit.dir, 'sales.csv'), CSV + '6,Frank,1,2024-04-01,false\n');
+    await bareDuck(kit.dir, `COPY (SELECT * FROM read_csv('${join(kit.dir, 'sales.csv')}')) TO '${join(kit.dir, 'plain.parquet')}' (FORMAT parquet)`);
+    await writeFile(join(kit.dir, 'sales.csv'), CSV);
+    await writeFile(join(kit.dir, 'sales.parquet.gz'), gzipSync(await readFile(join(kit.dir, 'plain.parquet'))));
     const edited = await ready(v.viewId);
     assert.equal(edited.version, 1);
     assert.equal(edited.rowCount, 6);
@@ -83,41 +72,41 @@ describe('Data Explorer on .parquet.gz and .xlsx.gz (issue 27)', function () {
   });
 
   it('refuses a truncated .parquet.gz and a file that is not gzip, naming it, and leaves no copy in scratch', async () => {
-    const gz = gzipSync(await readFile(join(dir, 'plain.parquet')));
-    await writeFile(join(dir, 'cut.parquet.gz'), gz.subarray(0, Math.floor(gz.length / 2)));
-    await writeFile(join(dir, 'raw.xlsx.gz'), 'not gzip at all');
+    const gz = gzipSync(await readFile(join(kit.dir, 'plain.parquet')));
+    await writeFile(join(kit.dir, 'cut.parquet.gz'), gz.subarray(0, Math.floor(gz.length / 2)));
+    await writeFile(join(kit.dir, 'raw.xlsx.gz'), 'not gzip at all');
     for (const [name, reason] of [['cut.parquet.gz', /cut\.parquet\.gz is cut short/], ['raw.xlsx.gz', /raw\.xlsx\.gz is damaged: its gzip data cannot be decompressed/]] as const) {
-      const r = await call('POST', '/explore/open', { path: join(dir, name) });
+      const r = await call('POST', '/explore/open', { path: join(kit.dir, name) });
       assert.equal(r.status, 400, r.text);
       assert.match(r.json?.msg ?? '', reason);
     }
-    assert.deepEqual((await readdir(join(h.dataDir, 'ingest-tmp'))).filter((f) => /\.(parquet|xlsx)$/.test(f)), []);
+    assert.deepEqual((await readdir(join(kit.h.dataDir, 'ingest-tmp'))).filter((f) => /\.(parquet|xlsx)$/.test(f)), []);
     // The service goes on answering, and reads the same file whole.
-    await writeFile(join(dir, 'whole.parquet.gz'), gz);
+    await writeFile(join(kit.dir, 'whole.parquet.gz'), gz);
     const v = await open('whole.parquet.gz');
-    assert.equal((await ready(v.viewId)).rowCount, (await bareDuck(dir, `SELECT * FROM '${join(dir, 'plain.parquet')}'`)).length);
+    assert.equal((await ready(v.viewId)).rowCount, (await bareDuck(kit.dir, `SELECT * FROM '${join(kit.dir, 'plain.parquet')}'`)).length);
   });
 
   it('Copy as SQL of a .parquet.gz data source reads the file gunzip makes, and says so', async () => {
-    await writeFile(join(dir, 'orders.parquet.gz'), gzipSync(await readFile(join(dir, 'plain.parquet'))));
-    const client = new TeamDataClient({ baseUrl: h.baseUrl, apiKey: TEST_KEY, userId: USER, localLease: () => kit.lease, retry: { attempts: 1 } });
+    await writeFile(join(kit.dir, 'orders.parquet.gz'), gzipSync(await readFile(join(kit.dir, 'plain.parquet'))));
+    const client = new TeamDataClient({ baseUrl: kit.h.baseUrl, apiKey: TEST_KEY, userId: USER, localLease: () => kit.lease, retry: { attempts: 1 } });
     const { id: datasetId } = await client.datasets.create({ name: 'gz', description: '' });
-    const src = await client.dataSources.create(datasetId, { fileName: 'orders.parquet.gz', path: join(dir, 'orders.parquet.gz') });
+    const src = await client.dataSources.create(datasetId, { fileName: 'orders.parquet.gz', path: join(kit.dir, 'orders.parquet.gz') });
     await client.dataSources.waitUntilSynched(datasetId, src.id, { intervalMs: 50 });
     const v = await ok<ExploreOpened>('POST', '/explore/open', { datasourceId: src.id });
     const { sql } = await ok<{ sql: string }>('GET', `/explore/${v.viewId}/sql`);
     assert.match(sql, /gunzip -k orders\.parquet\.gz/);
     assert.match(sql, /read_parquet\('orders\.parquet'\)/);
-    await writeFile(join(dir, 'orders.parquet'), gunzipSync(await readFile(join(dir, 'orders.parquet.gz'))));
-    assert.equal((await bareDuck(dir, sql)).length, (await bareDuck(dir, `SELECT * FROM 'plain.parquet'`)).length);
+    await writeFile(join(kit.dir, 'orders.parquet'), gunzipSync(await readFile(join(kit.dir, 'orders.parquet.gz'))));
+    assert.equal((await bareDuck(kit.dir, sql)).length, (await bareDuck(kit.dir, `SELECT * FROM 'plain.parquet'`)).length);
   });
 
   it('pages in flight when the file is edited read the copy they started on; a lost copy\'s message names no scratch path', async () => {
-    const big = join(dir, 'big.parquet');
-    await bareDuck(dir, `COPY (SELECT range AS id, (range * 7) % 1000 AS v, 'row ' || range AS t FROM range(3000000)) TO '${big}' (FORMAT parquet)`);
-    const gz = join(dir, 'big.parquet.gz');
+    const big = join(kit.dir, 'big.parquet');
+    await bareDuck(kit.dir, `COPY (SELECT range AS id, (range * 7) % 1000 AS v, 'row ' || range AS t FROM range(3000000)) TO '${big}' (FORMAT parquet)`);
+    const gz = join(kit.dir, 'big.parquet.gz');
     await writeFile(gz, gzipSync(await readFile(big)));
-    const copies = async (): Promise<string[]> => (await readdir(join(h.dataDir, 'ingest-tmp'))).filter((f) => f.endsWith('.parquet'));
+    const copies = async (): Promise<string[]> => (await readdir(join(kit.h.dataDir, 'ingest-tmp'))).filter((f) => f.endsWith('.parquet'));
     const before = await copies();
     const v = await open('big.parquet.gz');
     await ready(v.viewId);
@@ -135,10 +124,10 @@ describe('Data Explorer on .parquet.gz and .xlsx.gz (issue 27)', function () {
     assert.equal(now.length, 1, now.join(', '));
 
     // The copy gone behind the view's back: the message names the user's file, never the copy.
-    await rm(join(h.dataDir, 'ingest-tmp', now[0] ?? ''));
+    await rm(join(kit.h.dataDir, 'ingest-tmp', now[0] ?? ''));
     const r = await call('POST', `/explore/${v.viewId}/rows`, { offset: 0, limit: 10, query: sorted });
     assert.equal(r.status, 400, r.text);
     assert.match(r.json?.msg ?? '', /big\.parquet\.gz/);
-    assert.ok(!r.text.includes(h.dataDir) && !r.text.includes('ingest-tmp'), r.text);
+    assert.ok(!r.text.includes(kit.h.dataDir) && !r.text.includes('ingest-tmp'), r.text);
   });
 });

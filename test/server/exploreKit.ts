@@ -61,3 +61,31 @@ export async function startExploreKit(prefix: string): Promise<ExploreKit> {
     },
   };
 }
+
+/**
+ * {@link startExploreKit} for a mocha suite: started before its tests (then `setup` runs), stopped
+ * after. The calls may be taken apart at once; `dir`, `h` and `lease` are read once started.
+ */
+export function useExploreKit(prefix: string, setup: (kit: ExploreKit) => Promise<void> = async () => undefined): ExploreKit {
+  let started: ExploreKit | undefined;
+  const kit = (): ExploreKit => {
+    if (started === undefined) throw new Error('the explore kit is not started yet');
+    return started;
+  };
+  before(async () => {
+    started = await startExploreKit(prefix);
+    await setup(started);
+  });
+  after(() => started?.stop());
+  return {
+    get h() { return kit().h; },
+    get dir() { return kit().dir; },
+    get lease() { return kit().lease; },
+    call: (...a) => kit().call(...a),
+    ok: (...a) => kit().ok(...a),
+    open: (...a) => kit().open(...a),
+    ready: (...a) => kit().ready(...a),
+    ids: (...a) => kit().ids(...a),
+    stop: () => kit().stop(),
+  };
+}
