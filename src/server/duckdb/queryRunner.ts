@@ -130,25 +130,33 @@ const STREAM_BUFFER = '64KB';
  * Columns are read by position (`#n`), so duplicate or odd names keep their names and order.
  */
 function withCellsCut(sql: string, st: DuckDBPreparedStatement, cap: number): string | undefined {
+  const columns = Array.from({ length: st.columnCount }, (_, i) => {
+    const id = st.columnTypeId(i);
+    const cut: CellCut = id === DuckDBTypeId.VARCHAR ? 'chars' : id === DuckDBTypeId.BLOB || id === DuckDBTypeId.LIST || id === DuckDBTypeId.ARRAY ? 'items' : undefined;
+    return { name: st.columnName(i), cut };
+  });
+  return cutColumns(sql, columns, cap);
+}
+
+/** How a column's cells are cut: text by characters, blobs and lists by items; undefined: kept whole. */
+export type CellCut = 'chars' | 'items' | undefined;
+
+/**
+ * `sql` (one SELECT whose columns are `columns`, in order) with the cells of the columns to cut cut
+ * to `cap + 1`; undefined when no column is cut. Columns are read by position (`#n`), so duplicate
+ * or odd names keep their names and order.
+ */
+export function cutColumns(sql: string, columns: ReadonlyArray<{ name: string; cut: CellCut }>, cap: number): string | undefined {
+  if (!columns.some((c) => c.cut !== undefined)) return undefined;
   const n = Math.floor(cap) + 1;
-  let cut = false;
-  const select = Array.from({ length: st.columnCount }, (_, i) => {
-    const name = `"${st.columnName(i).replace(/"/g, '""')}"`;
-    switch (st.columnTypeId(i)) {
-      case DuckDBTypeId.VARCHAR:
-        cut = true;
-        return `left(#${i + 1}, ${n}) AS ${name}`;
-      case DuckDBTypeId.BLOB:
-      case DuckDBTypeId.LIST:
-      case DuckDBTypeId.ARRAY:
-        cut = true;
-        return `#${i + 1}[1:${n}] AS ${name}`;
-      default:
-        return `#${i + 1} AS ${name}`;
-    }
+  const select = columns.map((c, i) => {
+    const name = `"${c.name.replace(/"/g, '""')}"`;
+    if (c.cut === 'chars') return `left(#${i + 1}, ${n}) AS ${name}`;
+    if (c.cut === 'items') return `#${i + 1}[1:${n}] AS ${name}`;
+    return `#${i + 1} AS ${name}`;
   });
   // The newline ends a trailing line comment; `body` has no terminating `;` (see statementBody).
-  return cut ? `SELECT ${select.join(', ')} FROM (\n${sql}\n) AS capped_result` : undefined;
+  return `SELECT ${select.join(', ')} FROM (\n${sql}\n) AS capped_result`;
 }
 
 /** DuckDB's own parse of `sql` (json_serialize_sql), or undefined when it parses no SELECT. */

@@ -12,6 +12,7 @@ import { ApiError } from '../http/envelope';
 /** A refused body: HTTP 400 with the reason (the explorer's routes are no contract path, so no code-100-with-200 quirk). */
 export const badRequest = (msg: string): ApiError => new ApiError(ErrorCode.INVALID_PARAMS, msg, 400);
 import { quoteIdent, quoteLiteral } from '../duckdb/sqlText';
+import { cutColumns, type CellCut } from '../duckdb/queryRunner';
 
 /** How a DuckDB type is shown and filtered. */
 export function kindOf(type: string): ExploreKind {
@@ -205,13 +206,10 @@ export function cellChars(columns: number, rows: number): number {
  * (the runner marks the cells it finds longer than `chars`).
  */
 export function cutCells(sql: string, columns: readonly ExploreColumn[], chars: number): string {
-  const n = Math.floor(chars) + 1;
-  const list = columns.map((c) => {
-    const q = quoteIdent(c.name);
+  const cuts = columns.map((c) => {
     const t = c.type.toUpperCase();
-    if (t === 'VARCHAR' || t === 'JSON') return `left(${q}, ${n}) AS ${q}`;
-    if (t === 'BLOB' || /\[\d*\]$/.test(t)) return `${q}[1:${n}] AS ${q}`;
-    return q;
+    const cut: CellCut = t === 'VARCHAR' || t === 'JSON' ? 'chars' : t === 'BLOB' || /\[\d*\]$/.test(t) ? 'items' : undefined;
+    return { name: c.name, cut };
   });
-  return `SELECT ${list.join(', ')} FROM (\n${sql}\n)`;
+  return cutColumns(sql, cuts, chars) ?? sql;
 }
