@@ -18,8 +18,9 @@
  * host's own downloads, nothing else) to this window's read roots, remembered from then on; a
  * service that cannot read it yet restarts once no job runs (supervisor.ts), and the tab waits.
  */
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import * as vscode from 'vscode';
+import { within } from '../../api/toolRoots';
 import { isExplorerPanelState } from '../../shared/explorerGuards';
 import { escapeHtml } from '../../shared/html';
 import { answerFilesRoot } from '../panel/fileCache';
@@ -179,8 +180,8 @@ export class ExplorerEditors implements vscode.CustomReadonlyEditorProvider<Expl
 /** Whether `path` is an absolute path strictly inside `root`. */
 function inside(root: string, path: string): boolean {
   if (!isAbsolute(path)) return false;
-  const rel = relative(resolve(root), resolve(path));
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  const [r, p] = [resolve(root), resolve(path)];
+  return p !== r && within(p, r);
 }
 
 /** A tab's plain message, without scripts or resources. */
